@@ -1,0 +1,26 @@
+"""Errors raised by the clustering package.
+
+Each error subclasses the built-in exception a caller would already catch (``ValueError`` or
+``RuntimeError``) and carries a message that names the problem and the fix.
+"""
+
+
+class SolverFailedError(RuntimeError):
+    """An optimisation solver did not return a usable solution.
+
+    The message names the solver, the status it returned and what to try next (another
+    solver, a larger regulariser, fewer samples).
+    """
+
+
+class ProblemTooLargeError(ValueError):
+    """The input is larger than the method can handle in reasonable time or memory.
+
+    Raised before any work is done, with the size limit, the method's cost and the
+    parameter that raises the limit.
+    """
+
+
+class DegenerateDataError(ValueError):
+    """The data cannot be clustered as asked (a single distinct point, all features
+    constant, a singular covariance the method cannot regularise away, ...)."""
