@@ -1,0 +1,172 @@
+"""Shared numerical pieces: per-feature standardisation, the regulariser Lambda and cluster
+moments.
+
+Every MSP computation works on standardised coordinates ``Z = (X - mean) / std``. With the
+regulariser ``Lambda = diag(Sigma)`` this changes nothing mathematically (MSP is invariant to
+positive diagonal scaling, Theorem 1 of the MSPC paper) but it keeps the linear algebra well
+conditioned when one feature is a million times larger than another, which is the very
+situation (anisotropic feature scaling) the lab is about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .exceptions import DegenerateDataError
+
+REGULARIZERS = ("diag", "identity", "none", "total")
+
+
+@dataclass(frozen=True)
+class Standardized:
+    """Data in standardised coordinates and the map back to the original ones.
+
+    ``Z = (X[:, keep] - mean[keep]) / scale[keep]``; constant features (``keep == False``)
+    carry no information for a linear separator and get weight zero.
+    """
+
+    Z: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    keep: np.ndarray
+
+    def weights_to_original(self, w_z: np.ndarray, b_z: float) -> tuple[np.ndarray, float]:
+        """Turn ``w_z' z - b_z`` into ``w' x - b`` in the original coordinates."""
+        w = np.zeros(self.mean.shape[0])
+        w[self.keep] = w_z / self.scale[self.keep]
+        b = float(b_z + w @ self.mean)
+        return w, b
+
+
+def standardize(X: np.ndarray) -> Standardized:
+    """Centre and scale every non-constant feature to unit (biased) variance.
+
+    Raises
+    ------
+    DegenerateDataError
+        If every feature is constant.
+    """
+    keep = np.ptp(X, axis=0) > 0
+    if not keep.any():
+        raise DegenerateDataError(
+            "Every feature is constant, so there is nothing to separate. "
+            "Check that the right columns were loaded."
+        )
+    mean = X.mean(axis=0)
+    scale = np.ones(X.shape[1])
+    Xk = X[:, keep] - mean[keep]
+    std = np.sqrt(np.mean(Xk**2, axis=0))
+    # ptp > 0 guarantees std > 0 except for denormal values; guard anyway.
+    std[std == 0] = 1.0
+    scale[keep] = std
+    return Standardized(Z=Xk / std, mean=mean, scale=scale, keep=keep)
+
+
+def regularizer_matrix(std: Standardized, regularizer: str) -> np.ndarray:
+    """The matrix ``Lambda`` of the MSPC paper eq. (3), in standardised coordinates.
+
+    ``"diag"``: ``diag(Sigma)`` of the whole data (the paper's choice), which is the identity
+    in standardised coordinates. ``"identity"``: ``I`` in the original coordinates, that is
+    ``diag(1 / scale**2)`` here. ``"total"``: the full covariance ``Sigma`` of the data (the
+    correlation matrix here), which makes every step invariant to any invertible linear map.
+    ``"none"``: zero.
+    """
+    d = std.Z.shape[1]
+    if regularizer == "diag":
+        return np.eye(d)
+    if regularizer == "identity":
+        return np.diag(1.0 / std.scale[std.keep] ** 2)
+    if regularizer == "total":
+        return std.Z.T @ std.Z / std.Z.shape[0]
+    if regularizer == "none":
+        return np.zeros((d, d))
+    raise ValueError(
+        f"Unknown regularizer {regularizer!r}; use one of {', '.join(map(repr, REGULARIZERS))}."
+    )
+
+
+def binary_labels(labels: np.ndarray, n_samples: int) -> np.ndarray:
+    """Check a labeling of ``n_samples`` points into exactly two groups; return it as 0/1.
+
+    The larger original value maps to 1 (for 0/1 or -1/+1 labelings this keeps the meaning).
+    """
+    labels = np.asarray(labels)
+    if labels.ndim != 1 or labels.shape[0] != n_samples:
+        raise ValueError(
+            f"labels must be a 1-D array with one entry per sample ({n_samples}); "
+            f"got shape {labels.shape}."
+        )
+    values = np.unique(labels)
+    if values.shape[0] != 2:
+        raise ValueError(
+            f"MSP compares exactly two clusters, but the labeling has {values.shape[0]} "
+            f"distinct value(s) {values[:5].tolist()}. Give a labeling with two clusters."
+        )
+    return (labels == values[1]).astype(np.intp)
+
+
+@dataclass(frozen=True)
+class ClusterMoments:
+    """Counts, means and biased covariances of the two clusters (1 and 0)."""
+
+    n1: int
+    n0: int
+    mu1: np.ndarray
+    mu0: np.ndarray
+    Sigma1: np.ndarray
+    Sigma0: np.ndarray
+
+
+def cluster_moments(Z: np.ndarray, labels01: np.ndarray) -> ClusterMoments:
+    """Means and biased (1/N_k) covariances of the clusters ``labels01 == 1`` and ``== 0``."""
+    mask = labels01.astype(bool)
+    Z1, Z0 = Z[mask], Z[~mask]
+    mu1, mu0 = Z1.mean(axis=0), Z0.mean(axis=0)
+    D1, D0 = Z1 - mu1, Z0 - mu0
+    return ClusterMoments(
+        n1=Z1.shape[0],
+        n0=Z0.shape[0],
+        mu1=mu1,
+        mu0=mu0,
+        Sigma1=D1.T @ D1 / Z1.shape[0],
+        Sigma0=D0.T @ D0 / Z0.shape[0],
+    )
+
+
+class RunningMoments:
+    """Cluster sums and scatter matrices updated by the points that switch cluster.
+
+    The MSPC paper, Appendix B: after a relabelling only the switched points change the
+    moments, so an update costs ``O(n_switched d^2)`` instead of ``O(N d^2)``. Cluster 0 is
+    kept as the total minus cluster 1.
+    """
+
+    def __init__(self, Z: np.ndarray, labels01: np.ndarray) -> None:
+        self.Z = Z
+        self.n = Z.shape[0]
+        self.total_sum = Z.sum(axis=0)
+        self.total_scatter = Z.T @ Z
+        mask = labels01.astype(bool)
+        self.n1 = int(mask.sum())
+        self.sum1 = Z[mask].sum(axis=0)
+        self.scatter1 = Z[mask].T @ Z[mask]
+
+    def switch(self, to1: np.ndarray, to0: np.ndarray) -> None:
+        """Move the points with indices ``to1`` into cluster 1 and ``to0`` out of it."""
+        A, B = self.Z[to1], self.Z[to0]
+        self.n1 += A.shape[0] - B.shape[0]
+        self.sum1 += A.sum(axis=0) - B.sum(axis=0)
+        self.scatter1 += A.T @ A - B.T @ B
+
+    def moments(self) -> ClusterMoments:
+        n1, n0 = self.n1, self.n - self.n1
+        mu1 = self.sum1 / n1
+        mu0 = (self.total_sum - self.sum1) / n0
+        Sigma1 = self.scatter1 / n1 - np.outer(mu1, mu1)
+        Sigma0 = (self.total_scatter - self.scatter1) / n0 - np.outer(mu0, mu0)
+        # Symmetrise away the rounding of the rank updates.
+        Sigma1 = (Sigma1 + Sigma1.T) / 2
+        Sigma0 = (Sigma0 + Sigma0.T) / 2
+        return ClusterMoments(n1, n0, mu1, mu0, Sigma1, Sigma0)

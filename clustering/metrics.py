@@ -1,0 +1,243 @@
+"""Clustering quality: the MSP score and the external measures the papers report.
+
+- :func:`msp_score` — Minimum Separation Probability of a labeling (MSPC paper, Definition 1).
+- :func:`clustering_accuracy`, :func:`clustering_error` — best one-to-one matching of
+  clusters to classes (Hungarian algorithm).
+- :func:`nmi`, :func:`rand_index`, :func:`f_measure` — the measures of the multivariate-loss
+  MMC paper (eqs. 2-7 and 19), F over pairs of samples.
+- :func:`partition_distance` — the DIFFRAC paper's distance between partitions (section 5).
+- :func:`relative_margin`, :func:`chebyshev_fraction` — MSPC paper, Theorem 5.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from ._moments import binary_labels
+from .mpm import fit_mpm_to_labels
+
+__all__ = [
+    "chebyshev_fraction",
+    "clustering_accuracy",
+    "clustering_error",
+    "contingency",
+    "f_measure",
+    "msp_score",
+    "nmi",
+    "pair_counts",
+    "partition_distance",
+    "rand_index",
+    "relative_margin",
+]
+
+
+def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
+    """Minimum Separation Probability of a two-cluster labeling.
+
+    The optimal ``p`` of the MPM problem (MSPC paper eq. 1) on the pseudo-labelled data:
+    a lower bound on the accuracy of a linear classifier learnt from the labeling, if each
+    cluster's mean and covariance are its true moments.
+
+    Covariances are the biased (1/N_k) empirical ones, each regularised as
+    ``Sigma_k + lam * Lambda`` with ``Lambda = diag(Sigma)`` (``Sigma`` the biased covariance
+    of all of ``X``; ``regularizer="diag"``, the paper's choice), ``Lambda = I``
+    (``"identity"``), ``Lambda = Sigma`` (``"total"``) or ``0`` (``"none"``).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    labels : array-like of shape (n_samples,)
+        Exactly two distinct values.
+    lam : float, default=0.0
+        Regularisation weight (``>= 0``).
+    regularizer : {"diag", "identity", "total", "none"}, default="diag"
+
+    Returns
+    -------
+    float
+        MSP in [0, 1].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from clustering.metrics import msp_score
+    >>> X = np.array([[0.0, 0], [0, 1], [1, 0], [5, 5], [5, 6], [6, 5]])
+    >>> round(msp_score(X, [0, 0, 0, 1, 1, 1], lam=0.1), 3)
+    0.943
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array; got shape {X.shape}.")
+    if not np.isfinite(X).all():
+        raise ValueError("X contains NaN or infinite values; remove or impute them first.")
+    if lam < 0:
+        raise ValueError(f"lam must be >= 0; got {lam}.")
+    labels01 = binary_labels(labels, X.shape[0])
+    sol, _, _ = fit_mpm_to_labels(X, labels01, lam, regularizer)
+    return sol.alpha
+
+
+def contingency(labels_true, labels_pred) -> np.ndarray:
+    """Counts ``C[i, j]`` of samples in cluster ``i`` of ``labels_pred`` and class ``j``."""
+    labels_true = np.asarray(labels_true)
+    labels_pred = np.asarray(labels_pred)
+    if labels_true.shape != labels_pred.shape or labels_true.ndim != 1:
+        raise ValueError(
+            "labels_true and labels_pred must be 1-D arrays of the same length; got shapes "
+            f"{labels_true.shape} and {labels_pred.shape}."
+        )
+    if labels_true.shape[0] == 0:
+        raise ValueError("The labelings are empty.")
+    _, t = np.unique(labels_true, return_inverse=True)
+    _, p = np.unique(labels_pred, return_inverse=True)
+    table = np.zeros((p.max() + 1, t.max() + 1), dtype=np.int64)
+    np.add.at(table, (p, t), 1)
+    return table
+
+
+def clustering_accuracy(labels_true, labels_pred) -> float:
+    """Fraction of samples whose cluster maps to their class under the best one-to-one
+    matching of clusters to classes (Hungarian algorithm).
+
+    Examples
+    --------
+    >>> clustering_accuracy([0, 0, 1, 1], [1, 1, 0, 0])
+    1.0
+    """
+    table = contingency(labels_true, labels_pred)
+    rows, cols = linear_sum_assignment(-table)
+    return float(table[rows, cols].sum() / table.sum())
+
+
+def clustering_error(labels_true, labels_pred) -> float:
+    """``1 - clustering_accuracy``: the error the MSPC paper's Table 2 reports (as %)."""
+    return 1.0 - clustering_accuracy(labels_true, labels_pred)
+
+
+def _entropy(counts: np.ndarray, n: int) -> float:
+    p = counts[counts > 0] / n
+    return float(-(p * np.log(p)).sum())
+
+
+def nmi(labels_true, labels_pred) -> float:
+    """Normalised mutual information ``I(C, L) / sqrt(H(C) H(L))`` (MMC paper eq. 2-4).
+
+    Defined as 1 when both labelings have a single group and 0 when only one of them does.
+    """
+    table = contingency(labels_true, labels_pred).astype(float)
+    n = table.sum()
+    rows, cols = table.sum(axis=1), table.sum(axis=0)
+    h_c, h_l = _entropy(rows, n), _entropy(cols, n)
+    if h_c == 0 and h_l == 0:
+        return 1.0
+    if h_c == 0 or h_l == 0:
+        return 0.0
+    nz = table > 0
+    mi = (table[nz] / n * np.log(n * table[nz] / np.outer(rows, cols)[nz])).sum()
+    return float(mi / np.sqrt(h_c * h_l))
+
+
+def pair_counts(labels_true, labels_pred) -> tuple[int, int, int, int]:
+    """Pair decisions ``(TP, FP, FN, TN)`` over all ``n (n - 1) / 2`` pairs of samples.
+
+    A pair is positive when the clustering puts it together and true when the classes do.
+    """
+    table = contingency(labels_true, labels_pred)
+    n = int(table.sum())
+
+    def comb2(v):
+        return (v * (v - 1) // 2).sum()
+
+    same_both = int(comb2(table))
+    same_pred = int(comb2(table.sum(axis=1)))
+    same_true = int(comb2(table.sum(axis=0)))
+    total = n * (n - 1) // 2
+    tp = same_both
+    fp = same_pred - same_both
+    fn = same_true - same_both
+    tn = total - tp - fp - fn
+    return tp, fp, fn, tn
+
+
+def rand_index(labels_true, labels_pred) -> float:
+    """Rand index ``(TP + TN) / (TP + FP + FN + TN)`` over pairs (MMC paper eq. 5)."""
+    tp, fp, fn, tn = pair_counts(labels_true, labels_pred)
+    total = tp + fp + fn + tn
+    return 1.0 if total == 0 else float((tp + tn) / total)
+
+
+def f_measure(labels_true, labels_pred, beta: float = 1.0) -> float:
+    """Pairwise F-beta ``(beta^2 + 1) P R / (beta^2 P + R)`` (MMC paper eq. 6-7, 19).
+
+    ``beta > 1`` penalises splitting a class (false negatives) more than merging classes.
+
+    Examples
+    --------
+    >>> f_measure([0, 0, 1, 1], [0, 0, 1, 1], beta=1.5)
+    1.0
+    """
+    if beta <= 0:
+        raise ValueError(f"beta must be positive; got {beta}.")
+    tp, fp, fn, _ = pair_counts(labels_true, labels_pred)
+    # Eq. (19) written with TP, FP, FN: (b^2 + 1) TP / (b^2 (TP + FN) + (TP + FP)).
+    denom = beta**2 * (tp + fn) + (tp + fp)
+    return 0.0 if denom == 0 else float((beta**2 + 1) * tp / denom)
+
+
+def partition_distance(labels_a, labels_b) -> float:
+    """DIFFRAC's squared distance between partitions, ``d(A, B)^2 / 2`` (section 5).
+
+    ``d(A, B)^2 = k + k' - 2 sum_{i,i'} |A_i ∩ B_i'|^2 / (|A_i| |B_i'|)``; the returned
+    value lies in ``[0, (k + k') / 2 - 1]`` and is 0 exactly when the partitions coincide.
+
+    Examples
+    --------
+    >>> partition_distance([0, 0, 1, 1], [1, 1, 0, 0])
+    0.0
+    """
+    table = contingency(labels_a, labels_b).astype(float)
+    sizes_b = table.sum(axis=1)
+    sizes_a = table.sum(axis=0)
+    k, k2 = table.shape[1], table.shape[0]
+    overlap = (table**2 / np.outer(sizes_b, sizes_a)).sum()
+    return float(max((k + k2 - 2.0 * overlap) / 2.0, 0.0))
+
+
+def relative_margin(X, labels, w, b) -> np.ndarray:
+    """Relative margin ``|w'x_i - b| / Delta`` of every sample (MSPC paper, Theorem 5).
+
+    ``Delta = |w'(mu1 - mu0)|`` is the distance between the projected cluster means, so the
+    relative margin, unlike the absolute margin of MMC, is invariant to feature scaling.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    labels01 = binary_labels(labels, X.shape[0])
+    w = np.asarray(w, dtype=np.float64)
+    proj = X @ w
+    delta = abs(proj[labels01 == 1].mean() - proj[labels01 == 0].mean())
+    if delta == 0:
+        raise ValueError(
+            "The two clusters have the same mean projection on w, so the relative margin "
+            "is undefined."
+        )
+    return np.abs(proj - b) / delta
+
+
+def chebyshev_fraction(msp: float, rho: float) -> float:
+    """Theorem 5's guarantee: the fraction ``1 - r`` of each cluster with relative margin at
+    least ``rho / 2``, where ``r = (1/p - 1) / ((1/p - 1) + (1 - rho)^2 / 4)``.
+
+    Examples
+    --------
+    >>> round(chebyshev_fraction(0.9, 0.0), 3)
+    0.692
+    """
+    if not 0 <= rho <= 1:
+        raise ValueError(f"rho must lie in [0, 1]; got {rho}.")
+    if msp <= 0:
+        return 0.0
+    odds = 1.0 / msp - 1.0
+    slack = (1.0 - rho) ** 2 / 4.0
+    if odds + slack == 0:
+        return 1.0
+    return float(1.0 - odds / (odds + slack))
