@@ -8,6 +8,7 @@ True
 
 from . import metrics
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+from .itersvr import IterSVR
 from .mpm import MinimaxProbabilityMachine
 from .mspc import MSPC
 from .registry import ALGORITHMS, AlgorithmSpec, Param, make_estimator
@@ -17,6 +18,7 @@ __all__ = [
     "MSPC",
     "AlgorithmSpec",
     "DegenerateDataError",
+    "IterSVR",
     "MinimaxProbabilityMachine",
     "Param",
     "ProblemTooLargeError",

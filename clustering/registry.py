@@ -19,7 +19,7 @@ __all__ = ["ALGORITHMS", "AlgorithmSpec", "Param", "make_estimator"]
 
 
 # Modules that define ``SPECS``; the order here is the order the app lists methods in.
-_MODULES = ("clustering.mspc",)
+_MODULES = ("clustering.mspc", "clustering.itersvr")
 
 
 def _collect() -> Mapping[str, AlgorithmSpec]:
