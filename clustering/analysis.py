@@ -1,0 +1,865 @@
+"""Experiments behind the lab's analysis pages and the MSPC paper's Figs. 1-3.
+
+Pure Python (numpy, pandas); never imports streamlit. Every function takes plain arrays, fits
+estimators through :func:`clustering.registry.make_estimator` and returns tidy
+:class:`pandas.DataFrame` results, so the app, the experiment runner and a notebook share one
+implementation.
+
+* :func:`afs_sensitivity` -- anisotropic feature scaling (AFS), the protocol of the MSPC
+  paper's Fig. 1: scale one random feature by ``a`` and record each method's accuracy.
+* :func:`lam_sweep` -- MSP and accuracy over a grid of ``lam``: MSP as unsupervised model
+  selection (the ``lam`` maximising MSP next to the one maximising accuracy).
+* :func:`msp_accuracy_family` with :func:`pearson` and :func:`fit_line` -- one (MSP,
+  accuracy) point per task, the MSPC paper's Figs. 2-3.
+* :func:`theorem1_check` -- the MSP of a fixed labeling before and after rescaling
+  (Theorem 1).
+* :func:`lower_bound_check`, :func:`margin_guarantee` -- Theorem 2's bound (4) against
+  ``kappa^2`` and Theorem 5's Chebyshev guarantee against the measured relative margins.
+
+``progress`` arguments take a callable ``progress(fraction, message)`` (``fraction`` in
+``[0, 1]``), which the app connects to ``st.progress``.
+
+References
+----------
+G. Huang, J. Zhang, S. Song, Z. Chen. Maximin Separation Probability Clustering. AAAI 2015
+(``shared/papers/mspc_maximin_separation_probability_clustering.txt``).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ._moments import binary_labels, cluster_moments, regularizer_matrix, standardize
+from .metrics import chebyshev_fraction, clustering_accuracy, msp_score, relative_margin
+from .mpm import fit_mpm_to_labels
+from .registry import make_estimator
+from .solvers.gep import lower_bound
+
+__all__ = [
+    "DEFAULT_FACTORS",
+    "DEFAULT_LAMS",
+    "DEFAULT_MSP_LAM",
+    "FitOutcome",
+    "LamSweep",
+    "LowerBoundCheck",
+    "SensitivityResult",
+    "Theorem1Check",
+    "afs_sensitivity",
+    "apply_factors",
+    "evaluate_fit",
+    "fit_line",
+    "lam_sweep",
+    "load_tasks",
+    "lower_bound_check",
+    "margin_guarantee",
+    "msp_accuracy_family",
+    "pearson",
+    "summarize_sensitivity",
+    "theorem1_check",
+]
+
+#: Scaling factors of the MSPC paper's Fig. 1, with 1 (no scaling) as the reference.
+DEFAULT_FACTORS = (1.0, 2.0, 4.0, 8.0, 16.0)
+
+#: The paper's grid for ``lam``: ``10^-4, ..., 10^4``.
+DEFAULT_LAMS = tuple(10.0 ** np.arange(-4, 5))
+
+#: ``lam`` used to measure the MSP of labelings of methods that have no ``lam`` of their own
+#: (k-means, ...) and, in :func:`lam_sweep`, of every labeling so that they are comparable.
+DEFAULT_MSP_LAM = 0.1
+
+Progress = Callable[[float, str], Any] | None
+MethodSpec = tuple[str, Mapping[str, Any]]
+
+
+def _report(progress: Progress, fraction: float, message: str) -> None:
+    if progress is not None:
+        progress(float(min(max(fraction, 0.0), 1.0)), message)
+
+
+def apply_factors(X, factors) -> np.ndarray:
+    """``X`` with feature ``j`` multiplied by ``factors[j]`` (a new array).
+
+    Uses :func:`datasets.scaling.apply` (which validates the factors and accepts a dict
+    ``{feature index: factor}``) when the :mod:`datasets` package is importable, otherwise
+    the same plain multiplication with the same checks on a vector of factors.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> apply_factors(np.ones((1, 3)), [1, 8, 0.5])
+    array([[1. , 8. , 0.5]])
+    """
+    try:
+        from datasets import scaling
+    except Exception:  # pragma: no cover - only while the datasets package is incomplete
+        scaling = None
+    if scaling is not None:
+        return scaling.apply(X, factors)
+    X = np.asarray(X, dtype=np.float64)
+    vector = np.asarray(factors, dtype=np.float64).ravel()
+    if vector.shape[0] != X.shape[1]:
+        raise ValueError(f"{vector.shape[0]} scaling factors were given for {X.shape[1]} features.")
+    if not (np.isfinite(vector).all() and (vector > 0).all()):
+        raise ValueError("Scaling factors must be positive and finite.")
+    return X * vector
+
+
+# --------------------------------------------------------------------------------------------
+# One fit, measured
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FitOutcome:
+    """One fitted method, measured.
+
+    Attributes
+    ----------
+    labels : ndarray of shape (n_samples,) or None
+        Cluster labels (``None`` if the fit failed).
+    accuracy : float
+        Clustering accuracy against ``y`` (NaN without ``y`` or on failure).
+    msp : float
+        MSP of ``labels`` (NaN on failure or when all samples share one cluster).
+    msp_lam : float
+        The ``lam`` the MSP was measured with.
+    seconds : float
+        Wall time of ``fit``.
+    error : str
+        Empty on success, else the error message (a readable one from the estimator).
+    estimator : object or None
+        The fitted estimator.
+    """
+
+    labels: np.ndarray | None
+    accuracy: float
+    msp: float
+    msp_lam: float
+    seconds: float
+    error: str
+    estimator: Any = None
+
+
+def _resolve_msp_setting(estimator: Any, msp_lam: float | None) -> tuple[float, str]:
+    """The ``(lam, regularizer)`` to measure MSP with (see :func:`evaluate_fit`)."""
+    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    regularizer = params.get("regularizer", "diag")
+    if regularizer not in ("diag", "identity", "total", "none"):
+        regularizer = "diag"
+    if msp_lam is None:
+        lam = params.get("lam", DEFAULT_MSP_LAM)
+        lam = DEFAULT_MSP_LAM if lam is None else float(lam)
+        if regularizer == "none":
+            lam = 0.0
+        return lam, regularizer
+    return float(msp_lam), ("diag" if regularizer == "none" else regularizer)
+
+
+def evaluate_fit(
+    key: str,
+    params: Mapping[str, Any] | None,
+    X,
+    y=None,
+    *,
+    msp_lam: float | None = None,
+    random_state: int | None = 0,
+) -> FitOutcome:
+    """Fit the method ``key`` on ``X`` and measure accuracy (against ``y``) and MSP.
+
+    Never raises for a failed fit: the error message is returned in ``FitOutcome.error``
+    (so a sweep over many runs survives one solver failure).
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`clustering.ALGORITHMS`.
+    params : mapping or None
+        Estimator parameters. ``random_state`` is added (as ``random_state``) when the
+        estimator has one and ``params`` does not set it.
+    X : array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,) or None
+        True classes, for the accuracy.
+    msp_lam : float or None, default=None
+        ``lam`` of the MSP. ``None``: the estimator's own ``lam`` and ``regularizer`` when
+        it has them (MSPC reports the MSP it maximised), else :data:`DEFAULT_MSP_LAM` with
+        ``regularizer="diag"``. A number: that ``lam`` with the estimator's regularizer
+        (``"diag"`` for estimators without one).
+    random_state : int or None, default=0
+
+    Returns
+    -------
+    FitOutcome
+    """
+    params = dict(params or {})
+    X = np.asarray(X, dtype=np.float64)
+    try:
+        estimator = make_estimator(key, **params)
+    except (KeyError, TypeError) as err:
+        return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, str(err).strip('"'))
+    if "random_state" not in params and "random_state" in estimator.get_params():
+        estimator.set_params(random_state=random_state)
+    lam, regularizer = _resolve_msp_setting(estimator, msp_lam)
+    start = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            estimator.fit(X)
+        labels = np.asarray(estimator.labels_)
+    except Exception as err:  # any estimator failure becomes a message, never a crash
+        return FitOutcome(
+            None, np.nan, np.nan, lam, time.perf_counter() - start, _message(err), estimator
+        )
+    seconds = time.perf_counter() - start
+    accuracy = np.nan if y is None else clustering_accuracy(np.asarray(y), labels)
+    msp = _msp_or_nan(estimator, X, labels, lam, regularizer)
+    return FitOutcome(labels, accuracy, msp, lam, seconds, "", estimator)
+
+
+def _message(err: BaseException) -> str:
+    text = str(err).strip()
+    return text or type(err).__name__
+
+
+def _msp_or_nan(estimator: Any, X: np.ndarray, labels: np.ndarray, lam, regularizer) -> float:
+    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
+    own = getattr(estimator, "msp_", None)
+    if (
+        own is not None
+        and params.get("lam") is not None
+        and float(params["lam"]) == lam
+        and params.get("regularizer") == regularizer
+    ):
+        return float(own)
+    if np.unique(labels).shape[0] != 2:
+        return np.nan
+    try:
+        return msp_score(X, labels, lam=lam, regularizer=regularizer)
+    except Exception:
+        return np.nan
+
+
+# --------------------------------------------------------------------------------------------
+# Fig. 1: sensitivity to anisotropic feature scaling
+# --------------------------------------------------------------------------------------------
+
+
+class SensitivityResult(NamedTuple):
+    """Result of :func:`afs_sensitivity`; unpacks as ``runs, summary``.
+
+    Attributes
+    ----------
+    runs : DataFrame
+        One row per (method, factor, repeat): ``method``, ``factor``, ``repeat``,
+        ``feature`` (index of the scaled feature), ``accuracy``, ``msp``, ``seconds``,
+        ``error`` (empty string on success).
+    summary : DataFrame
+        One row per (method, factor): ``accuracy_mean``, ``accuracy_std``, ``accuracy_sem``
+        (standard error of the mean), ``msp_mean``, ``n_runs`` (successful runs),
+        ``n_failed``; accuracy in [0, 1].
+    """
+
+    runs: pd.DataFrame
+    summary: pd.DataFrame
+
+
+def _feature_schedule(d: int, n_repeats: int, rng: np.random.Generator) -> np.ndarray:
+    try:
+        from datasets.scaling import afs_feature_schedule
+    except Exception:  # pragma: no cover - only while the datasets package is incomplete
+        afs_feature_schedule = None
+    if afs_feature_schedule is not None:
+        return np.asarray(afs_feature_schedule(d, n_repeats, rng=rng), dtype=int)
+    return rng.choice(d, size=min(n_repeats, d), replace=False)
+
+
+def afs_sensitivity(
+    X,
+    y,
+    methods: Mapping[str, MethodSpec],
+    factors: Sequence[float] = DEFAULT_FACTORS,
+    n_repeats: int = 10,
+    random_state: int | None = 0,
+    progress: Progress = None,
+    *,
+    features: Sequence[int] | None = None,
+    msp_lam: float | None = None,
+) -> SensitivityResult:
+    """Accuracy of each method when one feature is rescaled: the MSPC paper's Fig. 1.
+
+    Protocol (MSPC paper, section "Feature scaling"): in each repetition a different,
+    randomly chosen feature is multiplied by ``a`` for every ``a`` in ``factors`` and every
+    method is fitted on the scaled data; "we ensure 10 different features are scaled, and
+    for *diabetes* all the eight features are selected and scaled once". So the number of
+    repetitions is ``min(n_repeats, d)`` and the features are distinct.
+
+    A factor of 1 leaves the data unchanged, so each method is fitted on it once and the
+    result is shared by all repetitions (the fits are seeded, hence identical).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, d)
+        The data (the paper scales features to [-1, 1] first).
+    y : array-like of shape (n_samples,)
+        True classes.
+    methods : mapping ``name -> (key, params)``
+        Display name of each method, its registry key and estimator parameters, e.g.
+        ``{"k-means": ("kmeans", {}), "MSPC": ("mspc-mpm", {"lam": 0.1})}``.
+    factors : sequence of float, default=(1, 2, 4, 8, 16)
+        Positive factors.
+    n_repeats : int, default=10
+        Repetitions (distinct features); capped at ``d``.
+    random_state : int or None, default=0
+        Seeds the choice of features and every estimator without its own ``random_state``.
+    progress : callable(fraction, message) or None
+    features : sequence of int or None, keyword-only
+        Scale exactly these features (one per repetition) instead of a random choice.
+    msp_lam : float or None, keyword-only
+        See :func:`evaluate_fit`.
+
+    Returns
+    -------
+    SensitivityResult
+        ``(runs, summary)`` data frames.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (40, 3)), rng.normal(0, 1, (40, 3)) + [4, 0, 0]])
+    >>> y = np.repeat([0, 1], 40)
+    >>> runs, summary = afs_sensitivity(
+    ...     X, y, {"MSPC": ("mspc-mpm", {"lam": 0.1, "init": "kmeans-standardized"})},
+    ...     factors=(1, 16), n_repeats=3)
+    >>> summary["accuracy_mean"].round(3).tolist()
+    [1.0, 1.0]
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array; got shape {X.shape}.")
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must have one class per sample ({X.shape[0]}); got {y.shape}.")
+    if not methods:
+        raise ValueError("Give at least one method: {name: (key, params)}.")
+    factors = [float(a) for a in factors]
+    if not factors or any(not np.isfinite(a) or a <= 0 for a in factors):
+        raise ValueError(f"Factors must be positive and finite; got {factors}.")
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
+    d = X.shape[1]
+    if features is None:
+        schedule = _feature_schedule(d, int(n_repeats), np.random.default_rng(random_state))
+    else:
+        schedule = np.asarray(features, dtype=int).ravel()
+        if schedule.size == 0 or (schedule < 0).any() or (schedule >= d).any():
+            raise ValueError(f"features must be indices between 0 and {d - 1}.")
+
+    rows: list[dict[str, Any]] = []
+    n_jobs = len(methods) * ((len(schedule) * sum(a != 1.0 for a in factors)) + (1.0 in factors))
+    done = 0
+    unscaled: dict[str, FitOutcome] = {}
+    for name, (key, params) in methods.items():
+        if 1.0 in factors:
+            _report(progress, done / n_jobs, f"{name}: unscaled data")
+            unscaled[name] = evaluate_fit(
+                key, params, X, y, msp_lam=msp_lam, random_state=random_state
+            )
+            done += 1
+    for repeat, feature in enumerate(schedule):
+        for a in factors:
+            if a != 1.0:
+                vector = np.ones(d)
+                vector[feature] = a
+                X_scaled = apply_factors(X, vector)
+            for name, (key, params) in methods.items():
+                if a == 1.0:
+                    outcome = unscaled[name]
+                else:
+                    _report(
+                        progress,
+                        done / n_jobs,
+                        f"{name}: feature {int(feature)} × {a:g} "
+                        f"(repeat {repeat + 1} of {len(schedule)})",
+                    )
+                    outcome = evaluate_fit(
+                        key, params, X_scaled, y, msp_lam=msp_lam, random_state=random_state
+                    )
+                    done += 1
+                rows.append(
+                    {
+                        "method": name,
+                        "factor": a,
+                        "repeat": repeat,
+                        "feature": int(feature),
+                        "accuracy": outcome.accuracy,
+                        "msp": outcome.msp,
+                        "seconds": outcome.seconds,
+                        "error": outcome.error,
+                    }
+                )
+    _report(progress, 1.0, "done")
+    runs = pd.DataFrame(rows)
+    return SensitivityResult(runs, summarize_sensitivity(runs, order=list(methods)))
+
+
+def summarize_sensitivity(runs: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
+    """Mean, spread and count of accuracy (and mean MSP) per method and factor."""
+    ok = runs[runs["error"] == ""]
+    grouped = ok.groupby(["method", "factor"], sort=False)
+    summary = grouped.agg(
+        accuracy_mean=("accuracy", "mean"),
+        accuracy_std=("accuracy", lambda s: float(np.std(s, ddof=1)) if len(s) > 1 else 0.0),
+        msp_mean=("msp", "mean"),
+        n_runs=("accuracy", "size"),
+    ).reset_index()
+    summary["accuracy_sem"] = summary["accuracy_std"] / np.sqrt(summary["n_runs"])
+    failures = runs[runs["error"] != ""]
+    failed = failures.groupby(["method", "factor"], sort=False).size().rename("n_failed")
+    summary = summary.merge(failed.reset_index(), on=["method", "factor"], how="outer")
+    summary["n_failed"] = summary["n_failed"].fillna(0).astype(int)
+    summary["n_runs"] = summary["n_runs"].fillna(0).astype(int)
+    if order is not None:
+        rank = {name: i for i, name in enumerate(order)}
+        summary = summary.sort_values(
+            ["method", "factor"], key=lambda s: s.map(rank) if s.name == "method" else s
+        )
+    columns = [
+        "method",
+        "factor",
+        "accuracy_mean",
+        "accuracy_std",
+        "accuracy_sem",
+        "msp_mean",
+        "n_runs",
+        "n_failed",
+    ]
+    return summary[columns].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------------------------
+# MSP as unsupervised model selection over lam
+# --------------------------------------------------------------------------------------------
+
+
+class LamSweep(NamedTuple):
+    """Result of :func:`lam_sweep`.
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per ``lam``: ``lam``, ``msp``, ``accuracy``, ``own_msp`` (the MSP with the
+        run's own ``lam``), ``seconds``, ``error``.
+    best_msp_lam : float
+        The ``lam`` whose labeling has the largest MSP (chosen without labels); NaN if
+        every run failed.
+    best_accuracy_lam : float
+        The ``lam`` with the largest accuracy (needs labels; NaN without ``y``).
+    accuracy_at_best_msp : float
+        The accuracy of the labeling chosen by MSP: what unsupervised selection achieves.
+    best_accuracy : float
+        The best accuracy on the grid: what an oracle would achieve.
+    """
+
+    table: pd.DataFrame
+    best_msp_lam: float
+    best_accuracy_lam: float
+    accuracy_at_best_msp: float
+    best_accuracy: float
+
+
+def lam_sweep(
+    X,
+    y,
+    key: str,
+    lams: Iterable[float] = DEFAULT_LAMS,
+    params: Mapping[str, Any] | None = None,
+    progress: Progress = None,
+    *,
+    msp_lam: float | None = DEFAULT_MSP_LAM,
+    random_state: int | None = 0,
+) -> LamSweep:
+    """MSP and accuracy of ``key`` for every ``lam``: MSP as unsupervised model selection.
+
+    The MSPC paper picks ``lam`` from ``{1e-4, ..., 1e4}``; this sweep shows whether the
+    labeling with the largest MSP (which needs no labels) is also the most accurate.
+
+    The MSP of every labeling is measured with the same ``msp_lam`` (default
+    :data:`DEFAULT_MSP_LAM`) so that the labelings are compared on one scale: measured with
+    each run's own ``lam`` it would always favour the smallest ``lam``, because a larger
+    ``lam`` inflates the covariances and lowers the MSP of any labeling. The run's own MSP
+    is in the column ``own_msp``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, d)
+    y : array-like of shape (n_samples,) or None
+        True classes (only for the accuracy column).
+    key : str
+        A registry key of a method with a ``lam`` parameter.
+    lams : iterable of float, default=10^-4 ... 10^4
+    params : mapping or None
+        Other estimator parameters (``lam`` is overridden).
+    progress : callable(fraction, message) or None
+    msp_lam : float or None, keyword-only, default=0.1
+        ``lam`` of the MSP used for selection; ``None`` uses each run's own ``lam``.
+    random_state : int or None, keyword-only, default=0
+
+    Returns
+    -------
+    LamSweep
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (50, 2)), rng.normal(0, 1, (50, 2)) + [4, 4]])
+    >>> sweep = lam_sweep(X, np.repeat([0, 1], 50), "mspc-eig", lams=[0.01, 1, 100])
+    >>> list(sweep.table.columns)
+    ['lam', 'msp', 'accuracy', 'own_msp', 'seconds', 'error']
+    >>> sweep.accuracy_at_best_msp
+    1.0
+    """
+    X = np.asarray(X, dtype=np.float64)
+    y = None if y is None else np.asarray(y)
+    lams = [float(v) for v in lams]
+    if not lams:
+        raise ValueError("Give at least one value of lam.")
+    if any(not np.isfinite(v) or v < 0 for v in lams):
+        raise ValueError(f"Every lam must be finite and >= 0; got {lams}.")
+    rows = []
+    for i, lam in enumerate(lams):
+        _report(progress, i / len(lams), f"λ = {lam:g} ({i + 1} of {len(lams)})")
+        run_params = {**dict(params or {}), "lam": lam}
+        outcome = evaluate_fit(key, run_params, X, y, msp_lam=msp_lam, random_state=random_state)
+        own = outcome.msp
+        if msp_lam is not None and outcome.estimator is not None and outcome.labels is not None:
+            own = getattr(outcome.estimator, "msp_", np.nan)
+        rows.append(
+            {
+                "lam": lam,
+                "msp": outcome.msp,
+                "accuracy": outcome.accuracy,
+                "own_msp": float(own) if own is not None else np.nan,
+                "seconds": outcome.seconds,
+                "error": outcome.error,
+            }
+        )
+    _report(progress, 1.0, "done")
+    table = pd.DataFrame(rows)
+    best_msp_lam = _argmax_of(table, "msp")
+    best_acc_lam = _argmax_of(table, "accuracy")
+    acc_at = (
+        float(table.loc[table["lam"] == best_msp_lam, "accuracy"].iloc[0])
+        if np.isfinite(best_msp_lam)
+        else np.nan
+    )
+    best_acc = float(table["accuracy"].max()) if table["accuracy"].notna().any() else np.nan
+    return LamSweep(table, best_msp_lam, best_acc_lam, acc_at, best_acc)
+
+
+def _argmax_of(table: pd.DataFrame, column: str) -> float:
+    values = table[column]
+    if not values.notna().any():
+        return np.nan
+    return float(table.loc[values.idxmax(), "lam"])  # first of ties: the smallest lam
+
+
+# --------------------------------------------------------------------------------------------
+# Figs. 2-3: MSP against accuracy over a family of tasks
+# --------------------------------------------------------------------------------------------
+
+
+def load_tasks(names: Iterable[str], normalize: bool = True) -> list[tuple[str, np.ndarray, Any]]:
+    """Bundled tasks as ``(name, X, y)`` triples for :func:`msp_accuracy_family`.
+
+    Examples
+    --------
+    ``load_tasks(datasets.UCI_TASKS)`` (the seven tasks of Table 2) or
+    ``load_tasks(datasets.pairs("digits"))`` (the 45 digit pairs).
+    """
+    import datasets
+
+    tasks = []
+    for name in names:
+        ds = datasets.load(name, normalize=normalize)
+        tasks.append((name, ds.X, ds.y))
+    return tasks
+
+
+def msp_accuracy_family(
+    tasks: Iterable[tuple[str, Any, Any]],
+    key: str,
+    params: Mapping[str, Any] | None = None,
+    progress: Progress = None,
+    *,
+    msp_lam: float | None = None,
+    random_state: int | None = 0,
+) -> pd.DataFrame:
+    """One (MSP, accuracy) point per task: the MSPC paper's Figs. 2-3.
+
+    Parameters
+    ----------
+    tasks : iterable of ``(name, X, y)``
+        E.g. from :func:`load_tasks`.
+    key : str
+        Registry key of the method (the paper uses MSPC-MPM).
+    params : mapping or None
+        Estimator parameters.
+    progress : callable(fraction, message) or None
+    msp_lam : float or None, keyword-only
+        See :func:`evaluate_fit` (default: the method's own ``lam``, as in the paper).
+    random_state : int or None, keyword-only, default=0
+
+    Returns
+    -------
+    DataFrame
+        ``name``, ``msp``, ``accuracy``, ``n_samples``, ``n_features``, ``seconds``,
+        ``error``; one row per task, in order. Correlate with
+        ``pearson(df.msp, df.accuracy)``.
+    """
+    tasks = list(tasks)
+    rows = []
+    for i, (name, X, y) in enumerate(tasks):
+        _report(progress, i / max(len(tasks), 1), f"{name} ({i + 1} of {len(tasks)})")
+        X = np.asarray(X, dtype=np.float64)
+        outcome = evaluate_fit(key, params, X, y, msp_lam=msp_lam, random_state=random_state)
+        rows.append(
+            {
+                "name": str(name),
+                "msp": outcome.msp,
+                "accuracy": outcome.accuracy,
+                "n_samples": X.shape[0],
+                "n_features": X.shape[1],
+                "seconds": outcome.seconds,
+                "error": outcome.error,
+            }
+        )
+    _report(progress, 1.0, "done")
+    return pd.DataFrame(
+        rows, columns=["name", "msp", "accuracy", "n_samples", "n_features", "seconds", "error"]
+    )
+
+
+def _finite_pairs(x, y) -> tuple[np.ndarray, np.ndarray]:
+    x = np.asarray(x, dtype=np.float64).ravel()
+    y = np.asarray(y, dtype=np.float64).ravel()
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same length; got {x.shape} and {y.shape}.")
+    keep = np.isfinite(x) & np.isfinite(y)
+    return x[keep], y[keep]
+
+
+def pearson(x, y) -> float:
+    """Pearson correlation of the finite pairs; NaN with fewer than 3 pairs or no spread.
+
+    Examples
+    --------
+    >>> pearson([0.1, 0.5, 0.9], [0.6, 0.7, 0.95])
+    0.9707...
+    """
+    x, y = _finite_pairs(x, y)
+    if x.shape[0] < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan")
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def fit_line(x, y) -> tuple[float, float]:
+    """Least-squares line ``y = slope * x + intercept`` over the finite pairs (NaNs if
+    fewer than 2 pairs or no spread in ``x``).
+
+    Examples
+    --------
+    >>> fit_line([0, 1, 2], [1, 3, 5])
+    (2.0..., 1.0...)
+    """
+    x, y = _finite_pairs(x, y)
+    if x.shape[0] < 2 or np.ptp(x) == 0:
+        return float("nan"), float("nan")
+    slope, intercept = np.polyfit(x, y, 1)
+    return float(slope), float(intercept)
+
+
+# --------------------------------------------------------------------------------------------
+# Theorems, live
+# --------------------------------------------------------------------------------------------
+
+
+class Theorem1Check(NamedTuple):
+    """Result of :func:`theorem1_check`.
+
+    Attributes
+    ----------
+    msp_before, msp_after : float
+        MSP of the labeling on the original and on the transformed data.
+    relative_difference : float
+        ``|after - before| / max(before, tiny)``.
+    expected_invariant : bool
+        Whether the theory says the two must agree for this transformation, ``lam`` and
+        regularizer (see :func:`theorem1_check`).
+    """
+
+    msp_before: float
+    msp_after: float
+    relative_difference: float
+    expected_invariant: bool
+
+
+def theorem1_check(
+    X, labels, factors, lam: float = 0.0, regularizer: str = "diag"
+) -> Theorem1Check:
+    """The MSP of a fixed labeling before and after rescaling the features (Theorem 1).
+
+    Theorem 1 of the MSPC paper: the MSP is unchanged by any invertible linear map
+    ``x -> P'x`` when ``lam = 0``. With ``lam > 0`` it stays unchanged for every positive
+    rescaling of features when ``regularizer="diag"`` (``Lambda = diag(Sigma)`` rescales
+    with the data), for every invertible map with ``"total"``, and is not protected with
+    ``"identity"``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, d)
+    labels : array-like of shape (n_samples,)
+        A two-cluster labeling (any two values).
+    factors : array-like of shape (d,), dict {feature: factor}, or ndarray of shape (d, d)
+        Positive per-feature factors, or an invertible matrix ``P`` (the data become
+        ``X @ P``).
+    lam : float, default=0.0
+    regularizer : {"diag", "identity", "total", "none"}, default="diag"
+
+    Returns
+    -------
+    Theorem1Check
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 3)); labels = (X[:, 0] > 0).astype(int)
+    >>> check = theorem1_check(X, labels, [1, 100, 0.01], lam=0.1)
+    >>> check.relative_difference < 1e-9, check.expected_invariant
+    (True, True)
+    """
+    X = np.asarray(X, dtype=np.float64)
+    labels = np.asarray(labels)
+    matrix = isinstance(factors, np.ndarray) and factors.ndim == 2
+    if matrix:
+        P = np.asarray(factors, dtype=np.float64)
+        if P.shape != (X.shape[1], X.shape[1]):
+            raise ValueError(f"P must be a {X.shape[1]} x {X.shape[1]} matrix; got {P.shape}.")
+        if np.linalg.cond(P) > 1e12:
+            raise ValueError("P is (numerically) singular; Theorem 1 needs an invertible map.")
+        X_after = X @ P
+        diagonal_positive = bool(
+            np.allclose(P, np.diag(np.diag(P)), rtol=0, atol=0) and (np.diag(P) > 0).all()
+        )
+    else:
+        X_after = apply_factors(X, factors)
+        diagonal_positive = True
+    before = msp_score(X, labels, lam=lam, regularizer=regularizer)
+    after = msp_score(X_after, labels, lam=lam, regularizer=regularizer)
+    rel = abs(after - before) / max(abs(before), np.finfo(float).tiny)
+    if lam == 0 or regularizer in ("none", "total"):
+        expected = True
+    elif regularizer == "diag":
+        expected = diagonal_positive
+    else:  # identity with lam > 0
+        expected = bool(np.allclose(X_after, X))
+    return Theorem1Check(float(before), float(after), float(rel), expected)
+
+
+class LowerBoundCheck(NamedTuple):
+    """Result of :func:`lower_bound_check`.
+
+    Attributes
+    ----------
+    kappa_squared : float
+        ``kappa^2`` of the MPM on the labeling (MSPC paper eq. 2).
+    bound : float
+        Theorem 2's lower bound (4) evaluated at the MPM direction ``w``.
+    r1 : float
+        Fraction of samples in cluster 1.
+    """
+
+    kappa_squared: float
+    bound: float
+    r1: float
+
+
+def lower_bound_check(X, labels, lam: float = 0.1, regularizer: str = "diag") -> LowerBoundCheck:
+    """``kappa^2`` of a labeling next to Theorem 2's lower bound (4) at the same ``w``.
+
+    Bound (4) holds for every ``w`` and the MPM's ``kappa`` maximises over ``w``, so
+    ``bound <= kappa_squared`` always; the two are close when the clusters are balanced
+    (``r1`` near 1/2).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(80, 2)); labels = (X[:, 0] > 0).astype(int)
+    >>> check = lower_bound_check(X, labels)
+    >>> bool(check.bound <= check.kappa_squared)
+    True
+    """
+    X = np.asarray(X, dtype=np.float64)
+    labels01 = binary_labels(np.asarray(labels), X.shape[0])
+    lam_eff = 0.0 if regularizer == "none" else float(lam)
+    sol, _, _ = fit_mpm_to_labels(X, labels01, lam_eff, regularizer)
+    std = standardize(X)
+    Lambda = regularizer_matrix(std, regularizer)
+    m = cluster_moments(std.Z, labels01)
+    w = sol.w
+    Sigma = std.Z.T @ std.Z / std.Z.shape[0]
+    quad = float(w @ (Sigma + lam_eff * Lambda) @ w)
+    r1 = m.n1 / (m.n1 + m.n0)
+    bound = float(lower_bound(np.array([w @ (m.mu1 - m.mu0)]), quad, np.array([r1]))[0])
+    return LowerBoundCheck(float(sol.kappa) ** 2, bound, float(r1))
+
+
+def margin_guarantee(X, labels, w, b, msp: float, rhos: Sequence[float]) -> pd.DataFrame:
+    """Theorem 5 against the data: the fraction of each cluster with relative margin
+    ``|w'x - b| / Delta >= rho / 2`` next to the guaranteed fraction ``1 - r``.
+
+    The theorem speaks of distributions with the clusters' moments and an MSP with
+    ``lam = 0``; on the sample itself the measured fractions usually exceed the bound.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, d)
+    labels : array-like of shape (n_samples,)
+    w, b : the hyperplane ``w'x - b = 0`` (e.g. a fitted MSPC's ``w_``, ``b_``)
+    msp : float
+        The MSP ``p`` of the labeling.
+    rhos : sequence of float in [0, 1]
+
+    Returns
+    -------
+    DataFrame
+        ``rho``, ``guarantee`` (``1 - r``), ``fraction_cluster_0``, ``fraction_cluster_1``,
+        ``fraction_min`` (the smaller of the two).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    labels01 = binary_labels(np.asarray(labels), X.shape[0])
+    margins = relative_margin(X, labels01, w, b)
+    rows = []
+    for rho in rhos:
+        f0 = float(np.mean(margins[labels01 == 0] >= rho / 2))
+        f1 = float(np.mean(margins[labels01 == 1] >= rho / 2))
+        rows.append(
+            {
+                "rho": float(rho),
+                "guarantee": chebyshev_fraction(float(msp), float(rho)),
+                "fraction_cluster_0": f0,
+                "fraction_cluster_1": f1,
+                "fraction_min": min(f0, f1),
+            }
+        )
+    return pd.DataFrame(rows)
