@@ -140,7 +140,7 @@ class Dataset:
         --------
         >>> import datasets
         >>> print(datasets.load("digits:3v8").summary())
-        digits:3v8 — 357 samples × 61 features, 2 classes: 3 (183), 8 (174)
+        digits:3v8 — 357 samples × 54 features, 2 classes: 3 (183), 8 (174)
         """
         text = f"{self.name or 'data'} — {self.n_samples} samples × {self.n_features} features"
         if self.y is None:

@@ -85,9 +85,7 @@ def normalize(dataset: Dataset) -> Dataset:
         verb = "has" if n == 1 else f"({n} in all) have"
         was = "was" if n == 1 else "were"
         notes = (f"{what} {verb} the same value in every row and {was} dropped.",)
-        step += f" {n} constant feature{'s' if n > 1 else ''} {was} dropped: " + ", ".join(
-            dropped
-        )
+        step += f" {n} constant feature{'s' if n > 1 else ''} {was} dropped: " + ", ".join(dropped)
         step += f"; {len(kept)} features remain."
     description = (description + "\n\n" if description else "") + step
     return dataset.replace(

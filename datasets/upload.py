@@ -1,0 +1,865 @@
+"""Read an uploaded CSV file into a :class:`~datasets.Dataset`, checking everything on the way.
+
+:func:`read_csv` accepts a path, the file's bytes, or a file object (a Streamlit
+``UploadedFile`` included). It finds the delimiter and the text encoding, keeps the numeric
+columns, finds the label column, deals with missing and infinite values as asked, and reports
+every change it made in ``Dataset.notes``. Every problem raises
+:class:`~datasets.DatasetError` with a message for a non-programmer: what is wrong and what to
+do. Nothing in the file is ever executed or unpickled: the bytes are decoded as text and split
+by Python's ``csv`` module; numbers are converted by ``pandas.to_numeric``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ._base import Dataset, DatasetError, format_names
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_COLUMNS",
+    "DEFAULT_MAX_ROWS",
+    "LABEL_COLUMN_NAMES",
+    "MIN_ROWS",
+    "read_csv",
+]
+
+#: Largest file accepted by default (200 MB).
+DEFAULT_MAX_BYTES = 200_000_000
+#: Most data rows accepted by default.
+DEFAULT_MAX_ROWS = 1_000_000
+#: Most columns accepted by default.
+DEFAULT_MAX_COLUMNS = 2_000
+#: Fewest usable rows a data set must keep.
+MIN_ROWS = 4
+#: Column names recognised as the label column (case-insensitive), in order of preference.
+LABEL_COLUMN_NAMES = ("label", "class", "y", "target")
+
+# Cell values read as "missing" (compared after stripping and lower-casing).
+_NA_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "?", "-", "#n/a", "missing"})
+_DELIMITERS = (",", ";", "\t", "|")
+_DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
+_CHUNK_ROWS = 20_000
+_SNIFF_LINES = 50
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+_DECIMAL_POINT = re.compile(r"^[+-]?\d*\.\d+$")
+
+_SAVE_AS_CSV = (
+    "Save your table as CSV (in Excel or LibreOffice: File > Save As > 'CSV UTF-8') and "
+    "upload that file."
+)
+
+# File signatures of formats people upload by mistake.
+_SIGNATURES = (
+    (b"PK\x03\x04", "an Excel workbook (.xlsx) or another zip archive"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old-style Excel workbook (.xls)"),
+    (b"%PDF", "a PDF document"),
+    (b"\x1f\x8b", "a gzip-compressed file"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"SQLite format 3", "an SQLite database"),
+    (b"\x93NUMPY", "a NumPy array file"),
+    (b"PAR1", "a Parquet file"),
+    (b"7z\xbc\xaf", "a 7-Zip archive"),
+    (b"BZh", "a bzip2-compressed file"),
+)
+
+
+def _mb(n_bytes: int) -> str:
+    """A file size in words: ``200 MB``, ``1.5 MB``, ``12.3 kB``, ``80 bytes``."""
+    if n_bytes >= 1_000_000:
+        return f"{n_bytes / 1e6:,.1f} MB".replace(".0 MB", " MB")
+    if n_bytes >= 1_000:
+        return f"{n_bytes / 1e3:,.1f} kB".replace(".0 kB", " kB")
+    return f"{n_bytes} byte" + ("" if n_bytes == 1 else "s")
+
+
+# --------------------------------------------------------------------------------------------
+# Getting the bytes
+# --------------------------------------------------------------------------------------------
+
+
+def _too_big(size: int, max_bytes: int) -> DatasetError:
+    return DatasetError(
+        f"The file is {_mb(size)}; the limit is {_mb(max_bytes)}. Upload a smaller file, for "
+        "example a random sample of the rows."
+    )
+
+
+def _read_source(source: Any, max_bytes: int) -> tuple[bytes | str, str]:
+    """The raw content (bytes, or str for a text-mode file object) and a display name."""
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        name = os.path.basename(path) or path
+        try:
+            size = os.stat(path).st_size
+            if size > max_bytes:
+                raise _too_big(size, max_bytes)
+            with open(path, "rb") as handle:
+                return handle.read(max_bytes + 1), name
+        except DatasetError:
+            raise
+        except FileNotFoundError:
+            raise DatasetError(f"There is no file at {path!r}. Check the path.") from None
+        except IsADirectoryError:
+            raise DatasetError(f"{path!r} is a folder, not a file. Choose a CSV file.") from None
+        except OSError as err:
+            raise DatasetError(
+                f"The file {path!r} could not be opened ({err.strerror or err}). Check that it "
+                "exists and that you may read it."
+            ) from None
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        if len(data) > max_bytes:
+            raise _too_big(len(data), max_bytes)
+        return data, "uploaded data"
+    if hasattr(source, "read"):
+        raw_name = getattr(source, "name", None)
+        name = os.path.basename(raw_name) if isinstance(raw_name, str) and raw_name else ""
+        size = getattr(source, "size", None)
+        if isinstance(size, int) and size > max_bytes:
+            raise _too_big(size, max_bytes)
+        try:
+            if hasattr(source, "getvalue"):  # BytesIO, StringIO, Streamlit's UploadedFile
+                data = source.getvalue()
+            else:
+                if hasattr(source, "seekable") and source.seekable():
+                    source.seek(0)
+                data = source.read(max_bytes + 1)
+        except (OSError, ValueError) as err:
+            raise DatasetError(f"The uploaded file could not be read ({err}).") from None
+        if not isinstance(data, (bytes, bytearray, memoryview, str)):
+            raise DatasetError("The uploaded file could not be read: it returned no data.")
+        if not isinstance(data, str):
+            data = bytes(data)
+        if len(data) > max_bytes:
+            raise _too_big(len(data), max_bytes)
+        return data, name or "uploaded file"
+    raise DatasetError(
+        f"Cannot read data from a {type(source).__name__}. Give a file path, the file's bytes "
+        "or an open file."
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Decoding
+# --------------------------------------------------------------------------------------------
+
+
+def _line_of(data: bytes, position: int) -> int:
+    return data.count(b"\n", 0, position) + 1
+
+
+def _is_mostly_binary(data: bytes) -> bool:
+    sample = data[:8192]
+    controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 12, 13))
+    return controls > max(1, len(sample) // 100)
+
+
+def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
+    """Text and the name of the encoding it was read with."""
+    if encoding is not None:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise DatasetError(f"Unknown text encoding {encoding!r}.") from None
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError as err:
+            raise DatasetError(
+                f"The file could not be read as {encoding} text (line "
+                f"{_line_of(data, err.start)}). Choose the encoding it was saved with, or save "
+                "it as 'CSV UTF-8' and upload it again."
+            ) from None
+    boms = (
+        (codecs.BOM_UTF32_LE, "utf-32"),
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    )
+    for bom, codec in boms:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec), codec.upper().replace("-SIG", " (with BOM)")
+            except UnicodeDecodeError:
+                raise DatasetError(
+                    f"The file starts like {codec.upper()} text but is not valid "
+                    f"{codec.upper()}: it may be damaged. {_SAVE_AS_CSV}"
+                ) from None
+    for signature, what in _SIGNATURES:
+        if data.startswith(signature):
+            raise DatasetError(f"This file is {what}, not a CSV text file. {_SAVE_AS_CSV}")
+    if data.startswith(b"\x80") and len(data) > 1 and data[1] <= 5:
+        raise DatasetError(
+            f"This file is binary (it looks like a Python pickle, which is never loaded for "
+            f"safety), not a CSV text file. {_SAVE_AS_CSV}"
+        )
+    if b"\x00" in data or _is_mostly_binary(data):
+        raise DatasetError(
+            f"This file contains binary data, not text, so it is not a CSV file. {_SAVE_AS_CSV}"
+        )
+    try:
+        return data.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError as err:
+        raise DatasetError(
+            f"The file is not UTF-8 text: line {_line_of(data, err.start)} has a character "
+            "this lab cannot read (the file was probably saved as Latin-1 or Windows-1252). "
+            "Save it with UTF-8 encoding (in Excel: File > Save As > 'CSV UTF-8') and upload "
+            "it again."
+        ) from None
+
+
+# --------------------------------------------------------------------------------------------
+# Delimiter and rows
+# --------------------------------------------------------------------------------------------
+
+
+def _is_blank(row: list[str]) -> bool:
+    return not row or (len(row) == 1 and not row[0].strip())
+
+
+def _sample_lines(text: str) -> list[str]:
+    lines = []
+    for line in io.StringIO(text, newline=""):
+        if line.strip():
+            lines.append(line)
+            if len(lines) >= _SNIFF_LINES:
+                break
+    return lines
+
+
+def _sniff_delimiter(lines: list[str]) -> str:
+    best, best_score = ",", (-1.0, 0)
+    for delimiter in _DELIMITERS:
+        try:
+            rows = [
+                r
+                for r in csv.reader(lines, delimiter=delimiter, skipinitialspace=True)
+                if not _is_blank(r)
+            ]
+        except csv.Error:
+            continue
+        if not rows or len(rows[0]) < 2:
+            continue
+        n_columns = len(rows[0])
+        consistent = sum(len(r) == n_columns for r in rows) / len(rows)
+        score = (consistent, n_columns)
+        if score > best_score:
+            best, best_score = delimiter, score
+    return best
+
+
+def _uses_decimal_comma(lines: list[str], delimiter: str) -> bool:
+    if delimiter == ",":
+        return False
+    comma = point = 0
+    try:
+        for row in csv.reader(lines, delimiter=delimiter, skipinitialspace=True):
+            for cell in row:
+                cell = cell.strip()
+                comma += bool(_DECIMAL_COMMA.match(cell))
+                point += bool(_DECIMAL_POINT.match(cell))
+    except csv.Error:
+        return False
+    return comma > 0 and point == 0
+
+
+def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
+    """Non-blank rows with the number of the line they end on."""
+    reader = csv.reader(
+        io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True, strict=False
+    )
+    try:
+        for row in reader:
+            if not _is_blank(row):
+                yield reader.line_num, row
+    except csv.Error as err:
+        message = str(err)
+        if "field larger than field limit" in message:
+            raise DatasetError(
+                f"Line {reader.line_num + 1} holds a single value of more than "
+                f"{csv.field_size_limit():,} characters, which does not look like a table. "
+                "Check the file's quotation marks (a quote that is opened but never closed "
+                "swallows the rest of the file)."
+            ) from None
+        raise DatasetError(
+            f"The file could not be split into rows and columns near line {reader.line_num} "
+            f"({message}). {_SAVE_AS_CSV}"
+        ) from None
+
+
+def _looks_numeric(cell: str) -> bool:
+    cell = cell.strip()
+    if not cell:
+        return False
+    return not np.isnan(pd.to_numeric(pd.Series([cell], dtype=object), errors="coerce")[0])
+
+
+# --------------------------------------------------------------------------------------------
+# Columns
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Column:
+    name: str
+    index: int
+    chunks: list[np.ndarray] = field(default_factory=list)
+    n_text: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    def add(self, cells: tuple[str, ...], decimal_comma: bool) -> None:
+        series = pd.Series(cells, dtype=object)
+        if decimal_comma:
+            series = series.str.replace(",", ".", regex=False)
+        values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64)
+        failed = np.isnan(values)
+        if failed.any():
+            stripped = series[failed].str.strip()
+            text = stripped[~stripped.str.lower().isin(_NA_TOKENS)]
+            self.n_text += len(text)
+            for value in text:
+                if len(self.examples) >= 3:
+                    break
+                if value not in self.examples:
+                    self.examples.append(value[:30])
+        self.chunks.append(values)
+
+    def values(self) -> np.ndarray:
+        return np.concatenate(self.chunks) if self.chunks else np.empty(0)
+
+
+def _label_values(cells: list[str]) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """(known mask, integer codes, class names) of a label column's stripped cells."""
+    series = pd.Series(cells, dtype=object)
+    known = ~series.str.lower().isin(_NA_TOKENS).to_numpy()
+    present = series[known]
+    numbers = pd.to_numeric(present, errors="coerce")
+    if len(present) and not numbers.isna().any():
+        uniques = np.unique(numbers.to_numpy(dtype=np.float64))
+        names = tuple(_format_number(v) for v in uniques)
+        codes = np.searchsorted(uniques, numbers.to_numpy(dtype=np.float64))
+    else:
+        uniques = np.unique(present.to_numpy(dtype=str))
+        names = tuple(str(v) for v in uniques)
+        codes = np.searchsorted(uniques, present.to_numpy(dtype=str))
+    return known, codes.astype(np.int64), names
+
+
+def _format_number(value: float) -> str:
+    if np.isfinite(value) and float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
+
+
+def _resolve_label(
+    header: list[str], label_column: Any, has_header: bool
+) -> tuple[int | None, list[str]]:
+    """Index of the label column (or None) and notes about the choice."""
+    notes: list[str] = []
+    if label_column is None:
+        if not has_header:
+            return None, notes
+        lowered = [h.strip().lower() for h in header]
+        for candidate in LABEL_COLUMN_NAMES:
+            if candidate in lowered:
+                index = lowered.index(candidate)
+                others = [
+                    header[j]
+                    for j, h in enumerate(lowered)
+                    if h in LABEL_COLUMN_NAMES and j != index
+                ]
+                if others:
+                    notes.append(
+                        f"Column '{header[index]}' was used as the label; "
+                        f"{format_names(others)} also look like labels and were kept as "
+                        "features — choose the label column yourself if that is wrong."
+                    )
+                return index, notes
+        return None, notes
+    if label_column is False:
+        return None, notes
+    if isinstance(label_column, bool) or not isinstance(label_column, (str, int, np.integer)):
+        raise DatasetError(
+            f"label_column must be a column name, a column position or None, got {label_column!r}."
+        )
+    if isinstance(label_column, str):
+        wanted = label_column.strip()
+        if wanted in header:
+            return header.index(wanted), notes
+        matches = [j for j, h in enumerate(header) if h.lower() == wanted.lower()]
+        if len(matches) == 1:
+            return matches[0], notes
+        raise DatasetError(
+            f"There is no column called '{label_column}'. The columns are: "
+            f"{format_names(header, limit=12)}."
+        )
+    position = int(label_column)
+    if not -len(header) <= position < len(header):
+        raise DatasetError(
+            f"Column position {position} does not exist: the file has {len(header)} columns "
+            f"(positions 0 to {len(header) - 1}, or -1 for the last)."
+        )
+    return position % len(header), notes
+
+
+_INDEX_NAMES = frozenset({"index", "id", "unnamed: 0", "row", "#"})
+
+
+def _is_row_number(values: np.ndarray) -> bool:
+    n = len(values)
+    return n > 1 and (
+        np.array_equal(values, np.arange(n)) or np.array_equal(values, np.arange(1, n + 1))
+    )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+# --------------------------------------------------------------------------------------------
+# The public function
+# --------------------------------------------------------------------------------------------
+
+
+def read_csv(
+    source: Any,
+    label_column: str | int | None = None,
+    missing: str = "drop",
+    *,
+    delimiter: str | None = None,
+    encoding: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_rows: int = DEFAULT_MAX_ROWS,
+    max_columns: int = DEFAULT_MAX_COLUMNS,
+    name: str | None = None,
+) -> Dataset:
+    """Read a CSV file into a :class:`~datasets.Dataset`, or explain why it cannot be used.
+
+    Parameters
+    ----------
+    source : path, bytes or file object
+        A path (``str`` or ``os.PathLike``), the file's content (``bytes``), or an open file
+        (binary or text mode, e.g. a Streamlit ``UploadedFile``; its ``size`` is checked
+        before anything is read).
+    label_column : str, int, None or False, default=None
+        The column holding the class labels: a name (exact, else case-insensitive), a
+        position (0-based; -1 is the last column), ``None`` to look for a column called
+        ``label``, ``class``, ``y`` or ``target`` (any case; the first of these names wins),
+        or ``False`` for no label column. Without a label column ``y`` is ``None``. Labels
+        may be numbers or text; they are coded ``0 .. k-1`` in sorted order and
+        ``class_names`` keeps the original values. Rows whose label is missing are removed.
+    missing : {"drop", "mean"}, default="drop"
+        What to do with missing (empty, ``NA``, ``?``, ...) and infinite feature values:
+        remove the rows that have any, or replace them with their column's mean.
+    delimiter : str, optional
+        The field delimiter; by default detected among comma, semicolon, tab and ``|``.
+        A semicolon- or tab-separated file whose numbers use a decimal comma (``1,5``) is
+        read correctly.
+    encoding : str, optional
+        The text encoding. By default UTF-8 (with or without a byte-order mark) and
+        UTF-16/32 with a byte-order mark are recognised; other text is refused with advice.
+    max_bytes, max_rows, max_columns : int
+        Limits (defaults 200 MB, 1,000,000 data rows, 2,000 columns).
+    name : str, optional
+        Name of the data set (default: the file name).
+
+    Returns
+    -------
+    Dataset
+        ``X`` holds the numeric columns (text columns are dropped), ``y`` the coded labels or
+        ``None``. ``notes`` lists every column dropped, row removed, value filled or
+        assumption made, in words for the user; ``description`` repeats them.
+
+    Raises
+    ------
+    DatasetError
+        For an empty file, a header without rows, rows with the wrong number of values, a
+        binary or non-UTF-8 file, duplicate column names, no numeric column, a label column
+        with only one class, fewer than 4 usable rows, or a file over the limits. The
+        message says what to change.
+
+    Examples
+    --------
+    >>> from datasets import read_csv
+    >>> data = (b"height;weight;Class\\n1,5;60;a\\n1,7;70;b\\n"
+    ...         b"1,6;;a\\n1,8;80;b\\n1,9;85;b\\n")
+    >>> ds = read_csv(data)
+    >>> ds.X
+    array([[ 1.5, 60. ],
+           [ 1.7, 70. ],
+           [ 1.8, 80. ],
+           [ 1.9, 85. ]])
+    >>> ds.y, ds.class_names
+    (array([0, 1, 1, 1]), ('a', 'b'))
+    >>> for note in ds.notes:
+    ...     print(note)
+    Numbers use a decimal comma (1,5); they were read as 1.5.
+    1 row had a missing value in a feature column and was removed (1 missing cell).
+    """
+    if missing not in ("drop", "mean"):
+        raise DatasetError(f"missing must be 'drop' or 'mean', got {missing!r}.")
+    for limit_name, limit in (
+        ("max_bytes", max_bytes),
+        ("max_rows", max_rows),
+        ("max_columns", max_columns),
+    ):
+        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+            raise DatasetError(f"{limit_name} must be a positive whole number, got {limit!r}.")
+    if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
+        raise DatasetError(f"delimiter must be a single character, got {delimiter!r}.")
+
+    raw, file_name = _read_source(source, int(max_bytes))
+    display = name or file_name
+    if (isinstance(raw, str) and not raw.strip()) or (
+        isinstance(raw, bytes) and not raw.strip(b" \t\r\n\x0b\x0c")
+    ):
+        raise DatasetError(
+            f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
+            "data rows."
+        )
+    if isinstance(raw, str):
+        text, used_encoding = raw, "text"
+    else:
+        text, used_encoding = _decode(raw, encoding)
+    if "\x00" in text:
+        raise DatasetError(
+            f"This file contains binary data, not text, so it is not a CSV file. {_SAVE_AS_CSV}"
+        )
+    if not text.strip():
+        raise DatasetError(
+            f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
+            "data rows."
+        )
+    return _parse(
+        text,
+        display=display,
+        used_encoding=used_encoding,
+        label_column=label_column,
+        missing=missing,
+        delimiter=delimiter,
+        max_rows=int(max_rows),
+        max_columns=int(max_columns),
+    )
+
+
+def _parse(
+    text: str,
+    *,
+    display: str,
+    used_encoding: str,
+    label_column: Any,
+    missing: str,
+    delimiter: str | None,
+    max_rows: int,
+    max_columns: int,
+) -> Dataset:
+    notes: list[str] = []
+    sample = _sample_lines(text)
+    if delimiter is None:
+        delimiter = _sniff_delimiter(sample)
+    decimal_comma = _uses_decimal_comma(sample, delimiter)
+    if decimal_comma:
+        notes.append("Numbers use a decimal comma (1,5); they were read as 1.5.")
+
+    rows = _rows(text, delimiter)
+    first = next(rows, None)
+    if first is None:
+        raise DatasetError(
+            f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
+            "data rows."
+        )
+    _, header_cells = first
+    header = [h.strip() for h in header_cells]
+    # Trailing empty header cells (a delimiter at the end of the header line) are ignored.
+    while len(header) > 1 and header[-1] == "":
+        header.pop()
+    n_columns = len(header)
+    if n_columns > max_columns:
+        raise DatasetError(
+            f"The file has {n_columns:,} columns; the limit is {max_columns:,}. Keep only the "
+            "columns you need and upload it again."
+        )
+    has_header = not all(_looks_numeric(h) for h in header)
+    pending: list[list[str]] = []
+    unnamed: set[int] = set()
+    if not has_header:
+        pending.append(header_cells[:n_columns])
+        header = [f"column {j + 1}" for j in range(n_columns)]
+        notes.append(
+            "The first row holds only numbers, so it was read as data; the columns are named "
+            "'column 1', 'column 2', ..."
+        )
+    else:
+        unnamed = {j for j, h in enumerate(header) if not h}
+        header = [h if h else f"column {j + 1}" for j, h in enumerate(header)]
+        seen: dict[str, int] = {}
+        for j, h in enumerate(header):
+            if h in seen:
+                raise DatasetError(
+                    f"Two columns are both named '{h}' (columns {seen[h] + 1} and {j + 1}). "
+                    "Rename one of them so that every column has its own name, then upload "
+                    "the file again."
+                )
+            seen[h] = j
+
+    label_index, label_notes = _resolve_label(header, label_column, has_header)
+    notes.extend(label_notes)
+    columns = [_Column(h, j) for j, h in enumerate(header) if j != label_index]
+    label_cells: list[str] = []
+
+    n_rows = 0
+
+    def flush(chunk: list[list[str]]) -> None:
+        if not chunk:
+            return
+        cells = list(zip(*chunk, strict=True))
+        for column in columns:
+            column.add(cells[column.index], decimal_comma)
+        if label_index is not None:
+            label_cells.extend(c.strip() for c in cells[label_index])
+
+    chunk: list[list[str]] = list(pending)
+    n_rows = len(pending)
+    for line, row in rows:
+        if len(row) != n_columns:
+            if len(row) > n_columns and not any(c.strip() for c in row[n_columns:]):
+                row = row[:n_columns]  # trailing delimiters
+            else:
+                raise DatasetError(
+                    f"Line {line} has {_count(len(row), 'value')} but the header has "
+                    f"{_count(n_columns, 'column')}. Every row needs exactly one value per "
+                    "column: look for a missing or extra "
+                    f"{_DELIMITER_NAMES.get(delimiter, repr(delimiter))} on that line (a value "
+                    "that contains the delimiter must be in double quotes)."
+                )
+        n_rows += 1
+        if n_rows > max_rows:
+            raise DatasetError(
+                f"The file has more than {max_rows:,} data rows, the limit. Upload a random "
+                "sample of the rows instead."
+            )
+        chunk.append(row)
+        if len(chunk) >= _CHUNK_ROWS:
+            flush(chunk)
+            chunk = []
+    flush(chunk)
+
+    if n_rows == 0:
+        raise DatasetError(
+            f"The file has a header row ({format_names(header, limit=6)}) but no data rows. "
+            f"Add at least {MIN_ROWS} rows of values below the header."
+        )
+
+    # ---- label column ------------------------------------------------------------------
+    y: np.ndarray | None = None
+    class_names: tuple[str, ...] = ()
+    keep = np.ones(n_rows, dtype=bool)
+    label_name = header[label_index] if label_index is not None else None
+    if label_index is not None:
+        known, codes, class_names = _label_values(label_cells)
+        if not known.any():
+            raise DatasetError(
+                f"The label column '{label_name}' has no values. Fill it in, pick another "
+                "label column, or upload without one."
+            )
+        if not known.all():
+            n_unknown = int((~known).sum())
+            notes.append(
+                f"{_count(n_unknown, 'row')} without a value in the label column "
+                f"'{label_name}' {'was' if n_unknown == 1 else 'were'} removed."
+            )
+        keep &= known
+        y = np.full(n_rows, -1, dtype=np.int64)
+        y[known] = codes
+
+    # ---- feature columns ---------------------------------------------------------------
+    text_columns: list[str] = []
+    empty_columns: list[str] = []
+    kept: list[_Column] = []
+    values: list[np.ndarray] = []
+    for column in columns:
+        v = column.values()
+        n_numbers = int(np.count_nonzero(~np.isnan(v)))
+        if n_numbers == 0:
+            (text_columns if column.n_text else empty_columns).append(column.name)
+            continue
+        if column.n_text >= n_numbers:
+            text_columns.append(column.name)
+            continue
+        if column.n_text:
+            examples = ", ".join(f"'{e}'" for e in column.examples)
+            notes.append(
+                f"Column '{column.name}' has {_count(column.n_text, 'cell')} that "
+                f"{'is' if column.n_text == 1 else 'are'} not a number (e.g. {examples}); "
+                f"{'it was' if column.n_text == 1 else 'they were'} treated as missing."
+            )
+        looks_like_index = column.index in unnamed or column.name.lower() in _INDEX_NAMES
+        if looks_like_index and _is_row_number(v):
+            notes.append(
+                f"Column '{column.name}' only numbers the rows (0, 1, 2, ... or 1, 2, 3, ...) "
+                "and was skipped."
+            )
+            continue
+        kept.append(column)
+        values.append(v)
+    if text_columns:
+        n = len(text_columns)
+        notes.append(
+            f"Column '{text_columns[0]}' contains text and was skipped."
+            if n == 1
+            else f"Column '{text_columns[0]}' and {n - 1} other{'s' if n > 2 else ''} "
+            f"contain text and were skipped ({format_names(text_columns, limit=8)})."
+        )
+    if empty_columns:
+        notes.append(
+            f"{'Column' if len(empty_columns) == 1 else 'Columns'} "
+            f"{format_names(empty_columns, limit=8)} "
+            f"{'is' if len(empty_columns) == 1 else 'are'} empty and "
+            f"{'was' if len(empty_columns) == 1 else 'were'} skipped."
+        )
+    if not kept:
+        where = f"Apart from the label column '{label_name}', no" if label_name else "No"
+        hint = (
+            " The whole file was read as a single column: separate the values with commas, "
+            "semicolons or tabs."
+            if n_columns == 1
+            else " Check that the values are numbers (for example 3.5, not 'three')."
+        )
+        raise DatasetError(
+            f"{where} column contains numbers, so there is nothing to cluster.{hint}"
+        )
+
+    X = np.column_stack(values)
+    X_kept_rows = X[keep]
+    # A column with no usable value among the kept rows cannot be filled or used.
+    all_missing = ~np.isfinite(X_kept_rows).any(axis=0) if len(X_kept_rows) else np.zeros(0, bool)
+    if len(X_kept_rows) and all_missing.any():
+        gone = [kept[j].name for j in np.flatnonzero(all_missing)]
+        notes.append(
+            f"{'Column' if len(gone) == 1 else 'Columns'} {format_names(gone, limit=8)} "
+            f"{'has' if len(gone) == 1 else 'have'} no usable value and "
+            f"{'was' if len(gone) == 1 else 'were'} skipped."
+        )
+        kept = [c for j, c in enumerate(kept) if not all_missing[j]]
+        X = X[:, ~all_missing]
+        if not kept:
+            raise DatasetError(
+                "No column has usable numbers in the rows that have a label, so there is "
+                "nothing to cluster. Fill in the values and upload the file again."
+            )
+
+    # ---- missing and infinite values ----------------------------------------------------
+    X_rows = X[keep]
+    n_missing = int(np.isnan(X_rows).sum())
+    n_infinite = int(np.isinf(X_rows).sum())
+    removed_for_missing = 0
+    if n_missing or n_infinite:
+        parts = []
+        if n_missing:
+            parts.append(_count(n_missing, "missing cell"))
+        if n_infinite:
+            parts.append(_count(n_infinite, "infinite cell"))
+        detail = " and ".join(parts)
+        kind = (
+            "a missing"
+            if not n_infinite
+            else ("an infinite" if not n_missing else "a missing or infinite")
+        )
+        if missing == "drop":
+            bad_row = ~np.isfinite(X).all(axis=1) & keep
+            removed_for_missing = int(bad_row.sum())
+            keep &= ~bad_row
+            notes.append(
+                f"{_count(removed_for_missing, 'row')} had {kind} value in a feature column "
+                f"and {'was' if removed_for_missing == 1 else 'were'} removed ({detail})."
+            )
+        else:
+            finite = np.isfinite(X_rows)
+            sums = np.where(finite, X_rows, 0.0).sum(axis=0)
+            means = sums / finite.sum(axis=0)
+            X = np.where(np.isfinite(X), X, means)
+            notes.append(f"{detail[0].upper()}{detail[1:]} were filled with the column mean.")
+
+    n_usable = int(keep.sum())
+    if n_usable < MIN_ROWS:
+        reason = ""
+        if removed_for_missing:
+            was = "was" if removed_for_missing == 1 else "were"
+            reason = (
+                f" {_count(removed_for_missing, 'row')} {was} "
+                "removed because of missing values; fill them in, or choose to fill missing "
+                "values with the column mean."
+            )
+        raise DatasetError(
+            f"Only {_count(n_usable, 'usable row')} {'was' if n_usable == 1 else 'were'} found; "
+            f"clustering needs at least {MIN_ROWS}.{reason}"
+        )
+    X = X[keep]
+    if y is not None:
+        y = y[keep]
+        present = np.unique(y)
+        if len(present) < 2:
+            only = class_names[present[0]]
+            raise DatasetError(
+                f"The label column '{label_name}' has only one value ('{only}'): clustering "
+                "needs at least two classes to compare against — pick another label column "
+                "or upload without one."
+            )
+        if len(present) < len(class_names):  # classes only seen in removed rows
+            class_names = tuple(class_names[k] for k in present)
+            y = np.searchsorted(present, y)
+        if len(class_names) > max(20, n_usable // 2):
+            notes.append(
+                f"The label column '{label_name}' has {len(class_names):,} different values "
+                f"for {n_usable:,} rows; it may be a measurement rather than a class label."
+            )
+
+    feature_names = tuple(c.name for c in kept)
+    spans = X.max(axis=0) - X.min(axis=0)
+    constant = [feature_names[j] for j in np.flatnonzero(spans == 0)]
+    if constant:
+        notes.append(
+            f"{'Column' if len(constant) == 1 else 'Columns'} {format_names(constant, limit=8)} "
+            f"{'has' if len(constant) == 1 else 'have'} the same value in every row (no "
+            "information for clustering; scaling to [-1, 1] drops "
+            f"{'it' if len(constant) == 1 else 'them'})."
+        )
+
+    description = [
+        f"Uploaded file '{display}': {X.shape[0]:,} rows × {X.shape[1]} numeric features "
+        f"(delimiter: {_DELIMITER_NAMES.get(delimiter, repr(delimiter))}, "
+        f"encoding: {used_encoding}).",
+    ]
+    if y is None:
+        description.append("No label column: the data carry no classes to compare against.")
+    else:
+        counts = np.bincount(y, minlength=len(class_names))
+        description.append(
+            f"Label column '{label_name}' with {len(class_names)} classes: "
+            + ", ".join(f"{n} ({c})" for n, c in zip(class_names, counts, strict=True))
+            + "."
+        )
+    description.extend(notes)
+    return Dataset(
+        X=X,
+        y=y,
+        feature_names=feature_names,
+        class_names=class_names,
+        name=display,
+        description="\n".join(description),
+        source="uploaded file",
+        notes=tuple(notes),
+    )
