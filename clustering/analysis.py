@@ -1,7 +1,7 @@
 """Experiments behind the lab's analysis pages and the MSPC paper's Figs. 1-3.
 
 Pure Python (numpy, pandas); never imports streamlit. Every function takes plain arrays, fits
-estimators through :func:`clustering.registry.make_estimator` and returns tidy
+estimators through :func:`clustering.evaluation.fit_and_evaluate` and returns tidy
 :class:`pandas.DataFrame` results, so the app, the experiment runner and a notebook share one
 implementation.
 
@@ -27,8 +27,6 @@ G. Huang, J. Zhang, S. Song, Z. Chen. Maximin Separation Probability Clustering.
 
 from __future__ import annotations
 
-import time
-import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -37,15 +35,15 @@ import numpy as np
 import pandas as pd
 
 from ._moments import binary_labels, cluster_moments, regularizer_matrix, standardize
-from .metrics import chebyshev_fraction, clustering_accuracy, msp_score, relative_margin
+from .evaluation import FitResult, fit_and_evaluate
+from .metrics import chebyshev_fraction, msp_score, relative_margin
 from .mpm import fit_mpm_to_labels
-from .registry import make_estimator
 from .solvers.gep import lower_bound
 
 __all__ = [
     "DEFAULT_FACTORS",
     "DEFAULT_LAMS",
-    "DEFAULT_MSP_LAM",
+    "SWEEP_MSP_LAM",
     "FitOutcome",
     "LamSweep",
     "LowerBoundCheck",
@@ -71,9 +69,9 @@ DEFAULT_FACTORS = (1.0, 2.0, 4.0, 8.0, 16.0)
 #: The paper's grid for ``lam``: ``10^-4, ..., 10^4``.
 DEFAULT_LAMS = tuple(10.0 ** np.arange(-4, 5))
 
-#: ``lam`` used to measure the MSP of labelings of methods that have no ``lam`` of their own
-#: (k-means, ...) and, in :func:`lam_sweep`, of every labeling so that they are comparable.
-DEFAULT_MSP_LAM = 0.1
+#: ``lam`` that :func:`lam_sweep` measures the MSP of every labeling with, so that the
+#: labelings of different ``lam`` are compared on one scale.
+SWEEP_MSP_LAM = 0.1
 
 Progress = Callable[[float, str], Any] | None
 MethodSpec = tuple[str, Mapping[str, Any]]
@@ -119,7 +117,7 @@ def apply_factors(X, factors) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FitOutcome:
-    """One fitted method, measured.
+    """One fitted method, measured (the numbers an analysis table needs).
 
     Attributes
     ----------
@@ -128,15 +126,16 @@ class FitOutcome:
     accuracy : float
         Clustering accuracy against ``y`` (NaN without ``y`` or on failure).
     msp : float
-        MSP of ``labels`` (NaN on failure or when all samples share one cluster).
+        MSP of ``labels`` (NaN on failure or when the labeling does not have two clusters).
     msp_lam : float
         The ``lam`` the MSP was measured with.
     seconds : float
         Wall time of ``fit``.
     error : str
         Empty on success, else the error message (a readable one from the estimator).
-    estimator : object or None
-        The fitted estimator.
+    result : clustering.evaluation.FitResult or None
+        The full result of :func:`clustering.evaluation.fit_and_evaluate` (hyperplane,
+        history, NMI, ...); ``None`` when the method could not even be built.
     """
 
     labels: np.ndarray | None
@@ -145,22 +144,11 @@ class FitOutcome:
     msp_lam: float
     seconds: float
     error: str
-    estimator: Any = None
+    result: FitResult | None = None
 
 
-def _resolve_msp_setting(estimator: Any, msp_lam: float | None) -> tuple[float, str]:
-    """The ``(lam, regularizer)`` to measure MSP with (see :func:`evaluate_fit`)."""
-    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
-    regularizer = params.get("regularizer", "diag")
-    if regularizer not in ("diag", "identity", "total", "none"):
-        regularizer = "diag"
-    if msp_lam is None:
-        lam = params.get("lam", DEFAULT_MSP_LAM)
-        lam = DEFAULT_MSP_LAM if lam is None else float(lam)
-        if regularizer == "none":
-            lam = 0.0
-        return lam, regularizer
-    return float(msp_lam), ("diag" if regularizer == "none" else regularizer)
+def _nan(value: Any) -> float:
+    return np.nan if value is None else float(value)
 
 
 def evaluate_fit(
@@ -174,71 +162,57 @@ def evaluate_fit(
 ) -> FitOutcome:
     """Fit the method ``key`` on ``X`` and measure accuracy (against ``y``) and MSP.
 
-    Never raises for a failed fit: the error message is returned in ``FitOutcome.error``
-    (so a sweep over many runs survives one solver failure).
+    A thin layer over :func:`clustering.evaluation.fit_and_evaluate` (so the numbers are
+    the Cluster page's) that never raises: an unknown key, a bad parameter or a solver
+    failure comes back as ``FitOutcome.error``, so a sweep over many runs survives one
+    failure, and undefined numbers are NaN rather than ``None``.
 
     Parameters
     ----------
     key : str
         A key of :data:`clustering.ALGORITHMS`.
     params : mapping or None
-        Estimator parameters. ``random_state`` is added (as ``random_state``) when the
-        estimator has one and ``params`` does not set it.
+        Estimator parameters (the registry's defaults fill in the others).
     X : array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,) or None
         True classes, for the accuracy.
     msp_lam : float or None, default=None
-        ``lam`` of the MSP. ``None``: the estimator's own ``lam`` and ``regularizer`` when
-        it has them (MSPC reports the MSP it maximised), else :data:`DEFAULT_MSP_LAM` with
-        ``regularizer="diag"``. A number: that ``lam`` with the estimator's regularizer
-        (``"diag"`` for estimators without one).
+        ``lam`` of the MSP. ``None``: the method's own ``lam`` and ``regularizer`` when it
+        has them (MSPC reports the MSP it maximised), else
+        :data:`clustering.evaluation.DEFAULT_MSP_LAM` with ``regularizer="diag"``.
     random_state : int or None, default=0
+        Set on estimators that take a ``random_state`` and were not given one.
 
     Returns
     -------
     FitOutcome
     """
-    params = dict(params or {})
     X = np.asarray(X, dtype=np.float64)
     try:
-        estimator = make_estimator(key, **params)
-    except (KeyError, TypeError) as err:
-        return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, str(err).strip('"'))
-    if "random_state" not in params and "random_state" in estimator.get_params():
-        estimator.set_params(random_state=random_state)
-    lam, regularizer = _resolve_msp_setting(estimator, msp_lam)
-    start = time.perf_counter()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            estimator.fit(X)
-        labels = np.asarray(estimator.labels_)
-    except Exception as err:  # any estimator failure becomes a message, never a crash
-        return FitOutcome(
-            None, np.nan, np.nan, lam, time.perf_counter() - start, _message(err), estimator
+        result = fit_and_evaluate(
+            key, dict(params or {}), X, y, msp_lam=msp_lam, random_state=random_state
         )
-    seconds = time.perf_counter() - start
-    accuracy = np.nan if y is None else clustering_accuracy(np.asarray(y), labels)
-    msp = _msp_or_nan(estimator, X, labels, lam, regularizer)
-    return FitOutcome(labels, accuracy, msp, lam, seconds, "", estimator)
+    except KeyError as err:
+        return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, str(err.args[0]))
+    except Exception as err:  # a bad parameter name or a bug: a message, never a crash
+        return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, f"{type(err).__name__}: {err}")
+    if not result.ok:
+        return FitOutcome(
+            None, np.nan, np.nan, result.msp_lam, result.seconds, result.error, result
+        )
+    return FitOutcome(
+        labels=result.labels,
+        accuracy=_nan(result.metrics.get("accuracy")),
+        msp=_nan(result.metrics.get("msp")),
+        msp_lam=float(result.msp_lam),
+        seconds=float(result.seconds),
+        error="",
+        result=result,
+    )
 
 
-def _message(err: BaseException) -> str:
-    text = str(err).strip()
-    return text or type(err).__name__
-
-
-def _msp_or_nan(estimator: Any, X: np.ndarray, labels: np.ndarray, lam, regularizer) -> float:
-    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
-    own = getattr(estimator, "msp_", None)
-    if (
-        own is not None
-        and params.get("lam") is not None
-        and float(params["lam"]) == lam
-        and params.get("regularizer") == regularizer
-    ):
-        return float(own)
-    if np.unique(labels).shape[0] != 2:
+def _msp_or_nan(X: np.ndarray, labels, lam: float, regularizer: str) -> float:
+    if labels is None or np.unique(labels).shape[0] != 2:
         return np.nan
     try:
         return msp_score(X, labels, lam=lam, regularizer=regularizer)
@@ -483,7 +457,7 @@ def lam_sweep(
     params: Mapping[str, Any] | None = None,
     progress: Progress = None,
     *,
-    msp_lam: float | None = DEFAULT_MSP_LAM,
+    msp_lam: float | None = SWEEP_MSP_LAM,
     random_state: int | None = 0,
 ) -> LamSweep:
     """MSP and accuracy of ``key`` for every ``lam``: MSP as unsupervised model selection.
@@ -492,9 +466,10 @@ def lam_sweep(
     labeling with the largest MSP (which needs no labels) is also the most accurate.
 
     The MSP of every labeling is measured with the same ``msp_lam`` (default
-    :data:`DEFAULT_MSP_LAM`) so that the labelings are compared on one scale: measured with
-    each run's own ``lam`` it would always favour the smallest ``lam``, because a larger
-    ``lam`` inflates the covariances and lowers the MSP of any labeling. The run's own MSP
+    :data:`SWEEP_MSP_LAM`) and ``Lambda`` (the method's ``regularizer``) so that the
+    labelings are compared on one scale: measured with each run's own ``lam`` it would
+    always favour the smallest ``lam``, because a larger ``lam`` inflates the covariances
+    and lowers the MSP of any labeling. The run's own MSP
     is in the column ``own_msp``.
 
     Parameters
@@ -538,16 +513,19 @@ def lam_sweep(
     for i, lam in enumerate(lams):
         _report(progress, i / len(lams), f"λ = {lam:g} ({i + 1} of {len(lams)})")
         run_params = {**dict(params or {}), "lam": lam}
-        outcome = evaluate_fit(key, run_params, X, y, msp_lam=msp_lam, random_state=random_state)
-        own = outcome.msp
-        if msp_lam is not None and outcome.estimator is not None and outcome.labels is not None:
-            own = getattr(outcome.estimator, "msp_", np.nan)
+        outcome = evaluate_fit(key, run_params, X, y, msp_lam=None, random_state=random_state)
+        msp = outcome.msp
+        if msp_lam is not None and outcome.result is not None and outcome.labels is not None:
+            regularizer = outcome.result.msp_regularizer
+            msp = _msp_or_nan(
+                X, outcome.labels, 0.0 if regularizer == "none" else msp_lam, regularizer
+            )
         rows.append(
             {
                 "lam": lam,
-                "msp": outcome.msp,
+                "msp": msp,
                 "accuracy": outcome.accuracy,
-                "own_msp": float(own) if own is not None else np.nan,
+                "own_msp": outcome.msp,
                 "seconds": outcome.seconds,
                 "error": outcome.error,
             }
