@@ -1,0 +1,286 @@
+"""Cached wrappers around the backend (``st.cache_data``: every caller gets its own copy).
+
+Each wrapper is keyed by everything its result depends on:
+
+- data: :func:`load_bundled` (name, normalise), :func:`generate` (generator, parameters,
+  normalise), :func:`read_upload` (the file's bytes, label column, missing-value policy,
+  normalise) and :func:`load_choice` dispatching on a :class:`ui.state.DataChoice`;
+- :func:`dataset_fingerprint`: a hash of ``X`` and ``y`` that keys the caches below, so a
+  fit is never recomputed for the same numbers and never reused for different ones;
+- :func:`fit`: one registered algorithm on one data set → :class:`clustering.evaluation.
+  FitResult` (labels, metrics, time, ``w``/``b``, objective history, or the error message
+  in place of an exception);
+- :func:`projection`: a 2-D view of the data for the scatter plots.
+
+Arrays passed as ``_X``/``_y`` are not hashed (the fingerprint stands for them), which keeps a
+rerun cheap: hashing 5000 x 60 floats on every slider move would cost more than the lookup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+import datasets
+from clustering import projections
+from clustering.evaluation import FitResult, fit_and_evaluate
+
+from .state import DataChoice, fingerprint
+
+__all__ = [
+    "dataset_fingerprint",
+    "fit",
+    "fit_many",
+    "generate",
+    "load_bundled",
+    "load_choice",
+    "projection",
+    "read_upload",
+]
+
+_DATA_ENTRIES = 32
+_FIT_ENTRIES = 512
+
+
+@st.cache_data(max_entries=_DATA_ENTRIES, show_spinner="Loading the data set…")
+def load_bundled(name: str, normalize: bool = True) -> datasets.Dataset:
+    """A bundled task (:func:`datasets.load`); raises :class:`datasets.DatasetError`."""
+    return datasets.load(name, normalize=normalize)
+
+
+@st.cache_data(max_entries=_DATA_ENTRIES, show_spinner="Generating the data…")
+def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Dataset:
+    """A synthetic data set from :data:`datasets.synthetic.GENERATORS`.
+
+    ``params`` are ``(name, value)`` pairs (a tuple, so the call is hashable).
+    """
+    dataset = datasets.synthetic.make(key, **dict(params))
+    return datasets.normalize(dataset) if normalize else dataset
+
+
+@st.cache_data(max_entries=8, show_spinner="Reading the file…")
+def read_upload(
+    content: bytes,
+    name: str,
+    label_column: str | None = None,
+    missing: str = "drop",
+    normalize: bool = True,
+) -> datasets.Dataset:
+    """An uploaded CSV file (:func:`datasets.read_csv`), named after the file.
+
+    Raises :class:`datasets.DatasetError` with a message for the user when the file cannot
+    be used.
+    """
+    dataset = datasets.read_csv(content, label_column=label_column or None, missing=missing)
+    dataset = dataset.replace(name=name)
+    return datasets.normalize(dataset) if normalize else dataset
+
+
+def load_choice(choice: DataChoice, upload: Mapping[str, Any] | None = None) -> datasets.Dataset:
+    """The data set a :class:`~ui.state.DataChoice` stands for.
+
+    ``upload`` is ``{"name", "content"}`` of the uploaded file (needed when
+    ``choice.kind == "upload"``). Raises :class:`datasets.DatasetError` (or ``ValueError``
+    for bad parameters) when the data cannot be produced.
+    """
+    if choice.kind == "bundled":
+        return load_bundled(choice.name, choice.normalize)
+    if choice.kind == "synthetic":
+        return generate(choice.name, tuple(choice.params), choice.normalize)
+    if choice.kind == "upload":
+        if not upload or upload.get("name") != choice.name:
+            raise datasets.DatasetError(
+                f"The uploaded file {choice.name!r} is no longer in this session (uploads are "
+                "not kept in links). Upload it again on the Data page."
+            )
+        options = choice.param_dict
+        return read_upload(
+            upload["content"],
+            choice.name,
+            options.get("label_column"),
+            options.get("missing", "drop"),
+            choice.normalize,
+        )
+    raise ValueError(f"Unknown kind of data choice {choice.kind!r}.")
+
+
+@st.cache_data(max_entries=_DATA_ENTRIES, show_spinner=False)
+def _fingerprint(choice: DataChoice, upload_digest: str, _dataset: datasets.Dataset) -> str:
+    return fingerprint(_dataset.X, _dataset.y)
+
+
+def dataset_fingerprint(
+    choice: DataChoice, upload: Mapping[str, Any] | None, dataset: datasets.Dataset
+) -> str:
+    """The :func:`~ui.state.fingerprint` of a loaded data set, computed once per choice."""
+    digest = ""
+    if choice.kind == "upload" and upload:
+        digest = hashlib.blake2b(upload["content"], digest_size=12).hexdigest()
+    return _fingerprint(choice, digest, dataset)
+
+
+def _as_pairs(pairs: Sequence[Sequence[int]] | None) -> tuple[tuple[int, int], ...]:
+    return tuple((int(i), int(j)) for i, j in (pairs or ()))
+
+
+@st.cache_data(max_entries=_FIT_ENTRIES, show_spinner=False)
+def _fit(
+    key: str,
+    params: tuple,
+    data_fingerprint: str,
+    must_link: tuple,
+    cannot_link: tuple,
+    msp_lam: float | None,
+    msp_regularizer: str | None,
+    _X: np.ndarray,
+    _y: np.ndarray | None,
+) -> FitResult:
+    try:
+        return fit_and_evaluate(
+            key,
+            dict(params),
+            _X,
+            _y,
+            must_link=list(must_link),
+            cannot_link=list(cannot_link),
+            msp_lam=msp_lam,
+            msp_regularizer=msp_regularizer,
+        )
+    except Exception as err:  # the app never shows a traceback; report the bug as text
+        from clustering import ALGORITHMS
+
+        spec = ALGORITHMS.get(key)
+        return FitResult(
+            key=key,
+            name=spec.name if spec else key,
+            params=dict(params),
+            error=f"{type(err).__name__}: {err}. This is a bug in the lab; please report it "
+            "with the link of this page.",
+            error_type=type(err).__name__,
+        )
+
+
+def fit(
+    key: str,
+    params: Mapping[str, Any],
+    data_fingerprint: str,
+    X: np.ndarray,
+    y: np.ndarray | None = None,
+    must_link: Sequence[Sequence[int]] | None = None,
+    cannot_link: Sequence[Sequence[int]] | None = None,
+    msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
+) -> FitResult:
+    """Fit the algorithm registered as ``key`` (cached).
+
+    Parameters
+    ----------
+    key : str
+        Registry key (:data:`clustering.ALGORITHMS`).
+    params : mapping
+        Estimator parameters (defaults fill in the rest).
+    data_fingerprint : str
+        :func:`dataset_fingerprint` of ``X`` and ``y``; the cache key stands for the data.
+    X, y : arrays
+        The data (not hashed).
+    must_link, cannot_link : sequences of index pairs, optional
+        Constraints for methods that take them.
+    msp_lam, msp_regularizer : optional
+        ``lam``/``Lambda`` for the MSP column (the same for every method on a page).
+
+    Returns
+    -------
+    FitResult
+        Never raises for a failing method: ``result.error`` holds the message.
+    """
+    return _fit(
+        key,
+        tuple(sorted(dict(params).items())),
+        data_fingerprint,
+        _as_pairs(must_link),
+        _as_pairs(cannot_link),
+        None if msp_lam is None else float(msp_lam),
+        msp_regularizer,
+        X,
+        y,
+    )
+
+
+def fit_many(
+    keys: Sequence[str],
+    params: Mapping[str, Mapping[str, Any]],
+    data_fingerprint: str,
+    X: np.ndarray,
+    y: np.ndarray | None = None,
+    *,
+    must_link=None,
+    cannot_link=None,
+    msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
+    progress: bool = True,
+) -> list[FitResult]:
+    """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
+
+    Constraints go only to the methods whose spec accepts them.
+    """
+    from clustering import ALGORITHMS
+
+    bar = st.progress(0.0, text="Clustering…") if progress and keys else None
+    out = []
+    for i, key in enumerate(keys):
+        if bar is not None:
+            bar.progress(i / len(keys), text=f"Running {ALGORITHMS[key].name}…")
+        takes = ALGORITHMS[key].constraints
+        out.append(
+            fit(
+                key,
+                params.get(key, {}),
+                data_fingerprint,
+                X,
+                y,
+                must_link if takes else None,
+                cannot_link if takes else None,
+                msp_lam,
+                msp_regularizer,
+            )
+        )
+    if bar is not None:
+        bar.empty()
+    return out
+
+
+@st.cache_data(max_entries=_FIT_ENTRIES, show_spinner=False)
+def _projection(
+    view: str,
+    data_fingerprint: str,
+    w: tuple | None,
+    b: float | None,
+    feature_names: tuple | None,
+    max_points: int,
+    _X: np.ndarray,
+) -> projections.Projection:
+    wv = None if w is None else np.asarray(w, dtype=np.float64)
+    return projections.project(
+        _X, view, w=wv, b=b, feature_names=feature_names, max_points=max_points
+    )
+
+
+def projection(
+    view: str,
+    data_fingerprint: str,
+    X: np.ndarray,
+    w: np.ndarray | None = None,
+    b: float | None = None,
+    feature_names: Sequence[str] | None = None,
+    max_points: int = projections.MAX_POINTS,
+) -> projections.Projection:
+    """A 2-D view of ``X`` (cached; see :func:`clustering.projections.project`)."""
+    wt = None if w is None else tuple(float(v) for v in np.ravel(w))
+    names = None if feature_names is None else tuple(feature_names)
+    return _projection(
+        view, data_fingerprint, wt, None if b is None else float(b), names, int(max_points), X
+    )

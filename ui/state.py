@@ -1,0 +1,673 @@
+"""Session state of the lab: one place for every key, its default, getter and setter.
+
+What persists across pages (``st.session_state`` outlives a page change) and what goes into
+the URL (``st.query_params``, so a link reproduces a demo):
+
+==================  =========================  ============================================
+state               getter / setter            URL parameter (example)
+==================  =========================  ============================================
+data set            get_data_choice / set_…    ``data=breast``, ``data=synthetic:afs_trap``
+                                               with ``gen=n_samples=400;scale=1000``,
+                                               ``norm=0`` (raw features)
+algorithms          get_algorithms / set_…     ``algos=kmeans,mspc-mpm``
+lam                 get_lam / set_lam          ``lam=0.01``
+Lambda              get_regularizer / set_…    ``reg=diag``
+per-method params   get_algorithm_params / …   ``ap=mspc-mpm.init=eig``
+scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature index: factor)
+2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
+==================  =========================  ============================================
+
+An uploaded file cannot be put in a URL: with an upload chosen, ``data`` is left out of the
+URL and a link opens on the default data set. Lasso constraints (must-link / cannot-link)
+stay in the session only.
+
+How pages use it::
+
+    from ui import state
+    state.init()                     # first call on every page (restores the URL once)
+    current = state.get_current_data()
+    ...                              # widgets seeded with state.seed(widget_key, value)
+    state.sync_to_url()              # last call: write the state into the URL
+
+Widgets keep their own keys (``st.session_state[widget_key]``), which Streamlit forgets when
+a page stops drawing them; the persistent values live under ``dcl.*`` keys that no widget
+owns. :func:`seed` copies a persistent value into a widget key before the widget is drawn,
+and every setter drops the seeded widget keys so the widgets pick up the new value.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+import datasets
+from clustering import ALGORITHMS
+from datasets.synthetic import GENERATORS
+
+__all__ = [
+    "KEYS",
+    "VIEWS",
+    "CurrentData",
+    "DataChoice",
+    "add_constraints",
+    "clear_constraints",
+    "default_algorithms",
+    "default_data_choice",
+    "fingerprint",
+    "get",
+    "get_algorithm_params",
+    "get_algorithms",
+    "get_constraints",
+    "get_current_data",
+    "get_data_choice",
+    "get_dataset",
+    "get_lam",
+    "get_regularizer",
+    "get_scaling_factors",
+    "get_upload",
+    "get_view",
+    "init",
+    "lam_grid",
+    "seed",
+    "set_algorithm_params",
+    "set_algorithms",
+    "set_data_choice",
+    "set_lam",
+    "set_regularizer",
+    "set_scaling_factors",
+    "set_upload",
+    "set_view",
+    "snap_lam",
+    "sync_from_url",
+    "sync_to_url",
+    "url_params",
+    "user_chose_data",
+]
+
+
+class KEYS:
+    """Names of the persistent session-state entries (no widget uses these keys)."""
+
+    DATA = "dcl.data"  #: DataChoice
+    DATA_CHOSEN = "dcl.data_chosen"  #: bool, the user (or a link, or a demo) picked the data
+    UPLOAD = "dcl.upload"  #: dict(name=..., content=bytes) of the last uploaded file
+    ALGORITHMS = "dcl.algorithms"  #: list of registry keys
+    LAM = "dcl.lam"  #: float
+    REGULARIZER = "dcl.regularizer"  #: str
+    PARAMS = "dcl.params"  #: {algorithm key: {param: value}} (non-default values)
+    SCALE = "dcl.scale"  #: {feature index: factor} (factors != 1)
+    VIEW = "dcl.view"  #: str ("pca", "discriminant", "features:i,j")
+    CONSTRAINTS = "dcl.constraints"  #: {data fingerprint: {"must": [...], "cannot": [...]}}
+    URL_READ = "dcl.url_read"  #: bool, the URL was read into the state this session
+    DATA_ERROR = "dcl.data_error"  #: str, why the requested data could not be used
+    WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
+
+
+#: The 2-D views of the Cluster page (``"features:i,j"`` for two raw features).
+VIEWS = ("pca", "discriminant", "features")
+
+#: The lam grid of the paper's model selection, 1e-4 .. 1e4, plus 2x and 5x steps.
+_LAM_LOW, _LAM_HIGH = 1e-4, 1e4
+DEFAULT_LAM = 1.0
+DEFAULT_REGULARIZER = "diag"
+DEFAULT_VIEW = "discriminant"
+
+
+def lam_grid(low: float = _LAM_LOW, high: float = _LAM_HIGH) -> list[float]:
+    """The values a log slider offers between ``low`` and ``high``: 1, 2, 5 per decade.
+
+    Examples
+    --------
+    >>> lam_grid(0.1, 10)
+    [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
+    """
+    out = []
+    for e in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1):
+        for m in (1, 2, 5):
+            v = float(f"{m}e{e}")
+            if low * (1 - 1e-9) <= v <= high * (1 + 1e-9):
+                out.append(v)
+    return out
+
+
+def snap_lam(value: float, grid: Sequence[float] | None = None) -> float:
+    """The grid value nearest to ``value`` on a log scale.
+
+    Examples
+    --------
+    >>> snap_lam(0.013)
+    0.01
+    >>> snap_lam(1e9)
+    10000.0
+    """
+    grid = list(grid) if grid is not None else lam_grid()
+    value = float(value)
+    if not math.isfinite(value) or value <= 0:
+        return DEFAULT_LAM if DEFAULT_LAM in grid else grid[len(grid) // 2]
+    return min(grid, key=lambda g: abs(math.log(g) - math.log(value)))
+
+
+# ----------------------------------------------------------------------------------------
+# Data choice
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DataChoice:
+    """Which data set the lab works on (hashable, so it can key caches).
+
+    Attributes
+    ----------
+    kind : {"bundled", "synthetic", "upload"}
+    name : str
+        Bundled task name, generator key, or uploaded file name.
+    params : tuple of (name, value)
+        Generator parameters (synthetic) or ``(("label_column", ...), ("missing", ...))``
+        (upload), sorted by name.
+    normalize : bool
+        Whether features are scaled to ``[-1, 1]`` (the paper's preprocessing).
+    """
+
+    kind: str = "bundled"
+    name: str = datasets.DEFAULT_DATASET
+    params: tuple = field(default_factory=tuple)
+    normalize: bool = True
+
+    @property
+    def param_dict(self) -> dict[str, Any]:
+        """``params`` as a dict."""
+        return dict(self.params)
+
+    @property
+    def label(self) -> str:
+        """Short text for captions: ``breast``, ``synthetic: afs_trap``, ``upload: f.csv``."""
+        if self.kind == "bundled":
+            return self.name
+        return f"{self.kind}: {self.name}"
+
+    @staticmethod
+    def make(kind: str, name: str, params: Mapping[str, Any] | None = None, normalize=True):
+        """Build a choice with ``params`` given as a dict."""
+        return DataChoice(kind, name, tuple(sorted((params or {}).items())), bool(normalize))
+
+
+def default_data_choice() -> DataChoice:
+    """The data set every page opens on: :data:`datasets.DEFAULT_DATASET`, normalised."""
+    return DataChoice("bundled", datasets.DEFAULT_DATASET, (), True)
+
+
+@dataclass(frozen=True, eq=False)
+class CurrentData:
+    """The data set a page works on, with where it came from.
+
+    Attributes
+    ----------
+    dataset : datasets.Dataset
+    fingerprint : str
+        Hash of ``X`` and ``y``; keys the caches of everything computed from the data.
+    choice : DataChoice
+    chosen : bool
+        ``False`` when the page fell back to the default data set (nobody chose one).
+    error : str
+        Why the requested data set could not be used ("" when it could).
+    """
+
+    dataset: Any
+    fingerprint: str
+    choice: DataChoice
+    chosen: bool
+    error: str = ""
+
+
+def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
+    """A short hash of the data (shape, values, labels) to key caches with.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fingerprint(np.zeros((2, 2))) == fingerprint(np.zeros((2, 2)))
+    True
+    >>> fingerprint(np.zeros((2, 2))) == fingerprint(np.zeros((2, 2)), np.array([0, 1]))
+    False
+    """
+    h = hashlib.blake2b(digest_size=12)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    h.update(str(X.shape).encode())
+    h.update(X.tobytes())
+    if y is not None:
+        h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------------------
+# Generic access
+# ----------------------------------------------------------------------------------------
+
+
+def _defaults() -> dict[str, Any]:
+    return {
+        KEYS.DATA: default_data_choice(),
+        KEYS.DATA_CHOSEN: False,
+        KEYS.UPLOAD: None,
+        KEYS.ALGORITHMS: default_algorithms(),
+        KEYS.LAM: DEFAULT_LAM,
+        KEYS.REGULARIZER: DEFAULT_REGULARIZER,
+        KEYS.PARAMS: {},
+        KEYS.SCALE: {},
+        KEYS.VIEW: DEFAULT_VIEW,
+        KEYS.CONSTRAINTS: {},
+        KEYS.URL_READ: False,
+        KEYS.DATA_ERROR: "",
+        KEYS.WIDGETS: {},
+    }
+
+
+def get(key: str) -> Any:
+    """The persistent value under ``key`` (one of :class:`KEYS`), set to its default first."""
+    if key not in st.session_state:
+        st.session_state[key] = _defaults()[key]
+    return st.session_state[key]
+
+
+def _set(key: str, value: Any) -> None:
+    st.session_state[key] = value
+    for widget_key in get(KEYS.WIDGETS).get(key, ()):
+        st.session_state.pop(widget_key, None)
+
+
+def seed(widget_key: str, state_key: str, value: Any = None) -> None:
+    """Give the widget ``widget_key`` its value from the persistent state before drawing it.
+
+    Call right before creating the widget (without ``value=``/``index=``/``default=``). When
+    the widget key is not in the session (first visit, or Streamlit dropped it after a page
+    change) it gets ``value`` (by default the persistent value of ``state_key``); a setter of
+    ``state_key`` later drops the widget key so the widget picks up the new value.
+    """
+    registry = get(KEYS.WIDGETS)
+    registry.setdefault(state_key, set()).add(widget_key)
+    if widget_key not in st.session_state:
+        st.session_state[widget_key] = get(state_key) if value is None else value
+
+
+def default_algorithms() -> list[str]:
+    """k-means (when registered) next to MSPC: the comparison the lab is about."""
+    preferred = [k for k in ("kmeans", "mspc-mpm") if k in ALGORITHMS]
+    return preferred or list(ALGORITHMS)[:1]
+
+
+# ----------------------------------------------------------------------------------------
+# Typed getters and setters
+# ----------------------------------------------------------------------------------------
+
+
+def get_data_choice() -> DataChoice:
+    """The current :class:`DataChoice` (the default one until somebody picks)."""
+    return get(KEYS.DATA)
+
+
+def user_chose_data() -> bool:
+    """Whether the data set was chosen (on the Data page, by a demo or by a link)."""
+    return bool(get(KEYS.DATA_CHOSEN))
+
+
+def set_data_choice(choice: DataChoice, chosen: bool = True) -> None:
+    """Switch the lab to another data set.
+
+    Scaling factors are cleared (they refer to the old features); constraints are kept per
+    data set, keyed by its fingerprint.
+    """
+    if choice != get_data_choice():
+        _set(KEYS.SCALE, {})
+    _set(KEYS.DATA, choice)
+    st.session_state[KEYS.DATA_CHOSEN] = bool(chosen)
+    st.session_state[KEYS.DATA_ERROR] = ""
+
+
+def get_upload() -> dict | None:
+    """The last uploaded file as ``{"name": str, "content": bytes}``, or ``None``."""
+    return get(KEYS.UPLOAD)
+
+
+def set_upload(name: str, content: bytes) -> None:
+    """Remember an uploaded file (its bytes stay in the session, never in the URL)."""
+    st.session_state[KEYS.UPLOAD] = {"name": str(name), "content": bytes(content)}
+
+
+def get_current_data() -> CurrentData:
+    """Load the current data set (through the caches in :mod:`ui.cache`).
+
+    When the choice cannot be loaded (a bad name in a link, an upload lost with the session)
+    the default data set is used and ``error`` says why; pages show it with
+    :func:`ui.widgets.data_caption`.
+    """
+    from . import cache
+
+    choice = get_data_choice()
+    error = get(KEYS.DATA_ERROR)
+    try:
+        dataset = cache.load_choice(choice, get_upload())
+    except (datasets.DatasetError, ValueError) as err:
+        error = f"The data set {choice.label!r} could not be loaded: {err}"
+        st.session_state[KEYS.DATA_ERROR] = error
+        _set(KEYS.DATA, default_data_choice())
+        st.session_state[KEYS.DATA_CHOSEN] = False
+        choice = default_data_choice()
+        dataset = cache.load_choice(choice, None)
+    fp = cache.dataset_fingerprint(choice, get_upload(), dataset)
+    return CurrentData(dataset, fp, choice, user_chose_data(), error)
+
+
+def get_dataset():
+    """The current :class:`datasets.Dataset` (see :func:`get_current_data`)."""
+    return get_current_data().dataset
+
+
+def get_algorithms() -> list[str]:
+    """Registry keys of the chosen algorithms (unknown keys are dropped)."""
+    keys = [k for k in get(KEYS.ALGORITHMS) if k in ALGORITHMS]
+    return keys
+
+
+def set_algorithms(keys: Iterable[str]) -> None:
+    """Choose the algorithms (keys not in :data:`clustering.ALGORITHMS` are dropped)."""
+    _set(KEYS.ALGORITHMS, [k for k in dict.fromkeys(keys) if k in ALGORITHMS])
+
+
+def get_lam() -> float:
+    """The regulariser weight ``lam`` shared by the methods that have one."""
+    return float(get(KEYS.LAM))
+
+
+def set_lam(value: float) -> None:
+    """Set ``lam`` (snapped to the slider's grid, 1e-4 .. 1e4)."""
+    _set(KEYS.LAM, snap_lam(value))
+
+
+def get_regularizer() -> str:
+    """The kind of ``Lambda`` (``"diag"``, ``"identity"``, ``"total"``, ``"none"``)."""
+    return str(get(KEYS.REGULARIZER))
+
+
+def set_regularizer(value: str) -> None:
+    """Set the kind of ``Lambda``; unknown kinds raise ``ValueError``."""
+    from clustering._moments import REGULARIZERS
+
+    if value not in REGULARIZERS:
+        raise ValueError(f"Unknown regularizer {value!r}; choose one of {REGULARIZERS}.")
+    _set(KEYS.REGULARIZER, value)
+
+
+def get_algorithm_params(key: str) -> dict[str, Any]:
+    """Every UI parameter of algorithm ``key``: the spec's defaults, overridden by the
+    values set for it, with the shared ``lam`` and ``regularizer`` where it has them."""
+    spec = ALGORITHMS[key]
+    out = spec.defaults()
+    out.update(get(KEYS.PARAMS).get(key, {}))
+    if "lam" in out:
+        out["lam"] = get_lam()
+    if "regularizer" in out:
+        out["regularizer"] = get_regularizer()
+    return out
+
+
+def set_algorithm_params(key: str, params: Mapping[str, Any]) -> None:
+    """Store the parameters of algorithm ``key`` (``lam``/``regularizer`` go to the shared
+    values; parameters equal to their defaults are not stored)."""
+    spec = ALGORITHMS[key]
+    defaults = spec.defaults()
+    params = dict(params)
+    if "lam" in params:
+        set_lam(params.pop("lam"))
+    if "regularizer" in params:
+        set_regularizer(params.pop("regularizer"))
+    stored = {k: v for k, v in params.items() if k in defaults and v != defaults[k]}
+    table = dict(get(KEYS.PARAMS))
+    table[key] = stored
+    _set(KEYS.PARAMS, table)
+
+
+def get_scaling_factors(n_features: int) -> np.ndarray:
+    """The scaling factor of each of the ``n_features`` features (1 where none is set)."""
+    out = np.ones(int(n_features))
+    for j, f in get(KEYS.SCALE).items():
+        if 0 <= int(j) < n_features:
+            out[int(j)] = float(f)
+    return out
+
+
+def set_scaling_factors(factors: Mapping[int, float] | Sequence[float]) -> None:
+    """Set the scaling factors: a dict ``{feature index: factor}`` or one factor per
+    feature. Factors must be positive and finite (``ValueError`` otherwise)."""
+    if isinstance(factors, Mapping):
+        items = factors.items()
+    else:
+        items = enumerate(np.asarray(factors, dtype=float).ravel())
+    table: dict[int, float] = {}
+    for j, f in items:
+        f = float(f)
+        if not math.isfinite(f) or f <= 0:
+            raise ValueError(f"The scaling factor of feature {j} must be positive; got {f}.")
+        if f != 1.0:
+            table[int(j)] = f
+    _set(KEYS.SCALE, table)
+
+
+def get_view() -> str:
+    """The 2-D view: ``"pca"``, ``"discriminant"`` or ``"features:i,j"``."""
+    return str(get(KEYS.VIEW))
+
+
+def set_view(view: str) -> None:
+    """Set the 2-D view (``"pca"``, ``"discriminant"``, ``"features:i,j"``)."""
+    view = str(view)
+    if view.split(":", 1)[0] not in VIEWS:
+        raise ValueError(f"Unknown view {view!r}; choose one of {VIEWS}.")
+    _set(KEYS.VIEW, view)
+
+
+def get_constraints(data_fingerprint: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """``(must_link, cannot_link)`` index pairs collected for the data set."""
+    entry = get(KEYS.CONSTRAINTS).get(data_fingerprint, {})
+    return list(entry.get("must", [])), list(entry.get("cannot", []))
+
+
+def add_constraints(data_fingerprint: str, kind: str, indices: Sequence[int]) -> int:
+    """Turn a selection of points into constraints; return how many new pairs were added.
+
+    ``kind="must"``: the selected points belong together — the first is must-linked to every
+    other one (which implies every pair), and the selection becomes the *reference group*.
+    ``kind="cannot"``: the selected points do not belong with the reference group — each is
+    cannot-linked to the group's first point (the group is already must-linked, so this
+    separates them from all of it). Without a reference group, ``"cannot"`` raises
+    ``ValueError`` telling the user to must-link a group first.
+    """
+    if kind not in ("must", "cannot"):
+        raise ValueError("kind must be 'must' or 'cannot'.")
+    idx = [int(i) for i in dict.fromkeys(indices)]
+    table = dict(get(KEYS.CONSTRAINTS))
+    entry = {
+        k: (list(v) if isinstance(v, list) else v)
+        for k, v in table.get(data_fingerprint, {}).items()
+    }
+    if kind == "must":
+        if len(idx) < 2:
+            return 0
+        pairs = [(idx[0], j) for j in idx[1:]]
+        entry["anchor"] = idx[0]
+    else:
+        anchor = entry.get("anchor")
+        if anchor is None:
+            raise ValueError(
+                "Cannot-links separate the selected points from a group: first select a group "
+                "with the lasso and press 'Must-link', then select the points that do not "
+                "belong with it."
+            )
+        pairs = [(anchor, j) for j in idx if j != anchor]
+    existing = set(map(tuple, entry.get(kind, [])))
+    new = [p for p in pairs if p not in existing]
+    entry[kind] = [*entry.get(kind, []), *new]
+    table[data_fingerprint] = entry
+    st.session_state[KEYS.CONSTRAINTS] = table
+    return len(new)
+
+
+def clear_constraints(data_fingerprint: str) -> None:
+    """Forget the constraints of the data set."""
+    table = dict(get(KEYS.CONSTRAINTS))
+    table.pop(data_fingerprint, None)
+    st.session_state[KEYS.CONSTRAINTS] = table
+
+
+# ----------------------------------------------------------------------------------------
+# URL
+# ----------------------------------------------------------------------------------------
+
+
+def _encode_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def _decode_value(text: str, default: Any) -> Any:
+    if isinstance(default, bool):
+        return text.strip().lower() in ("1", "true", "yes", "on")
+    if isinstance(default, int):
+        return int(float(text))
+    if isinstance(default, float):
+        return float(text)
+    return text
+
+
+def url_params() -> dict[str, str]:
+    """The query parameters that describe the current state (see the module docstring)."""
+    choice = get_data_choice()
+    out: dict[str, str] = {}
+    if choice.kind == "bundled":
+        out["data"] = choice.name
+    elif choice.kind == "synthetic":
+        out["data"] = f"synthetic:{choice.name}"
+        if choice.params:
+            out["gen"] = ";".join(f"{k}={_encode_value(v)}" for k, v in choice.params)
+    if choice.kind != "upload":
+        out["norm"] = "1" if choice.normalize else "0"
+    out["algos"] = ",".join(get_algorithms())
+    out["lam"] = _encode_value(get_lam())
+    out["reg"] = get_regularizer()
+    ap = []
+    for key, params in sorted(get(KEYS.PARAMS).items()):
+        ap.extend(f"{key}.{k}={_encode_value(v)}" for k, v in sorted(params.items()))
+    if ap:
+        out["ap"] = ";".join(ap)
+    scale = get(KEYS.SCALE)
+    if scale:
+        out["scale"] = ",".join(f"{j}:{_encode_value(f)}" for j, f in sorted(scale.items()))
+    out["view"] = get_view()
+    return out
+
+
+def sync_to_url() -> None:
+    """Write the state into the URL (only when it differs, so the browser history stays
+    short). Call at the end of every page."""
+    wanted = url_params()
+    current = {k: st.query_params.get(k) for k in st.query_params.keys()}
+    if current != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def _parse_data(params: Mapping[str, str]) -> DataChoice | None:
+    data = params.get("data")
+    if not data:
+        return None
+    normalize = params.get("norm", "1").strip() not in ("0", "false", "no")
+    if data.startswith("synthetic:"):
+        key = data.split(":", 1)[1]
+        if key not in GENERATORS:
+            raise ValueError(
+                f"there is no synthetic generator {key!r} (choose one of {', '.join(GENERATORS)})"
+            )
+        defaults = GENERATORS[key].defaults()
+        gen: dict[str, Any] = {}
+        for item in filter(None, params.get("gen", "").split(";")):
+            name, _, value = item.partition("=")
+            if name not in defaults:
+                raise ValueError(f"the generator {key!r} has no parameter {name!r}")
+            gen[name] = _decode_value(value, defaults[name])
+        return DataChoice.make("synthetic", key, gen, normalize)
+    return DataChoice.make("bundled", data, None, normalize)
+
+
+def sync_from_url(force: bool = False) -> list[str]:
+    """Read the state from the URL, once per session (or again with ``force=True``).
+
+    Every parameter is read on its own: a bad one is skipped and reported, the others are
+    still used. Returns the problems found (also shown by :func:`ui.widgets.data_caption`
+    for the data set).
+    """
+    if get(KEYS.URL_READ) and not force:
+        return []
+    st.session_state[KEYS.URL_READ] = True
+    params = {k: st.query_params.get(k) for k in st.query_params.keys()}
+    problems: list[str] = []
+
+    def attempt(what: str, fn) -> None:
+        try:
+            fn()
+        except (ValueError, KeyError, TypeError) as err:
+            problems.append(f"Ignored the link's {what}: {err}")
+
+    def data() -> None:
+        choice = _parse_data(params)
+        if choice is not None:
+            set_data_choice(choice, chosen=True)
+
+    attempt("data set", data)
+    if params.get("algos") is not None:
+        attempt("algorithms", lambda: set_algorithms(params["algos"].split(",")))
+    if params.get("lam"):
+        attempt("lam", lambda: set_lam(float(params["lam"])))
+    if params.get("reg"):
+        attempt("regularizer", lambda: set_regularizer(params["reg"]))
+    if params.get("view"):
+        attempt("view", lambda: set_view(params["view"]))
+
+    def algorithm_params() -> None:
+        table: dict[str, dict[str, Any]] = {}
+        for item in filter(None, params["ap"].split(";")):
+            target, _, value = item.partition("=")
+            key, _, name = target.rpartition(".")
+            defaults = ALGORITHMS[key].defaults()
+            if name not in defaults:
+                raise ValueError(f"{key} has no parameter {name!r}")
+            table.setdefault(key, {})[name] = _decode_value(value, defaults[name])
+        for key, values in table.items():
+            set_algorithm_params(key, {**get_algorithm_params(key), **values})
+
+    if params.get("ap"):
+        attempt("method parameters", algorithm_params)
+
+    def scale() -> None:
+        table = {}
+        for item in filter(None, params["scale"].split(",")):
+            j, _, f = item.partition(":")
+            table[int(j)] = float(f)
+        set_scaling_factors(table)
+
+    if params.get("scale"):
+        attempt("scaling factors", scale)
+    if problems:
+        st.session_state[KEYS.DATA_ERROR] = " ".join([get(KEYS.DATA_ERROR), *problems]).strip()
+    return problems
+
+
+def init() -> None:
+    """Call first on every page: restores the state from the URL on a session's first run."""
+    sync_from_url()

@@ -1,0 +1,526 @@
+"""Widgets shared by the pages, built from the registries so no page hard-codes a list.
+
+- :func:`data_caption`: what data the page uses, and a link to the Data page when it is the
+  default.
+- :func:`algorithm_multiselect`, :func:`lam_slider`, :func:`regularizer_select`,
+  :func:`param_widget`, :func:`algorithm_params`, :func:`view_select`: controls whose values
+  persist across pages and in the URL (through :mod:`ui.state`).
+- :func:`download_labels`, :func:`download_figure`, :func:`download_config`: downloads of the
+  labels (CSV), a figure (self-contained HTML) and the configuration (JSON).
+- :func:`error_box`, :func:`guard`, :func:`show_result_problems`: errors become ``st.error``
+  with the message written for the user — never a traceback.
+
+Every widget takes a ``key`` so tests (``AppTest``) can find it; the defaults are the keys
+the pages use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import datasets
+from clustering import ALGORITHMS
+from clustering._moments import REGULARIZERS
+from clustering._spec import Param
+from clustering.evaluation import FitResult
+from clustering.exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+
+from . import state
+from .state import KEYS
+
+__all__ = [
+    "DATA_PAGE",
+    "REGULARIZER_HELP",
+    "algorithm_multiselect",
+    "algorithm_params",
+    "current_config",
+    "data_caption",
+    "download_config",
+    "download_figure",
+    "download_labels",
+    "error_box",
+    "format_number",
+    "guard",
+    "lam_slider",
+    "param_widget",
+    "regularizer_select",
+    "show_result_problems",
+    "view_select",
+]
+
+#: The Data page, for ``st.page_link`` / ``st.switch_page``.
+DATA_PAGE = "pages/1_Data.py"
+
+REGULARIZER_HELP = {
+    "diag": "diag(Σ): each feature's variance — the paper's choice; rescaling a feature "
+    "does not change the result.",
+    "identity": "I: the same amount on every feature — depends on the features' units.",
+    "total": "Σ: the data's full covariance — immune to any linear change of the features.",
+    "none": "0: no regularisation (λ unused); needs well-conditioned cluster covariances.",
+}
+
+_ERROR_TITLES: tuple[tuple[type[BaseException], str], ...] = (
+    (datasets.DatasetError, "This data set cannot be used"),
+    (SolverFailedError, "The solver did not find a solution"),
+    (ProblemTooLargeError, "The problem is too large for this method"),
+    (DegenerateDataError, "The data cannot be clustered this way"),
+    (ValueError, "Invalid input"),
+)
+#: The errors :func:`guard` turns into messages.
+HANDLED_ERRORS = (
+    datasets.DatasetError,
+    SolverFailedError,
+    ProblemTooLargeError,
+    DegenerateDataError,
+    ValueError,
+    np.linalg.LinAlgError,
+)
+
+
+# ----------------------------------------------------------------------------------------
+# Formatting and errors
+# ----------------------------------------------------------------------------------------
+
+
+def format_number(value: float) -> str:
+    """Compact text for slider labels: ``0.0001``, ``0.5``, ``20``, ``1e+04``.
+
+    Examples
+    --------
+    >>> [format_number(v) for v in (1e-4, 0.5, 20.0, 1e4)]
+    ['0.0001', '0.5', '20', '1e+04']
+    """
+    return f"{value:g}"
+
+
+def error_box(error: BaseException | str, *, title: str | None = None) -> None:
+    """Show an error as ``st.error``: a short title naming the kind of problem, then the
+    message written by the backend (which says what to do). Never a traceback."""
+    if isinstance(error, BaseException):
+        message = str(error) or type(error).__name__
+        if title is None:
+            title = next(
+                (t for cls, t in _ERROR_TITLES if isinstance(error, cls)), "Something went wrong"
+            )
+    else:
+        message = str(error)
+    st.error(f"**{title}.** {message}" if title else message, icon="⚠️")
+
+
+@contextlib.contextmanager
+def guard(title: str | None = None) -> Iterator[None]:
+    """Run a block; a data, solver or input error stops the block and shows
+    :func:`error_box` instead of a traceback.
+
+    Examples
+    --------
+    ``with guard(): dataset = datasets.read_csv(upload)`` shows a bad file's message.
+    """
+    try:
+        yield
+    except HANDLED_ERRORS as err:
+        error_box(err, title=title)
+
+
+def show_result_problems(result: FitResult) -> bool:
+    """Show a failed fit's message (``st.error``) or its warnings (``st.warning``).
+
+    Returns ``True`` when the result is usable (the fit succeeded).
+    """
+    if not result.ok:
+        title = next(
+            (t for cls, t in _ERROR_TITLES if cls.__name__ == result.error_type),
+            "The method failed",
+        )
+        error_box(f"{result.name}: {result.error}", title=title)
+        return False
+    for message in result.warnings:
+        st.warning(f"{result.name}: {message}", icon="ℹ️")
+    return True
+
+
+# ----------------------------------------------------------------------------------------
+# Data
+# ----------------------------------------------------------------------------------------
+
+
+def data_caption(current: state.CurrentData | None = None) -> state.CurrentData:
+    """Caption naming the data the page works on.
+
+    When nobody chose a data set, says it is the default and links to the Data page; when a
+    requested data set could not be loaded (a bad link), shows why as a warning. Returns the
+    current data (loaded with :func:`ui.state.get_current_data` if not given).
+    """
+    current = current or state.get_current_data()
+    if current.error:
+        st.warning(current.error, icon="⚠️")
+        st.session_state[KEYS.DATA_ERROR] = ""
+    ds = current.dataset
+    if current.chosen:
+        st.caption(f"Data: {ds.summary()}")
+    else:
+        st.caption(
+            f"Using the default data set **{ds.name}** ({ds.n_samples} samples × "
+            f"{ds.n_features} features) — choose another on the Data page."
+        )
+        st.page_link(DATA_PAGE, label="Choose a data set", icon="📂")
+    return current
+
+
+# ----------------------------------------------------------------------------------------
+# Controls
+# ----------------------------------------------------------------------------------------
+
+
+def algorithm_multiselect(
+    key: str = "algorithms",
+    *,
+    label: str = "Algorithms",
+    help: str | None = None,
+    container: Any = st,
+) -> list[str]:
+    """Choose algorithms from :data:`clustering.ALGORITHMS` (persisted, in the URL).
+
+    Returns the chosen registry keys, in the registry's order.
+    """
+    options = list(ALGORITHMS)
+    state.seed(key, KEYS.ALGORITHMS, state.get_algorithms())
+    if any(k not in options for k in st.session_state[key]):
+        st.session_state[key] = [k for k in st.session_state[key] if k in options]
+    chosen = container.multiselect(
+        label,
+        options,
+        key=key,
+        format_func=lambda k: ALGORITHMS[k].name,
+        help=help
+        or "Which clustering methods to run side by side. "
+        + " ".join(f"**{s.name}**: {s.summary}" for s in ALGORITHMS.values()),
+    )
+    chosen = [k for k in options if k in chosen]
+    st.session_state[KEYS.ALGORITHMS] = chosen
+    return chosen
+
+
+def _log_options(low: float, high: float) -> list[float]:
+    return state.lam_grid(low, high)
+
+
+def lam_slider(
+    key: str = "lam",
+    *,
+    label: str = "λ (regulariser weight)",
+    help: str | None = None,
+    container: Any = st,
+) -> float:
+    """The shared regulariser weight ``lam`` on a log scale, 1e-4 to 1e4 (persisted)."""
+    options = state.lam_grid()
+    state.seed(key, KEYS.LAM, state.snap_lam(state.get_lam(), options))
+    if st.session_state[key] not in options:
+        st.session_state[key] = state.snap_lam(st.session_state[key], options)
+    value = container.select_slider(
+        label,
+        options=options,
+        key=key,
+        format_func=format_number,
+        help=help
+        or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
+        "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
+        "large λ treats clusters as round blobs. The MSPC paper tries 1e-4 … 1e4 and keeps "
+        "the λ with the highest MSP.",
+    )
+    st.session_state[KEYS.LAM] = float(value)
+    return float(value)
+
+
+def regularizer_select(
+    key: str = "regularizer",
+    *,
+    label: str = "Λ (kind of regulariser)",
+    container: Any = st,
+) -> str:
+    """The kind of ``Lambda`` added to the cluster covariances (persisted)."""
+    state.seed(key, KEYS.REGULARIZER, state.get_regularizer())
+    value = container.selectbox(
+        label,
+        list(REGULARIZERS),
+        key=key,
+        format_func=lambda r: {
+            "diag": "diag(Σ) — paper",
+            "identity": "identity I",
+            "total": "total covariance Σ",
+            "none": "none",
+        }.get(r, r),
+        help="What is added (times λ) to each cluster's covariance. "
+        + " ".join(f"**{k}**: {v}" for k, v in REGULARIZER_HELP.items()),
+    )
+    st.session_state[KEYS.REGULARIZER] = value
+    return value
+
+
+def param_widget(param: Param, key: str, value: Any = None, *, container: Any = st) -> Any:
+    """One widget for a :class:`clustering.Param` (or a generator's parameter).
+
+    ``float`` with ``log=True`` → a select slider over 1-2-5 steps per decade; other
+    ``float``/``int`` → a slider over ``[low, high]`` (a number input when unbounded);
+    ``choice`` → a select box; ``bool`` → a checkbox. ``value`` seeds the widget on first
+    draw (default: ``param.default``).
+    """
+    value = param.default if value is None else value
+    label = param.display_name
+    help_text = param.help
+    kind = param.kind
+    if kind == "bool":
+        if key not in st.session_state:
+            st.session_state[key] = bool(value)
+        return container.checkbox(label, key=key, help=help_text)
+    if kind == "choice":
+        choices = list(param.choices)
+        if key not in st.session_state or st.session_state[key] not in choices:
+            st.session_state[key] = value if value in choices else choices[0]
+        return container.selectbox(label, choices, key=key, help=help_text)
+    if kind == "float" and param.log and param.low and param.high and param.low > 0:
+        options = _log_options(param.low, param.high)
+        if key not in st.session_state or st.session_state[key] not in options:
+            st.session_state[key] = state.snap_lam(float(value), options)
+        return float(
+            container.select_slider(
+                label, options=options, key=key, format_func=format_number, help=help_text
+            )
+        )
+    if kind in ("float", "int"):
+        cast = int if kind == "int" else float
+        low = None if param.low is None else cast(param.low)
+        high = None if param.high is None else cast(param.high)
+        v = cast(value)
+        if low is not None:
+            v = max(v, low)
+        if high is not None:
+            v = min(v, high)
+        if key not in st.session_state:
+            st.session_state[key] = v
+        if low is not None and high is not None:
+            step = 1 if kind == "int" else _nice_step(high - low)
+            return cast(container.slider(label, low, high, step=step, key=key, help=help_text))
+        return cast(
+            container.number_input(
+                label,
+                min_value=low,
+                max_value=high,
+                step=1 if kind == "int" else None,
+                key=key,
+                help=help_text,
+            )
+        )
+    raise ValueError(f"Parameter {param.name!r} has an unknown kind {kind!r}.")
+
+
+def _nice_step(span: float) -> float:
+    """A round slider step giving about 100 positions."""
+    if span <= 0:
+        return 0.01
+    return float(10 ** math.floor(math.log10(span / 100)))
+
+
+def algorithm_params(
+    key: str,
+    *,
+    shared: Sequence[str] = ("lam", "regularizer"),
+    container: Any = st,
+    widget_prefix: str = "param",
+) -> dict[str, Any]:
+    """Widgets for algorithm ``key``'s own parameters (those not in ``shared``, which the
+    page sets once for every method) and the full parameter dict to fit it with.
+
+    Widget keys are ``f"{widget_prefix}.{key}.{name}"``; values persist in the session.
+    """
+    spec = ALGORITHMS[key]
+    current = state.get_algorithm_params(key)
+    for param in spec.params:
+        if param.name in shared:
+            continue
+        wkey = f"{widget_prefix}.{key}.{param.name}"
+        state.seed(wkey, KEYS.PARAMS, current[param.name])
+        current[param.name] = param_widget(param, wkey, current[param.name], container=container)
+    own = {k: v for k, v in current.items() if k not in ("lam", "regularizer")}
+    defaults = spec.defaults()
+    table = dict(state.get(KEYS.PARAMS))
+    table[key] = {k: v for k, v in own.items() if k in defaults and v != defaults[k]}
+    st.session_state[KEYS.PARAMS] = table
+    return current
+
+
+def view_select(
+    n_features: int,
+    feature_names: Sequence[str],
+    key: str = "view",
+    *,
+    container: Any = st,
+) -> str:
+    """Choose the 2-D view: PCA, discriminant direction vs residual, or two raw features.
+
+    Returns ``"pca"``, ``"discriminant"`` or ``"features:i,j"`` (persisted, in the URL).
+    """
+    from clustering.projections import parse_view
+
+    try:
+        kind, (i, j) = parse_view(state.get_view(), n_features)
+    except ValueError:
+        kind, (i, j) = "discriminant", (0, min(1, n_features - 1))
+    labels = {
+        "discriminant": "Discriminant direction w vs. main residual direction",
+        "pca": "Principal components (PCA)",
+        "features": "Two raw features",
+    }
+    state.seed(key, KEYS.VIEW, kind)
+    kind = container.radio(
+        "2-D view",
+        list(labels),
+        key=key,
+        format_func=labels.get,
+        horizontal=True,
+        help="How the data are flattened to two dimensions. 'Discriminant': x is the "
+        "direction the clustering separates along (the separating hyperplane is the vertical "
+        "line), y the largest spread left over. 'PCA': the two directions of largest spread. "
+        "'Two raw features': the features you pick, in their own units.",
+    )
+    if kind != "features":
+        st.session_state[KEYS.VIEW] = kind
+        return kind
+    names = list(feature_names)
+    cols = container.columns(2)
+    state.seed(f"{key}.x", KEYS.VIEW, i)
+    state.seed(f"{key}.y", KEYS.VIEW, j)
+    for k, default in ((f"{key}.x", i), (f"{key}.y", j)):
+        if not isinstance(st.session_state[k], int) or not 0 <= st.session_state[k] < n_features:
+            st.session_state[k] = default
+    fx = cols[0].selectbox(
+        "x feature", range(n_features), key=f"{key}.x", format_func=lambda k: names[k]
+    )
+    fy = cols[1].selectbox(
+        "y feature", range(n_features), key=f"{key}.y", format_func=lambda k: names[k]
+    )
+    view = f"features:{fx},{fy}"
+    st.session_state[KEYS.VIEW] = view
+    return view
+
+
+# ----------------------------------------------------------------------------------------
+# Downloads
+# ----------------------------------------------------------------------------------------
+
+
+def current_config(extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The state of the lab as a JSON-ready dict: data set, algorithms and their parameters,
+    lam, Lambda, scaling factors, view, and the URL query string that reproduces it."""
+    choice = state.get_data_choice()
+    algos = state.get_algorithms()
+    config: dict[str, Any] = {
+        "data": {
+            "kind": choice.kind,
+            "name": choice.name,
+            "params": choice.param_dict,
+            "normalize": choice.normalize,
+        },
+        "algorithms": {k: state.get_algorithm_params(k) for k in algos},
+        "lam": state.get_lam(),
+        "regularizer": state.get_regularizer(),
+        "scaling_factors": {str(k): v for k, v in state.get(KEYS.SCALE).items()},
+        "view": state.get_view(),
+        "query": "?" + "&".join(f"{k}={v}" for k, v in state.url_params().items()),
+    }
+    if extra:
+        config.update(extra)
+    return config
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return str(value)
+
+
+def download_config(
+    key: str = "download.config",
+    extra: Mapping[str, Any] | None = None,
+    *,
+    container: Any = st,
+) -> None:
+    """Download the configuration (:func:`current_config`) as JSON."""
+    text = json.dumps(current_config(extra), indent=2, default=_json_default)
+    container.download_button(
+        "Configuration (JSON)",
+        data=text,
+        file_name="discriminative-clustering-config.json",
+        mime="application/json",
+        key=key,
+        on_click="ignore",
+        help="Everything needed to redo this run: data set, methods, parameters and the link.",
+    )
+
+
+def labels_frame(dataset, results: Sequence[FitResult]) -> pd.DataFrame:
+    """One row per sample: its index, true class (if known) and each method's cluster."""
+    frame = pd.DataFrame({"sample": np.arange(dataset.n_samples)})
+    if dataset.y is not None:
+        frame["class"] = np.asarray(dataset.class_names, dtype=object)[dataset.y]
+    for r in results:
+        if r.ok and r.labels is not None:
+            frame[r.key] = np.asarray(r.labels)
+    return frame
+
+
+def download_labels(
+    dataset, results: Sequence[FitResult], key: str = "download.labels", *, container: Any = st
+) -> None:
+    """Download the clusters of every successful fit (one column each) as CSV."""
+
+    def build() -> str:
+        buffer = io.StringIO()
+        labels_frame(dataset, results).to_csv(buffer, index=False)
+        return buffer.getvalue()
+
+    container.download_button(
+        "Labels (CSV)",
+        data=build,
+        file_name=f"{_safe(dataset.name)}-labels.csv",
+        mime="text/csv",
+        key=key,
+        on_click="ignore",
+        help="One row per sample: its true class (when known) and the cluster each method gave it.",
+    )
+
+
+def download_figure(
+    figure, file_name: str, key: str, *, label: str = "Figure (HTML)", container: Any = st
+) -> None:
+    """Download a plotly figure as a self-contained interactive HTML file (works offline;
+    the file is built only when the button is pressed)."""
+
+    def build() -> str:
+        return figure.to_html(include_plotlyjs=True, full_html=True)
+
+    name = file_name if file_name.endswith(".html") else f"{file_name}.html"
+    container.download_button(
+        label,
+        data=build,
+        file_name=_safe(name),
+        mime="text/html",
+        key=key,
+        on_click="ignore",
+        help="The figure as an interactive web page you can open without the lab.",
+    )
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in str(name)) or "data"
