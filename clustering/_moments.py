@@ -56,12 +56,13 @@ def standardize(X: np.ndarray) -> Standardized:
         )
     mean = X.mean(axis=0)
     scale = np.ones(X.shape[1])
-    Xk = X[:, keep] - mean[keep]
-    std = np.sqrt(np.mean(Xk**2, axis=0))
+    Z = X[:, keep] - mean[keep]  # a new array: X is never modified
+    std = np.sqrt(np.einsum("ij,ij->j", Z, Z) / Z.shape[0])
     # ptp > 0 guarantees std > 0 except for denormal values; guard anyway.
     std[std == 0] = 1.0
     scale[keep] = std
-    return Standardized(Z=Xk / std, mean=mean, scale=scale, keep=keep)
+    Z /= std
+    return Standardized(Z=Z, mean=mean, scale=scale, keep=keep)
 
 
 def regularizer_matrix(std: Standardized, regularizer: str) -> np.ndarray:

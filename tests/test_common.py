@@ -20,8 +20,10 @@ KEYS = list(ALGORITHMS)
 
 def _build(key):
     spec = ALGORITHMS[key]
-    return spec.make(**{**spec.test_params, "random_state": 0}) if _takes_seed(spec) else (
-        spec.make(**spec.test_params)
+    return (
+        spec.make(**{**spec.test_params, "random_state": 0})
+        if _takes_seed(spec)
+        else (spec.make(**spec.test_params))
     )
 
 

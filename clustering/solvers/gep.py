@@ -92,9 +92,12 @@ def solve_gep(
     w = np.zeros(Z.shape[1])
     threshold = 0.0
     n_iter = 0
+    total = Z.sum(axis=0)
     for n_iter in range(1, max_iter + 1):  # noqa: B007
-        mask = labels.astype(bool)
-        a = Z[mask].mean(axis=0) - Z[~mask].mean(axis=0)
+        # Cluster means from one matrix-vector product (no copy of the cluster's rows).
+        n1 = int(labels.sum())
+        sum1 = labels.astype(Z.dtype) @ Z
+        a = sum1 / n1 - (total - sum1) / (n - n1)
         w = linalg.cho_solve(factor, a, check_finite=False)
         w /= np.linalg.norm(w)
         quad = float(w @ C @ w)
