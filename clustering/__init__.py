@@ -7,22 +7,30 @@ True
 """
 
 from . import metrics
+from .dis_kmeans import DiscriminativeKMeans
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .itersvr import IterSVR
+from .kmeans import KMeansBaseline
+from .lda_kmeans import LDAKMeans
 from .mpm import MinimaxProbabilityMachine
 from .mspc import MSPC
 from .registry import ALGORITHMS, AlgorithmSpec, Param, make_estimator
+from .spectral import SpectralBaseline
 
 __all__ = [
     "ALGORITHMS",
     "MSPC",
     "AlgorithmSpec",
     "DegenerateDataError",
+    "DiscriminativeKMeans",
     "IterSVR",
+    "KMeansBaseline",
+    "LDAKMeans",
     "MinimaxProbabilityMachine",
     "Param",
     "ProblemTooLargeError",
     "SolverFailedError",
+    "SpectralBaseline",
     "make_estimator",
     "metrics",
 ]

@@ -19,7 +19,14 @@ __all__ = ["ALGORITHMS", "AlgorithmSpec", "Param", "make_estimator"]
 
 
 # Modules that define ``SPECS``; the order here is the order the app lists methods in.
-_MODULES = ("clustering.mspc", "clustering.itersvr")
+_MODULES = (
+    "clustering.mspc",
+    "clustering.kmeans",
+    "clustering.lda_kmeans",
+    "clustering.dis_kmeans",
+    "clustering.spectral",
+    "clustering.itersvr",
+)
 
 
 def _collect() -> Mapping[str, AlgorithmSpec]:
