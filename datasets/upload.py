@@ -534,6 +534,7 @@ def read_csv(
         text, used_encoding = raw, "text"
     else:
         text, used_encoding = _decode(raw, encoding)
+    text = text.rstrip("\x1a")  # DOS end-of-file marker
     if "\x00" in text:
         raise DatasetError(
             f"This file contains binary data, not text, so it is not a CSV file. {_SAVE_AS_CSV}"
