@@ -147,26 +147,29 @@ class RunningMoments:
     def __init__(self, Z: np.ndarray, labels01: np.ndarray) -> None:
         self.Z = Z
         self.n = Z.shape[0]
-        self.total_sum = Z.sum(axis=0)
-        self.total_scatter = Z.T @ Z
         mask = labels01.astype(bool)
-        self.n1 = int(mask.sum())
-        self.sum1 = Z[mask].sum(axis=0)
-        self.scatter1 = Z[mask].T @ Z[mask]
+        Z1, Z0 = Z[mask], Z[~mask]
+        self.n1 = Z1.shape[0]
+        self.sum1, self.sum0 = Z1.sum(axis=0), Z0.sum(axis=0)
+        # Two products of N1 and N0 rows: O(N d^2) in all, as for one covariance.
+        self.scatter1, self.scatter0 = Z1.T @ Z1, Z0.T @ Z0
 
     def switch(self, to1: np.ndarray, to0: np.ndarray) -> None:
         """Move the points with indices ``to1`` into cluster 1 and ``to0`` out of it."""
         A, B = self.Z[to1], self.Z[to0]
         self.n1 += A.shape[0] - B.shape[0]
-        self.sum1 += A.sum(axis=0) - B.sum(axis=0)
-        self.scatter1 += A.T @ A - B.T @ B
+        moved = A.sum(axis=0) - B.sum(axis=0)
+        self.sum1 += moved
+        self.sum0 -= moved
+        delta = A.T @ A - B.T @ B
+        self.scatter1 += delta
+        self.scatter0 -= delta
 
     def moments(self) -> ClusterMoments:
         n1, n0 = self.n1, self.n - self.n1
-        mu1 = self.sum1 / n1
-        mu0 = (self.total_sum - self.sum1) / n0
+        mu1, mu0 = self.sum1 / n1, self.sum0 / n0
         Sigma1 = self.scatter1 / n1 - np.outer(mu1, mu1)
-        Sigma0 = (self.total_scatter - self.scatter1) / n0 - np.outer(mu0, mu0)
+        Sigma0 = self.scatter0 / n0 - np.outer(mu0, mu0)
         # Symmetrise away the rounding of the rank updates.
         Sigma1 = (Sigma1 + Sigma1.T) / 2
         Sigma0 = (Sigma0 + Sigma0.T) / 2
