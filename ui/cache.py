@@ -72,10 +72,16 @@ def read_upload(
 ) -> datasets.Dataset:
     """An uploaded CSV file (:func:`datasets.read_csv`), named after the file.
 
-    Raises :class:`datasets.DatasetError` with a message for the user when the file cannot
-    be used.
+    ``label_column``: a column name, ``None`` or ``"__auto__"`` to detect a column called
+    label/class/y/target, ``"__none__"`` for unlabelled data. Raises
+    :class:`datasets.DatasetError` with a message for the user when the file cannot be used.
     """
-    dataset = datasets.read_csv(content, label_column=label_column or None, missing=missing)
+    column: str | bool | None = label_column
+    if label_column in (None, "", "__auto__"):
+        column = None
+    elif label_column == "__none__":
+        column = False
+    dataset = datasets.read_csv(content, label_column=column, missing=missing, name=name)
     dataset = dataset.replace(name=name)
     return datasets.normalize(dataset) if normalize else dataset
 

@@ -297,7 +297,7 @@ def seed(widget_key: str, state_key: str, value: Any = None) -> None:
 
 def default_algorithms() -> list[str]:
     """k-means (when registered) next to MSPC: the comparison the lab is about."""
-    preferred = [k for k in ("kmeans", "mspc-mpm") if k in ALGORITHMS]
+    preferred = [k for k in ALGORITHMS if k in ("kmeans", "mspc-mpm")]
     return preferred or list(ALGORITHMS)[:1]
 
 

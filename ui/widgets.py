@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 import datasets
 from clustering import ALGORITHMS
@@ -51,6 +52,7 @@ __all__ = [
     "format_number",
     "guard",
     "lam_slider",
+    "page_link",
     "param_widget",
     "regularizer_select",
     "show_result_problems",
@@ -172,8 +174,22 @@ def data_caption(current: state.CurrentData | None = None) -> state.CurrentData:
             f"Using the default data set **{ds.name}** ({ds.n_samples} samples × "
             f"{ds.n_features} features) — choose another on the Data page."
         )
-        st.page_link(DATA_PAGE, label="Choose a data set", icon="📂")
+        page_link(DATA_PAGE, label="Choose a data set", icon="📂")
     return current
+
+
+def page_link(page: str, *, label: str, icon: str | None = None, **kwargs: Any) -> None:
+    """``st.page_link`` that never breaks a page.
+
+    When the page is run on its own (``AppTest.from_file("pages/2_Cluster.py")``, where
+    the script is its own entry point and knows no other page) ``st.page_link`` raises;
+    this falls back to a plain markdown link to the page's URL path.
+    """
+    try:
+        st.page_link(page, label=label, icon=icon, **kwargs)
+    except StreamlitAPIException:
+        url = page.rsplit("/", 1)[-1].removesuffix(".py").split("_", 1)[-1]
+        st.markdown(f"{icon + ' ' if icon else ''}[{label}](/{url})")
 
 
 # ----------------------------------------------------------------------------------------

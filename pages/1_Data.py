@@ -1,0 +1,273 @@
+"""Data page: choose a bundled task or pair task, upload a CSV file, or generate data.
+
+The choice persists across pages (and in the URL, except uploads). Widgets and layout only;
+loading goes through :mod:`ui.cache`.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import datasets
+from clustering.plots import cluster_colors
+from datasets.synthetic import GENERATORS
+from ui import cache, state, widgets
+
+st.set_page_config(page_title="Data · Discriminative Clustering Lab", page_icon="📂", layout="wide")
+state.init()
+
+SOURCES = {
+    "bundled": "Bundled task",
+    "pair": "Pair task",
+    "upload": "Upload a CSV file",
+    "synthetic": "Synthetic generator",
+}
+AUTO, NONE = "__auto__", "__none__"
+
+st.title("Data")
+st.caption(
+    "Pick the data every page works on. The choice stays when you change page and is part of "
+    "the link in the address bar (except uploaded files)."
+)
+
+choice = state.get_data_choice()
+
+
+def _seed(key: str, value) -> None:
+    if key not in st.session_state:
+        st.session_state[key] = value
+
+
+# ---- seed the widgets from the current choice (first visit, or coming back) --------------
+if choice.kind == "bundled" and ":" in choice.name:
+    _seed("data.source", "pair")
+    _seed("data.pair_source", choice.name.split(":", 1)[0])
+    _seed("data.pair", choice.name)
+else:
+    _seed("data.source", choice.kind)
+if choice.kind == "bundled" and ":" not in choice.name:
+    _seed("data.task", choice.name)
+if choice.kind == "synthetic":
+    _seed("data.generator", choice.name)
+    for name, value in choice.params:
+        _seed(f"gen.{choice.name}.{name}", value)
+_seed("data.normalize", choice.normalize)
+
+left, right = st.columns([1, 2], gap="large")
+
+with left:
+    source = st.radio(
+        "Where the data come from",
+        list(SOURCES),
+        key="data.source",
+        format_func=SOURCES.get,
+        help="Bundled tasks are the papers' data sets (no download needed). Pair tasks take "
+        "two classes of a multi-class data set, as the papers do with digits and letters. "
+        "Upload your own table as CSV, or generate data whose structure you control.",
+    )
+    new_choice = None
+    upload_error = None
+    if source == "bundled":
+        tasks = datasets.list_datasets("tasks")
+        _seed("data.task", datasets.DEFAULT_DATASET)
+        if st.session_state["data.task"] not in tasks:
+            st.session_state["data.task"] = datasets.DEFAULT_DATASET
+        name = st.selectbox(
+            "Task",
+            tasks,
+            key="data.task",
+            format_func=lambda t: f"{t}  (MSPC paper, Table 2)" if t in datasets.UCI_TASKS else t,
+            help="Two-class tasks. The seven marked 'MSPC paper' are the ones of its Table 2.",
+        )
+        new_choice = state.DataChoice.make("bundled", name, None, True)
+    elif source == "pair":
+        _seed("data.pair_source", "digits")
+        src = st.selectbox(
+            "Source",
+            list(datasets.PAIR_SOURCES),
+            key="data.pair_source",
+            help="A multi-class data set; a pair task keeps two of its classes.",
+        )
+        options = datasets.pairs(src)
+        default_pair = next((p for p in datasets.MMC_DIGITS_PAIRS if p in options), options[0])
+        if st.session_state.get("data.pair") not in options:
+            st.session_state["data.pair"] = default_pair
+        name = st.selectbox(
+            "Pair of classes",
+            options,
+            key="data.pair",
+            format_func=lambda p: f"{p}  (MMC paper)" if p in datasets.MMC_DIGITS_PAIRS else p,
+            help="The first class is coded 0, the second 1. The digits pairs marked 'MMC "
+            "paper' are the hard pairs of the multivariate-loss MMC paper.",
+        )
+        new_choice = state.DataChoice.make("bundled", name, None, True)
+    elif source == "upload":
+        file = st.file_uploader(
+            "CSV file",
+            type=["csv", "txt", "tsv"],
+            key="data.upload",
+            help="A table with a header row and one row per sample. Numeric columns become "
+            "features; a column called label, class, y or target (or the one you pick below) "
+            "holds the classes, if you have them. Missing values: see below.",
+        )
+        if file is not None:
+            state.set_upload(file.name, file.getvalue())
+        upload = state.get_upload()
+        if upload is None:
+            st.info("Upload a file to use it; the lab keeps the current data until then.")
+        else:
+            try:
+                header = list(
+                    pd.read_csv(
+                        io.BytesIO(upload["content"]), nrows=0, sep=None, engine="python"
+                    ).columns
+                )
+            except Exception:  # an unreadable header: read_csv below explains the problem
+                header = []
+            label_options = [AUTO, NONE, *header]
+            _seed("data.label_column", AUTO)
+            if st.session_state["data.label_column"] not in label_options:
+                st.session_state["data.label_column"] = AUTO
+            label_column = st.selectbox(
+                "Label column",
+                label_options,
+                key="data.label_column",
+                format_func=lambda c: {
+                    AUTO: "detect (label / class / y / target)",
+                    NONE: "none — the data are unlabelled",
+                }.get(c, c),
+                help="Which column holds the true classes. They are used only to score the "
+                "clusterings (accuracy, NMI, ...), never to find them.",
+            )
+            _seed("data.missing", "drop")
+            missing = st.radio(
+                "Missing values",
+                ["drop", "mean"],
+                key="data.missing",
+                horizontal=True,
+                format_func={"drop": "drop those rows", "mean": "fill with column mean"}.get,
+                help="Empty cells, NA or '?' in a feature: remove the row, or replace the "
+                "value by the mean of its column.",
+            )
+            candidate = state.DataChoice.make(
+                "upload",
+                upload["name"],
+                {"label_column": label_column, "missing": missing},
+                True,
+            )
+            try:
+                cache.load_choice(candidate, upload)
+                new_choice = candidate
+            except datasets.DatasetError as err:
+                upload_error = err
+            if upload_error is not None:
+                widgets.error_box(upload_error, title=f"The file {upload['name']!r} cannot be used")
+    else:
+        keys = list(GENERATORS)
+        _seed("data.generator", "afs_trap" if "afs_trap" in keys else keys[0])
+        gen = st.selectbox(
+            "Generator",
+            keys,
+            key="data.generator",
+            format_func=lambda k: GENERATORS[k].name,
+            help="Data whose structure you control. "
+            + " ".join(f"**{g.name}**: {g.summary}" for g in GENERATORS.values()),
+        )
+        spec = GENERATORS[gen]
+        st.caption(spec.summary + (f" ({spec.paper})" if spec.paper else ""))
+        params = {}
+        for p in spec.params:
+            params[p.name] = widgets.param_widget(p, f"gen.{gen}.{p.name}")
+        params = {k: v for k, v in params.items() if v != spec.defaults()[k]}
+        new_choice = state.DataChoice.make("synthetic", gen, params, True)
+
+    normalize = st.toggle(
+        "Scale every feature to [-1, 1]",
+        key="data.normalize",
+        help="The MSPC paper's preprocessing: each feature is mapped linearly onto [-1, 1] "
+        "(constant features are dropped). Turn it off to keep the original units — needed "
+        "to see the AFS trap, where one feature's huge scale is the whole point.",
+    )
+    if new_choice is not None:
+        new_choice = state.DataChoice(
+            new_choice.kind, new_choice.name, new_choice.params, bool(normalize)
+        )
+        if new_choice != choice:
+            with widgets.guard(title="This data set cannot be used"):
+                if new_choice.kind == "upload":
+                    cache.load_choice(new_choice, state.get_upload())
+                else:
+                    cache.load_choice(new_choice)
+                state.set_data_choice(new_choice, chosen=True)
+                choice = new_choice
+
+with right:
+    current = widgets.data_caption()
+    ds = current.dataset
+    cols = st.columns(4)
+    cols[0].metric("Samples", f"{ds.n_samples:,}")
+    cols[1].metric("Features", ds.n_features)
+    cols[2].metric("Classes", ds.n_classes if ds.y is not None else "none")
+    cols[3].metric("Scaled to [-1, 1]", "yes" if current.choice.normalize else "no")
+    for note in ds.notes:
+        st.info(note, icon="ℹ️")
+    with st.expander("About this data set", expanded=False):
+        st.markdown(ds.description or "No description.")
+    preview, stats, classes = st.tabs(["Preview", "Feature statistics", "Class counts"])
+    frame = ds.to_frame()
+    with preview:
+        st.dataframe(frame.head(500), height=320, width="stretch")
+        if ds.n_samples > 500:
+            st.caption(f"The first 500 of {ds.n_samples:,} rows.")
+    with stats:
+        X = ds.X
+        table = pd.DataFrame(
+            {
+                "feature": ds.feature_names,
+                "mean": X.mean(axis=0),
+                "std": X.std(axis=0),
+                "min": X.min(axis=0),
+                "median": np.median(X, axis=0),
+                "max": X.max(axis=0),
+                "distinct values": [int(np.unique(X[:, j]).size) for j in range(X.shape[1])],
+            }
+        )
+        st.dataframe(table, hide_index=True, width="stretch", height=320)
+        st.caption(
+            "std: the spread of each feature. Very different spreads are what anisotropic "
+            "feature scaling creates; k-means is sensitive to them, MSPC is not."
+        )
+    with classes:
+        if ds.y is None:
+            st.info(
+                "These data have no class labels: the pages show the MSP (which needs no "
+                "labels) and leave accuracy, NMI, Rand and F empty."
+            )
+        else:
+            counts = ds.class_counts()
+            fig = go.Figure(
+                go.Bar(
+                    x=list(counts),
+                    y=list(counts.values()),
+                    marker={"color": cluster_colors(len(counts))},
+                    text=list(counts.values()),
+                    textposition="outside",
+                )
+            )
+            fig.update_layout(
+                template="plotly_white",
+                height=300,
+                margin={"l": 40, "r": 20, "t": 30, "b": 40},
+                xaxis={"title": "class", "type": "category"},
+                yaxis={"title": "samples"},
+            )
+            st.plotly_chart(fig, key="data.class_counts")
+
+    widgets.page_link("pages/2_Cluster.py", label="Cluster these data", icon="🔀")
+
+state.sync_to_url()
