@@ -58,6 +58,7 @@ __all__ = [
     "lower_bound_check",
     "margin_guarantee",
     "msp_accuracy_family",
+    "outcome_from_result",
     "pearson",
     "summarize_sensitivity",
     "theorem1_check",
@@ -75,6 +76,9 @@ SWEEP_MSP_LAM = 0.1
 
 Progress = Callable[[float, str], Any] | None
 MethodSpec = tuple[str, Mapping[str, Any]]
+#: ``evaluator(key, params, X, y, *, msp_lam, random_state) -> FitOutcome``, the signature
+#: of :func:`evaluate_fit`; the app passes a cached one.
+Evaluator = Callable[..., "FitOutcome"]
 
 
 def _report(progress: Progress, fraction: float, message: str) -> None:
@@ -196,6 +200,11 @@ def evaluate_fit(
         return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, str(err.args[0]))
     except Exception as err:  # a bad parameter name or a bug: a message, never a crash
         return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, f"{type(err).__name__}: {err}")
+    return outcome_from_result(result)
+
+
+def outcome_from_result(result: FitResult) -> FitOutcome:
+    """The :class:`FitOutcome` of a :class:`clustering.evaluation.FitResult`."""
     if not result.ok:
         return FitOutcome(
             None, np.nan, np.nan, result.msp_lam, result.seconds, result.error, result
@@ -265,6 +274,7 @@ def afs_sensitivity(
     *,
     features: Sequence[int] | None = None,
     msp_lam: float | None = None,
+    evaluator: Evaluator | None = None,
 ) -> SensitivityResult:
     """Accuracy of each method when one feature is rescaled: the MSPC paper's Fig. 1.
 
@@ -297,6 +307,8 @@ def afs_sensitivity(
         Scale exactly these features (one per repetition) instead of a random choice.
     msp_lam : float or None, keyword-only
         See :func:`evaluate_fit`.
+    evaluator : callable or None, keyword-only
+        Replaces :func:`evaluate_fit` (same signature), e.g. with a cached version.
 
     Returns
     -------
@@ -336,6 +348,7 @@ def afs_sensitivity(
         if schedule.size == 0 or (schedule < 0).any() or (schedule >= d).any():
             raise ValueError(f"features must be indices between 0 and {d - 1}.")
 
+    fit = evaluator or evaluate_fit
     rows: list[dict[str, Any]] = []
     n_jobs = len(methods) * ((len(schedule) * sum(a != 1.0 for a in factors)) + (1.0 in factors))
     done = 0
@@ -343,9 +356,7 @@ def afs_sensitivity(
     for name, (key, params) in methods.items():
         if 1.0 in factors:
             _report(progress, done / n_jobs, f"{name}: unscaled data")
-            unscaled[name] = evaluate_fit(
-                key, params, X, y, msp_lam=msp_lam, random_state=random_state
-            )
+            unscaled[name] = fit(key, params, X, y, msp_lam=msp_lam, random_state=random_state)
             done += 1
     for repeat, feature in enumerate(schedule):
         for a in factors:
@@ -363,7 +374,7 @@ def afs_sensitivity(
                         f"{name}: feature {int(feature)} × {a:g} "
                         f"(repeat {repeat + 1} of {len(schedule)})",
                     )
-                    outcome = evaluate_fit(
+                    outcome = fit(
                         key, params, X_scaled, y, msp_lam=msp_lam, random_state=random_state
                     )
                     done += 1
@@ -459,6 +470,7 @@ def lam_sweep(
     *,
     msp_lam: float | None = SWEEP_MSP_LAM,
     random_state: int | None = 0,
+    evaluator: Evaluator | None = None,
 ) -> LamSweep:
     """MSP and accuracy of ``key`` for every ``lam``: MSP as unsupervised model selection.
 
@@ -486,6 +498,8 @@ def lam_sweep(
     msp_lam : float or None, keyword-only, default=0.1
         ``lam`` of the MSP used for selection; ``None`` uses each run's own ``lam``.
     random_state : int or None, keyword-only, default=0
+    evaluator : callable or None, keyword-only
+        Replaces :func:`evaluate_fit` (same signature), e.g. with a cached version.
 
     Returns
     -------
@@ -509,11 +523,12 @@ def lam_sweep(
         raise ValueError("Give at least one value of lam.")
     if any(not np.isfinite(v) or v < 0 for v in lams):
         raise ValueError(f"Every lam must be finite and >= 0; got {lams}.")
+    fit = evaluator or evaluate_fit
     rows = []
     for i, lam in enumerate(lams):
         _report(progress, i / len(lams), f"λ = {lam:g} ({i + 1} of {len(lams)})")
         run_params = {**dict(params or {}), "lam": lam}
-        outcome = evaluate_fit(key, run_params, X, y, msp_lam=None, random_state=random_state)
+        outcome = fit(key, run_params, X, y, msp_lam=None, random_state=random_state)
         msp = outcome.msp
         if msp_lam is not None and outcome.result is not None and outcome.labels is not None:
             regularizer = outcome.result.msp_regularizer
@@ -580,6 +595,7 @@ def msp_accuracy_family(
     *,
     msp_lam: float | None = None,
     random_state: int | None = 0,
+    evaluator: Evaluator | None = None,
 ) -> pd.DataFrame:
     """One (MSP, accuracy) point per task: the MSPC paper's Figs. 2-3.
 
@@ -595,6 +611,8 @@ def msp_accuracy_family(
     msp_lam : float or None, keyword-only
         See :func:`evaluate_fit` (default: the method's own ``lam``, as in the paper).
     random_state : int or None, keyword-only, default=0
+    evaluator : callable or None, keyword-only
+        Replaces :func:`evaluate_fit` (same signature), e.g. with a cached version.
 
     Returns
     -------
@@ -604,11 +622,12 @@ def msp_accuracy_family(
         ``pearson(df.msp, df.accuracy)``.
     """
     tasks = list(tasks)
+    fit = evaluator or evaluate_fit
     rows = []
     for i, (name, X, y) in enumerate(tasks):
         _report(progress, i / max(len(tasks), 1), f"{name} ({i + 1} of {len(tasks)})")
         X = np.asarray(X, dtype=np.float64)
-        outcome = evaluate_fit(key, params, X, y, msp_lam=msp_lam, random_state=random_state)
+        outcome = fit(key, params, X, y, msp_lam=msp_lam, random_state=random_state)
         rows.append(
             {
                 "name": str(name),

@@ -1,0 +1,437 @@
+"""Feature scaling page: rescale features and watch which methods change their answer.
+
+Per-feature log sliders (largest-variance features first), the MSPC paper's random AFS,
+before/after views and metrics per method, the MSPC start that makes the pipeline immune,
+a live check of Theorem 1, and the paper's Fig. 1 sensitivity curve behind a button.
+Widgets and layout only: fits go through :mod:`ui.cache` / :mod:`ui.analysis`, figures come
+from :mod:`clustering.plots` and :mod:`clustering.plots_analysis`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import datasets
+from clustering import ALGORITHMS, analysis, plots, plots_analysis
+from clustering.mspc import INITS
+from ui import analysis as ua
+from ui import cache, state, widgets
+from ui.state import KEYS
+
+st.set_page_config(
+    page_title="Feature scaling · Discriminative Clustering Lab", page_icon="📏", layout="wide"
+)
+state.init()
+
+#: Sliders shown before the "more features" selector.
+TOP_FEATURES = 8
+#: Methods whose local search starts from ``init``.
+STARTED = tuple(k for k in ("mspc-mpm", "mspc-gep") if k in ALGORITHMS)
+START_LABELS = {
+    "kmeans": "k-means on the raw features — the paper's start (drifts with the units)",
+    "kmeans-standardized": "k-means on standardised features — immune to rescaling",
+    "kmeans-whitened": "k-means on whitened features — immune to any linear change with Λ = Σ",
+    "eig": "MSPC-EIG's labels — immune to rescaling",
+}
+
+st.title("Feature scaling")
+st.markdown(
+    "Change the units of a feature — seconds instead of minutes — and see which methods "
+    "change their answer. The MSP of a labeling does not move (Theorem 1 of the MSPC paper); "
+    "k-means and margin-based methods do. MSPC itself is immune only if its local search "
+    "also starts from a point that does not depend on the units."
+)
+current = widgets.data_caption()
+ds = current.dataset
+X, y = ds.X, ds.y
+d = ds.n_features
+names = list(ds.feature_names)
+
+# ---- sidebar: methods -------------------------------------------------------------------
+with st.sidebar:
+    st.header("Methods")
+    keys = widgets.algorithm_multiselect(
+        "fs.algorithms",
+        help="The methods to fit before and after the rescaling, side by side. k-means next "
+        "to MSPC shows the contrast the MSPC paper is about.",
+    )
+    lam = widgets.lam_slider("fs.lam")
+    reg = widgets.regularizer_select("fs.regularizer")
+    if STARTED:
+        spec_params = state.get_algorithm_params(STARTED[0])
+        state.seed("fs.init", KEYS.PARAMS, spec_params.get("init", "kmeans"))
+        if st.session_state["fs.init"] not in INITS:
+            st.session_state["fs.init"] = "kmeans"
+        init = st.radio(
+            "Where MSPC's search starts",
+            list(INITS),
+            key="fs.init",
+            format_func=START_LABELS.get,
+            help="MSPC (MPM) and MSPC (GEP) improve a starting labeling step by step. Every "
+            "step is immune to rescaling a feature (with Λ = diag), so the whole pipeline is "
+            "immune exactly when the start is. The paper starts from k-means on the raw "
+            "features, which is not: try it, then switch to the standardised start and watch "
+            "the 'after' column stand still.",
+        )
+        table = dict(state.get(KEYS.PARAMS))
+        for key in STARTED:
+            entry = dict(table.get(key, {}))
+            if init == "kmeans":
+                entry.pop("init", None)
+            else:
+                entry["init"] = init
+            table[key] = entry
+        st.session_state[KEYS.PARAMS] = table
+        if not any(k in keys for k in STARTED):
+            st.caption("The start matters for MSPC (MPM) and MSPC (GEP); add one of them.")
+    view = widgets.view_select(d, names, key="fs.view")
+
+params = {k: state.get_algorithm_params(k) for k in keys}
+
+# ---- 1. the rescaling ---------------------------------------------------------------------
+st.subheader("1 · Rescale features")
+order = ua.feature_order(X)
+factors = np.array([ua.snap_factor(f) for f in state.get_scaling_factors(d)])
+
+buttons = st.columns([1, 1, 3])
+if buttons[0].button(
+    "🎲 Random AFS",
+    key="fs.random",
+    help="The MSPC paper's experiment: pick one feature at random and multiply it by 2, 4, 8 "
+    "or 16 (all other features back to ×1).",
+):
+    st.session_state["fs.random_count"] = st.session_state.get("fs.random_count", 0) + 1
+    rng = np.random.default_rng([st.session_state["fs.random_count"], d])
+    j = int(rng.integers(d))
+    a = float(rng.choice(datasets.scaling.PAPER_FACTORS))
+    state.set_scaling_factors({j: a})
+    factors = state.get_scaling_factors(d)
+if buttons[1].button("Reset all to ×1", key="fs.reset", help="Undo every rescaling."):
+    state.set_scaling_factors({})
+    factors = np.ones(d)
+
+shown = [int(j) for j in order[:TOP_FEATURES]]
+if d > TOP_FEATURES:
+    others = [int(j) for j in order[TOP_FEATURES:]]
+    if "fs.more" not in st.session_state:
+        st.session_state["fs.more"] = [j for j in others if factors[j] != 1.0]
+    st.session_state["fs.more"] = list(
+        dict.fromkeys([*st.session_state["fs.more"], *[j for j in others if factors[j] != 1.0]])
+    )
+    more = st.multiselect(
+        f"More features (the {TOP_FEATURES} with the largest variance have sliders)",
+        others,
+        key="fs.more",
+        format_func=lambda j: names[j],
+        help="Add sliders for features with less variance. Features are listed by variance, "
+        "largest first.",
+    )
+    shown += [int(j) for j in more]
+
+cols = st.columns(4)
+new_factors = factors.copy()
+for i, j in enumerate(shown):
+    wkey = f"fs.factor.{j}"
+    state.seed(wkey, KEYS.SCALE, float(ua.snap_factor(factors[j])))
+    if st.session_state[wkey] not in ua.FACTOR_OPTIONS:
+        st.session_state[wkey] = ua.snap_factor(st.session_state[wkey])
+    new_factors[j] = cols[i % 4].select_slider(
+        names[j],
+        options=ua.FACTOR_OPTIONS,
+        key=wkey,
+        format_func=lambda f: f"×{f:g}",
+        help=f"Multiply '{names[j]}' by this factor — as if it were measured in other units "
+        "(×60: minutes → seconds). Log scale from ×0.01 to ×100; ×1 leaves it alone.",
+    )
+factors = new_factors
+st.session_state[KEYS.SCALE] = {j: float(f) for j, f in enumerate(factors) if f != 1.0}
+scaled = bool(np.any(factors != 1.0))
+st.caption(f"Rescaling: {datasets.scaling.describe(factors, names)}.")
+
+# ---- 2. before and after ------------------------------------------------------------------
+st.subheader("2 · Before and after, per method")
+if not keys:
+    st.info("Choose at least one method in the sidebar.")
+    ua.sync_to_url()
+    st.stop()
+
+X_after = datasets.scaling.apply(X, factors)
+fp_after = state.fingerprint(X_after, y) if scaled else current.fingerprint
+with st.spinner("Clustering…"):
+    before = cache.fit_many(keys, params, current.fingerprint, X, y, progress=False)
+    after = cache.fit_many(keys, params, fp_after, X_after, y, progress=False)
+
+
+def _value(result, metric):
+    value = result.metrics.get(metric) if result.ok else None
+    return np.nan if value is None else float(value)
+
+
+def _changed(a, b) -> float:
+    if a.labels is None or b.labels is None:
+        return np.nan
+    same = float(np.mean(np.asarray(a.labels) == np.asarray(b.labels)))
+    if np.unique(a.labels).shape[0] == 2 and np.unique(b.labels).shape[0] == 2:
+        same = max(same, 1.0 - same)  # swapping the two cluster names is no change
+    return 1.0 - same
+
+
+rows = []
+for rb, ra in zip(before, after, strict=True):
+    rows.append(
+        {
+            "method": rb.name,
+            "accuracy_before": _value(rb, "accuracy"),
+            "accuracy_after": _value(ra, "accuracy"),
+            "msp_before": _value(rb, "msp"),
+            "msp_after": _value(ra, "msp"),
+            "changed": _changed(rb, ra),
+        }
+    )
+comparison = pd.DataFrame(rows)
+comparison["accuracy_change"] = comparison["accuracy_after"] - comparison["accuracy_before"]
+comparison["msp_change"] = comparison["msp_after"] - comparison["msp_before"]
+shown_cols = ["method", "accuracy_before", "accuracy_after", "accuracy_change"]
+if y is None:
+    shown_cols = ["method"]
+shown_cols += ["msp_before", "msp_after", "msp_change", "changed"]
+st.dataframe(
+    comparison[shown_cols],
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "accuracy_before": st.column_config.NumberColumn("accuracy before", format="%.3f"),
+        "accuracy_after": st.column_config.NumberColumn("accuracy after", format="%.3f"),
+        "accuracy_change": st.column_config.NumberColumn(
+            "Δ accuracy", format="%+.3f", help="After minus before."
+        ),
+        "msp_before": st.column_config.NumberColumn(
+            "MSP before",
+            format="%.3f",
+            help="MSP of the method's clustering on the original data (with the method's own "
+            "λ and Λ; k-means and other methods without λ use λ = 1, Λ = diag).",
+        ),
+        "msp_after": st.column_config.NumberColumn("MSP after", format="%.3f"),
+        "msp_change": st.column_config.NumberColumn("Δ MSP", format="%+.4f"),
+        "changed": st.column_config.ProgressColumn(
+            "labels changed",
+            format="percent",
+            min_value=0.0,
+            max_value=1.0,
+            help="Share of samples whose cluster changed (swapping the two cluster names "
+            "does not count).",
+        ),
+    },
+)
+if not scaled:
+    st.info("Every factor is ×1, so before and after agree. Move a slider or press Random AFS.")
+comparison_fig = plots_analysis.scaling_comparison_figure(
+    comparison, title="Accuracy and MSP before and after the rescaling"
+)
+if y is not None:
+    st.plotly_chart(comparison_fig, key="fs.comparison", width="stretch")
+
+st.caption(
+    "Both panels draw the points where they are in the original units, so only the "
+    "colouring (the clusters) can change; the 'after' hyperplane is mapped back to the "
+    "original units."
+)
+for rb, ra in zip(before, after, strict=True):
+    st.markdown(f"**{rb.name}**")
+    left, right = st.columns(2)
+    for column, result, when, factor_vec in (
+        (left, rb, "before", np.ones(d)),
+        (right, ra, "after", factors),
+    ):
+        with column:
+            if not widgets.show_result_problems(result):
+                continue
+            w = None if result.w is None else np.asarray(result.w) * factor_vec
+            proj = cache.projection(view, current.fingerprint, X, w, result.b)
+            acc = result.metrics.get("accuracy")
+            msp = result.metrics.get("msp")
+            bits = [when]
+            if acc is not None:
+                bits.append(f"accuracy {acc:.3f}")
+            if msp is not None:
+                bits.append(f"MSP {msp:.3f}")
+            fig = plots.cluster_scatter(
+                proj, result.labels, y, ds.class_names, title=" · ".join(bits), height=380
+            )
+            st.plotly_chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
+            if proj.note:
+                st.caption(proj.note)
+
+# ---- 3. Theorem 1 -----------------------------------------------------------------------
+st.subheader("3 · Theorem 1, live: the MSP of a fixed labeling ignores the units")
+choices: dict[str, np.ndarray] = {}
+if y is not None and np.unique(y).shape[0] == 2:
+    choices["the true classes"] = np.asarray(y)
+for rb in before:
+    if rb.ok and rb.labels is not None and np.unique(rb.labels).shape[0] == 2:
+        choices[f"{rb.name}'s clustering (before)"] = np.asarray(rb.labels)
+if not choices:
+    st.info("No two-cluster labeling to check: add a method that found two clusters.")
+else:
+    which = st.selectbox(
+        "Labeling to check",
+        list(choices),
+        key="fs.t1.labels",
+        help="Theorem 1 is about a fixed labeling: we keep these labels, rescale the "
+        "features with the sliders above, and compute the MSP again.",
+    )
+    with widgets.guard("The MSP could not be computed"):
+        checks = ua.theorem1_table(
+            current.fingerprint, tuple(float(f) for f in factors), lam, X, choices[which]
+        )
+        t_left, t_right = st.columns([3, 2])
+        with t_left:
+            st.plotly_chart(
+                plots_analysis.theorem1_figure(checks), key="fs.t1.figure", width="stretch"
+            )
+        with t_right:
+            for row in checks.itertuples():
+                label = f"Λ = {row.regularizer}"
+                st.metric(
+                    label,
+                    f"{row.msp_after:.6f}",
+                    delta=f"{row.msp_after - row.msp_before:+.2e}",
+                    delta_color="off",
+                    help=f"MSP before: {row.msp_before:.10f}; after: {row.msp_after:.10f}; "
+                    f"relative change {row.relative_difference:.1e}.",
+                )
+            st.caption(
+                "With Λ = diag(Σ) (the paper's) or Λ = Σ the MSP is exactly unchanged for any "
+                "rescaling — differences of 1e-12 are rounding. With Λ = I the regulariser "
+                "does not follow the units, so the MSP moves once λ > 0."
+            )
+    if not scaled:
+        st.caption("All factors are ×1 right now, so there is nothing to change yet.")
+
+# ---- 4. Fig. 1 ----------------------------------------------------------------------------
+st.subheader("4 · Sensitivity to feature scaling (the MSPC paper's Fig. 1)")
+st.markdown(
+    "In each repetition one randomly chosen feature (a different one each time; every "
+    "feature once when there are fewer than the repetitions) is multiplied by each factor and "
+    "every method is refitted. The curve is the mean accuracy over the repetitions."
+)
+if y is None:
+    st.info("These data have no class labels, so accuracy cannot be measured.")
+else:
+    s_cols = st.columns(3)
+    paper_factors = [2.0, 4.0, 8.0, 16.0]
+    chosen_factors = s_cols[0].multiselect(
+        "Factors",
+        [0.01, 0.1, 0.5, *paper_factors, 100.0],
+        default=paper_factors,
+        key="fs.s.factors",
+        format_func=lambda f: f"×{f:g}",
+        help="The factors each chosen feature is multiplied by. The paper uses 2, 4, 8, 16; "
+        "×1 (the original data) is always included.",
+    )
+    repeats = s_cols[1].slider(
+        "Repetitions",
+        1,
+        10,
+        value=min(10, d),
+        key="fs.s.repeats",
+        help="How many different features to rescale (the paper: 10, or every feature when "
+        "there are fewer). More repetitions give a smoother average and take longer.",
+    )
+    compare_starts = s_cols[2].toggle(
+        "Compare MSPC's two starts",
+        value="mspc-mpm" in ALGORITHMS,
+        key="fs.s.starts",
+        disabled="mspc-mpm" not in ALGORITHMS,
+        help="Add MSPC (MPM) from k-means on raw features (the paper's pipeline) and from "
+        "k-means on standardised features (immune) as two separate curves.",
+    )
+    methods: dict[str, tuple[str, dict]] = {
+        ALGORITHMS[k].name: (k, params[k]) for k in keys if not (compare_starts and k in STARTED)
+    }
+    if compare_starts:
+        base = {**state.get_algorithm_params("mspc-mpm")}
+        methods["MSPC (MPM), paper start"] = ("mspc-mpm", {**base, "init": "kmeans"})
+        methods["MSPC (MPM), standardised start"] = (
+            "mspc-mpm",
+            {**base, "init": "kmeans-standardized"},
+        )
+    factor_list = sorted({1.0, *map(float, chosen_factors)})
+    n_rep = min(int(repeats), d)
+    n_fits = len(methods) * (n_rep * (len(factor_list) - 1) + 1)
+    st.caption(
+        f"{len(methods)} method(s) × ({n_rep} features × {len(factor_list) - 1} factors + the "
+        f"original data) = {n_fits} fits. Finished runs are cached."
+    )
+    signature = (
+        current.fingerprint,
+        tuple((name, k, tuple(sorted(p.items()))) for name, (k, p) in methods.items()),
+        tuple(factor_list),
+        n_rep,
+    )
+    if st.button("Run the experiment", type="primary", key="fs.s.run", disabled=not methods):
+        with widgets.guard("The experiment could not run"):
+            result = ua.run_with_progress(
+                analysis.afs_sensitivity,
+                X,
+                y,
+                methods,
+                factors=factor_list,
+                n_repeats=n_rep,
+                random_state=0,
+                text="Rescaling and refitting…",
+            )
+            st.session_state["fs.sensitivity"] = {"signature": signature, "result": result}
+    stored = st.session_state.get("fs.sensitivity")
+    if stored is not None and stored["signature"][0] == current.fingerprint:
+        if stored["signature"] != signature:
+            st.warning("The settings changed since this curve was computed — press Run again.")
+        runs, summary = stored["result"]
+        error_kind = st.radio(
+            "Error bars",
+            ["sem", "std", "none"],
+            horizontal=True,
+            key="fs.s.error",
+            format_func={
+                "sem": "standard error of the mean",
+                "std": "standard deviation",
+                "none": "none",
+            }.get,
+            help="Standard error: how precisely the mean is known. Standard deviation: how "
+            "much single repetitions vary (which feature was scaled matters).",
+        )
+        fig = plots_analysis.sensitivity_figure(summary, error=error_kind)
+        st.plotly_chart(fig, key="fs.s.figure", width="stretch")
+        failed = runs[runs["error"] != ""]
+        if not failed.empty:
+            st.warning(
+                f"{len(failed)} run(s) failed and are left out of the means: "
+                + "; ".join(sorted(set(failed["method"] + ": " + failed["error"])))[:600]
+            )
+        with st.expander("Every run"):
+            st.dataframe(runs, hide_index=True, width="stretch")
+        d_cols = st.columns(3)
+        widgets.download_figure(fig, "afs-sensitivity", key="fs.s.download", container=d_cols[0])
+        d_cols[1].download_button(
+            "Runs (CSV)",
+            data=runs.to_csv(index=False),
+            file_name="afs-sensitivity-runs.csv",
+            mime="text/csv",
+            key="fs.s.csv",
+            on_click="ignore",
+            help="One row per method, factor and repetition: which feature was scaled, the "
+            "accuracy and the MSP.",
+        )
+
+st.divider()
+dl = st.columns(3)
+widgets.download_figure(comparison_fig, "before-after", key="fs.download.fig", container=dl[0])
+widgets.download_labels(ds, after, key="fs.download.labels", container=dl[1])
+widgets.download_config(
+    "fs.download.config",
+    extra={"scaling_factors_vector": [float(f) for f in factors]},
+    container=dl[2],
+)
+ua.sync_to_url()

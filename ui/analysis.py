@@ -1,0 +1,291 @@
+"""Streamlit glue of the analysis pages (Feature scaling, MSP vs accuracy, Learn).
+
+- Scaling factors: :data:`FACTOR_OPTIONS` (the log slider's stops), :func:`snap_factor`,
+  :func:`feature_order` (largest variance first).
+- Fits: :func:`cached_evaluator` plugs :func:`ui.cache.fit` (``st.cache_data``, shared with
+  the Cluster page) into the experiments of :mod:`clustering.analysis`, so every single fit
+  of a sweep is cached and a progress bar can run outside the cache;
+  :func:`run_with_progress` runs such an experiment under ``st.progress``.
+- Data families: :func:`family_tasks` (cached loads of pair tasks and the UCI tasks).
+- Small cached computations for the Learn page: :func:`mpm_on_labels`,
+  :func:`random_labelings_bound`, :func:`theorem1_table`, :func:`margin_table`.
+- Page-specific URL parameters next to :mod:`ui.state`'s: :func:`url_value`,
+  :func:`sync_to_url`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import datasets
+from clustering import analysis
+from clustering.analysis import FitOutcome
+from clustering.mpm import MinimaxProbabilityMachine
+
+from . import cache, state
+
+__all__ = [
+    "FACTOR_OPTIONS",
+    "cached_evaluator",
+    "family_tasks",
+    "feature_order",
+    "margin_table",
+    "mpm_on_labels",
+    "pair_source_of",
+    "random_labelings_bound",
+    "run_with_progress",
+    "set_url_value",
+    "snap_factor",
+    "sync_to_url",
+    "theorem1_table",
+    "url_value",
+]
+
+#: Stops of the per-feature scaling slider: 1-2-5 per decade from 0.01 to 100, plus the
+#: powers of two the MSPC paper uses (2, 4, 8, 16) and their inverses.
+FACTOR_OPTIONS: tuple[float, ...] = tuple(
+    sorted(
+        {float(f"{m}e{e}") for e in range(-2, 3) for m in (1, 2, 5) if float(f"{m}e{e}") <= 100}
+        | {2.0**k for k in range(-6, 7)}
+    )
+)
+
+
+def snap_factor(value: float) -> float:
+    """The slider stop nearest to ``value`` on a log scale (1 for invalid values).
+
+    Examples
+    --------
+    >>> snap_factor(15.0), snap_factor(1e6), snap_factor(-1)
+    (16.0, 100.0, 1.0)
+    """
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return 1.0
+    if not math.isfinite(value) or value <= 0:
+        return 1.0
+    return min(FACTOR_OPTIONS, key=lambda f: abs(math.log(f) - math.log(value)))
+
+
+def feature_order(X: np.ndarray) -> np.ndarray:
+    """Feature indices by decreasing variance (ties keep their order).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> feature_order(np.array([[0.0, 0, 5], [1, 0, -5]])).tolist()
+    [2, 0, 1]
+    """
+    return np.argsort(-np.var(np.asarray(X, dtype=np.float64), axis=0), kind="stable")
+
+
+# ----------------------------------------------------------------------------------------
+# Fits
+# ----------------------------------------------------------------------------------------
+
+
+def cached_evaluator(
+    key: str,
+    params: Mapping[str, Any] | None,
+    X,
+    y=None,
+    *,
+    msp_lam: float | None = None,
+    random_state: int | None = 0,
+) -> FitOutcome:
+    """:func:`clustering.analysis.evaluate_fit` through :func:`ui.cache.fit` (cached).
+
+    The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a rescaled copy
+    of the data is a new entry and the unscaled data share the Cluster page's entries.
+    ``random_state`` is always 0 here (the cache's setting).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    fp = state.fingerprint(X, y)
+    result = cache.fit(key, dict(params or {}), fp, X, y, msp_lam=msp_lam)
+    return analysis.outcome_from_result(result)
+
+
+def run_with_progress(
+    experiment: Callable[..., Any], *args: Any, text: str = "Running…", **kwargs: Any
+) -> Any:
+    """Run ``experiment(*args, progress=..., evaluator=cached_evaluator, **kwargs)`` with a
+    progress bar that disappears when it is done."""
+    bar = st.progress(0.0, text=text)
+
+    def progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{text} {message}")
+
+    try:
+        return experiment(*args, progress=progress, evaluator=cached_evaluator, **kwargs)
+    finally:
+        bar.empty()
+
+
+# ----------------------------------------------------------------------------------------
+# Families of tasks
+# ----------------------------------------------------------------------------------------
+
+
+def family_tasks(names: Sequence[str], normalize: bool = True) -> list[tuple[str, Any, Any]]:
+    """``(name, X, y)`` of bundled tasks, each loaded through :func:`ui.cache.load_bundled`."""
+    out = []
+    for name in names:
+        ds = cache.load_bundled(name, normalize)
+        out.append((name, ds.X, ds.y))
+    return out
+
+
+def pair_source_of(name: str) -> str | None:
+    """The multi-class source of a pair task name (``"digits:3v8"`` -> ``"digits"``)."""
+    source = name.split(":", 1)[0] if ":" in name else None
+    return source if source in datasets.PAIR_SOURCES else None
+
+
+# ----------------------------------------------------------------------------------------
+# Learn page computations (cached; arrays keyed by the data fingerprint)
+# ----------------------------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def mpm_on_labels(
+    data_fingerprint: str, lam: float, regularizer: str, _X: np.ndarray, labels: np.ndarray
+) -> dict[str, Any]:
+    """Fit the Minimax Probability Machine to a labeling: ``kappa``, ``alpha`` (the MSP),
+    the hyperplane and the training accuracy of the MPM classifier."""
+    model = MinimaxProbabilityMachine(lam=lam, regularizer=regularizer).fit(_X, labels)
+    predicted = model.predict(_X)
+    return {
+        "kappa": float(model.kappa_),
+        "alpha": float(model.alpha_),
+        "w": np.asarray(model.w_, dtype=float),
+        "b": float(model.b_),
+        "train_accuracy": float(np.mean(predicted == np.asarray(labels))),
+        "classes": np.asarray(model.classes_),
+    }
+
+
+def _random_labelings(n: int, count: int, seed: int) -> list[tuple[str, np.ndarray]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(count):
+        share = rng.uniform(0.1, 0.9)
+        labels = (rng.random(n) < share).astype(int)
+        labels[:2] = (0, 1)  # never a single cluster
+        out.append((f"random labeling {i + 1}", labels))
+    return out
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def random_labelings_bound(
+    data_fingerprint: str,
+    lam: float,
+    regularizer: str,
+    count: int,
+    seed: int,
+    _X: np.ndarray,
+    y: np.ndarray | None,
+    extra: tuple[tuple[str, bytes], ...] = (),
+) -> pd.DataFrame:
+    """``kappa^2`` against bound (4) for the true classes (if known), the labelings in
+    ``extra`` (``(name, int64 bytes)`` pairs) and ``count`` random labelings."""
+    labelings: list[tuple[str, np.ndarray]] = []
+    if y is not None and np.unique(y).shape[0] == 2:
+        labelings.append(("true classes", np.asarray(y)))
+    labelings.extend((name, np.frombuffer(raw, dtype=np.int64)) for name, raw in extra)
+    labelings.extend(_random_labelings(_X.shape[0], count, seed))
+    rows = []
+    for name, labels in labelings:
+        try:
+            check = analysis.lower_bound_check(_X, labels, lam=lam, regularizer=regularizer)
+        except Exception as err:  # a degenerate labeling: shown as a message row
+            rows.append(
+                {
+                    "name": name,
+                    "kappa_squared": np.nan,
+                    "bound": np.nan,
+                    "r1": np.nan,
+                    "error": str(err),
+                }
+            )
+            continue
+        rows.append({"name": name, **check._asdict(), "error": ""})
+    return pd.DataFrame(rows, columns=["name", "kappa_squared", "bound", "r1", "error"])
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def theorem1_table(
+    data_fingerprint: str,
+    factors: tuple[float, ...],
+    lam: float,
+    _X: np.ndarray,
+    labels: np.ndarray,
+    regularizers: tuple[str, ...] = ("diag", "identity", "total"),
+) -> pd.DataFrame:
+    """MSP of ``labels`` before and after multiplying the features by ``factors``, for each
+    regulariser (the live check of Theorem 1)."""
+    rows = []
+    for regularizer in regularizers:
+        check = analysis.theorem1_check(_X, labels, np.asarray(factors), lam, regularizer)
+        rows.append(
+            {
+                "setting": f"Λ = {regularizer}, λ = {lam:g}",
+                "regularizer": regularizer,
+                **check._asdict(),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def margin_table(
+    data_fingerprint: str,
+    w: tuple[float, ...],
+    b: float,
+    msp: float,
+    rhos: tuple[float, ...],
+    _X: np.ndarray,
+    labels: np.ndarray,
+) -> pd.DataFrame:
+    """Theorem 5 against the data (:func:`clustering.analysis.margin_guarantee`)."""
+    return analysis.margin_guarantee(_X, labels, np.asarray(w), b, msp, rhos)
+
+
+# ----------------------------------------------------------------------------------------
+# Page-specific URL parameters
+# ----------------------------------------------------------------------------------------
+
+
+def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> str:
+    """A page's own URL parameter, read once per session into ``st.session_state``.
+
+    ``ui.state`` owns the shared parameters (data, algorithms, lam, scale, view); a page adds
+    its own (``fam=...``) with this and writes them back with :func:`sync_to_url`. Values
+    not in ``allowed`` fall back to ``default``.
+    """
+    skey = f"dcl.url.{name}"
+    if skey not in st.session_state:
+        value = st.query_params.get(name, default)
+        if allowed is not None and value not in allowed:
+            value = default
+        st.session_state[skey] = value
+    return st.session_state[skey]
+
+
+def set_url_value(name: str, value: str) -> None:
+    """Remember a page parameter for :func:`sync_to_url`."""
+    st.session_state[f"dcl.url.{name}"] = str(value)
+
+
+def sync_to_url(extra: Mapping[str, str] | None = None) -> None:
+    """:func:`ui.state.sync_to_url` plus this page's own parameters (call last)."""
+    wanted = {**state.url_params(), **{k: str(v) for k, v in (extra or {}).items()}}
+    current = {k: st.query_params.get(k) for k in st.query_params.keys()}
+    if current != wanted:
+        st.query_params.from_dict(wanted)
