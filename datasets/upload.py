@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import io
 import os
 import re
 from collections.abc import Iterator
@@ -230,9 +229,22 @@ def _is_blank(row: list[str]) -> bool:
     return not row or (len(row) == 1 and not row[0].strip())
 
 
+def _iter_lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` with their line ends (``\\n``, ``\\r\\n``; a file that only uses
+    ``\\r`` is converted by the caller). Cheaper than ``io.StringIO`` on large texts."""
+    start, size = 0, len(text)
+    while start < size:
+        end = text.find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start : end + 1]
+        start = end + 1
+
+
 def _sample_lines(text: str) -> list[str]:
     lines = []
-    for line in io.StringIO(text, newline=""):
+    for line in _iter_lines(text[:1_000_000]):
         if line.strip():
             lines.append(line)
             if len(lines) >= _SNIFF_LINES:
@@ -278,9 +290,7 @@ def _uses_decimal_comma(lines: list[str], delimiter: str) -> bool:
 
 def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
     """Non-blank rows with the number of the line they end on."""
-    reader = csv.reader(
-        io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True, strict=False
-    )
+    reader = csv.reader(_iter_lines(text), delimiter=delimiter, skipinitialspace=True, strict=False)
     try:
         for row in reader:
             if not _is_blank(row):
@@ -321,13 +331,14 @@ class _Column:
     examples: list[str] = field(default_factory=list)
 
     def add(self, cells: tuple[str, ...], decimal_comma: bool) -> None:
-        series = pd.Series(cells, dtype=object)
+        array = np.empty(len(cells), dtype=object)
+        array[:] = cells
         if decimal_comma:
-            series = series.str.replace(",", ".", regex=False)
-        values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64)
+            array = pd.Series(array).str.replace(",", ".", regex=False).to_numpy(dtype=object)
+        values = np.asarray(pd.to_numeric(array, errors="coerce"), dtype=np.float64)
         failed = np.isnan(values)
         if failed.any():
-            stripped = series[failed].str.strip()
+            stripped = pd.Series(array[failed], dtype=object).str.strip()
             text = stripped[~stripped.str.lower().isin(_NA_TOKENS)]
             self.n_text += len(text)
             for value in text:
@@ -523,9 +534,7 @@ def read_csv(
 
     raw, file_name = _read_source(source, int(max_bytes))
     display = name or file_name
-    if (isinstance(raw, str) and not raw.strip()) or (
-        isinstance(raw, bytes) and not raw.strip(b" \t\r\n\x0b\x0c")
-    ):
+    if not raw[:1_000_000].strip() and not raw.strip():
         raise DatasetError(
             f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
             "data rows."
@@ -535,6 +544,8 @@ def read_csv(
     else:
         text, used_encoding = _decode(raw, encoding)
     text = text.rstrip("\x1a")  # DOS end-of-file marker
+    if "\r" in text and "\n" not in text:  # classic Mac OS line ends
+        text = text.replace("\r", "\n")
     if "\x00" in text:
         raise DatasetError(
             f"This file contains binary data, not text, so it is not a CSV file. {_SAVE_AS_CSV}"

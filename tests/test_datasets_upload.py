@@ -302,6 +302,11 @@ def test_quoted_fields_and_trailing_delimiters():
     assert ds.class_names == ("x, y", "z") and ds.shape == (4, 2)
 
 
+def test_quoted_field_spanning_lines():
+    ds = read_csv(b'a,b,label\r\n1,2,"two\r\nlines"\r\n3,4,x\r\n5,6,x\r\n7,8,"two\r\nlines"\r\n')
+    assert ds.class_names == ("two\r\nlines", "x") and ds.shape == (4, 2)
+
+
 def test_headerless_numeric_file():
     ds = read_csv(b"1,2,0\n3,4,1\n5,6,0\n7,8,1\n", label_column=-1)
     assert ds.shape == (4, 2) and ds.class_names == ("0", "1")
