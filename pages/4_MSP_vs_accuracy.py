@@ -1,0 +1,249 @@
+"""MSP vs accuracy page: does a higher MSP mean a more accurate clustering?
+
+A scatter of MSP against clustering accuracy over a family of runs — the λ grid on the
+current data, every pair task of a multi-class source, or the seven UCI tasks of the MSPC
+paper — with Pearson's r and the least-squares line (the paper's Figs. 2-3); and MSP as
+unsupervised model selection: the λ with the largest MSP next to the λ with the best
+accuracy. Widgets and layout only: runs go through :mod:`ui.analysis` (every fit cached),
+figures come from :mod:`clustering.plots_analysis`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import datasets
+from clustering import ALGORITHMS, analysis, plots_analysis
+from ui import analysis as ua
+from ui import state, widgets
+
+st.set_page_config(
+    page_title="MSP vs accuracy · Discriminative Clustering Lab", page_icon="📈", layout="wide"
+)
+state.init()
+
+LAM_METHODS = [k for k, s in ALGORITHMS.items() if any(p.name == "lam" for p in s.params)]
+FAMILIES = {
+    "lam": "the λ grid on the current data",
+    "pairs": "every pair of classes of a multi-class data set",
+    "uci": "the seven UCI tasks of the MSPC paper",
+}
+
+st.title("MSP vs accuracy")
+st.markdown(
+    "The MSP scores a clustering without the true classes. If it is a good score, runs with a "
+    "higher MSP should also be more accurate. Here each point is one clustering: its MSP "
+    "(x) against its accuracy (y), with Pearson's correlation r. The MSPC paper reports r = "
+    "0.86 over the satellite pairs and 0.81 over the USPS digit pairs."
+)
+current = widgets.data_caption()
+ds = current.dataset
+
+# ---- controls -----------------------------------------------------------------------------
+source_default = ua.pair_source_of(ds.name)
+family_default = "pairs" if source_default else "lam"
+family_url = ua.url_value(
+    "fam",
+    family_default if family_default == "lam" else f"pairs:{source_default}",
+    ["lam", "uci", *(f"pairs:{s}" for s in datasets.PAIR_SOURCES)],
+)
+if "mva.family" not in st.session_state:
+    st.session_state["mva.family"] = family_url.split(":", 1)[0]
+if "mva.source" not in st.session_state:
+    st.session_state["mva.source"] = (
+        family_url.split(":", 1)[1]
+        if family_url.startswith("pairs:")
+        else source_default or "digits"
+    )
+
+with st.sidebar:
+    st.header("Settings")
+    chosen = [k for k in state.get_algorithms() if k in LAM_METHODS]
+    method_default = chosen[0] if chosen else ("mspc-mpm" if "mspc-mpm" in ALGORITHMS else None)
+    if method_default is None:
+        st.error("No registered method has a λ; this page needs one.")
+        st.stop()
+    url_method = ua.url_value("method", method_default, LAM_METHODS)
+    if "mva.method" not in st.session_state:
+        st.session_state["mva.method"] = url_method
+    key = st.selectbox(
+        "Method",
+        LAM_METHODS,
+        key="mva.method",
+        format_func=lambda k: ALGORITHMS[k].name,
+        help="The clustering method whose runs are scored. The paper uses MSPC (MPM). Only "
+        "methods with a regulariser λ are listed, so that λ can be chosen by the MSP.",
+    )
+    ua.set_url_value("method", key)
+    lam = widgets.lam_slider(
+        "mva.lam",
+        help="λ of every run in the task families (the λ-grid family tries them all). The "
+        "MSP of each run is measured with the method's own λ, as in the paper.",
+    )
+    reg = widgets.regularizer_select("mva.regularizer")
+    params = widgets.algorithm_params(key, widget_prefix="mva.param")
+
+family = st.radio(
+    "Family of runs",
+    list(FAMILIES),
+    key="mva.family",
+    format_func=FAMILIES.get,
+    horizontal=True,
+    help="λ grid: the same data clustered with λ = 1e-4 … 1e4. Pairs: each pair of classes of "
+    "a multi-class data set as its own two-cluster task. UCI: the seven binary tasks of the "
+    "MSPC paper's Table 2.",
+)
+source = None
+names: list[str] = []
+if family == "pairs":
+    source = st.selectbox(
+        "Multi-class data set",
+        list(datasets.PAIR_SOURCES),
+        key="mva.source",
+        format_func=lambda s: f"{s} ({len(datasets.pairs(s))} pairs)",
+        help="Every pair of its classes becomes one task (digits: 45 pairs, satimage: 15). "
+        "Large sources (letter: 325 pairs) take minutes.",
+    )
+    names = datasets.pairs(source)
+    ua.set_url_value("fam", f"pairs:{source}")
+elif family == "uci":
+    names = list(datasets.UCI_TASKS)
+    ua.set_url_value("fam", "uci")
+else:
+    ua.set_url_value("fam", "lam")
+
+lams = list(analysis.DEFAULT_LAMS)
+fit_params = {**params, "regularizer": reg}
+if family == "lam":
+    st.caption(
+        f"{len(lams)} runs of {ALGORITHMS[key].name} on **{ds.name}**, λ = 1e-4 … 1e4. The MSP "
+        f"of every labeling is measured with the same λ = {analysis.SWEEP_MSP_LAM:g}, so the "
+        "labelings are compared on one scale."
+    )
+else:
+    st.caption(
+        f"{len(names)} tasks, each clustered by {ALGORITHMS[key].name} with λ = {lam:g}; "
+        "features scaled to [-1, 1] as in the paper. Finished runs are cached."
+    )
+
+signature = (family, source, key, tuple(sorted(fit_params.items())), lam, current.fingerprint)
+if st.button("Compute the family", type="primary", key="mva.run"):
+    with widgets.guard("The runs could not be computed"):
+        if family == "lam":
+            sweep = ua.run_with_progress(
+                analysis.lam_sweep,
+                ds.X,
+                ds.y,
+                key,
+                lams,
+                {k: v for k, v in fit_params.items() if k != "lam"},
+                text="Sweeping λ…",
+            )
+            table = sweep.table.assign(name=[f"λ = {v:g}" for v in sweep.table["lam"]])
+            st.session_state["mva.result"] = {
+                "signature": signature,
+                "table": table,
+                "sweep": sweep,
+            }
+        else:
+            with st.spinner("Loading the tasks…"):
+                tasks = ua.family_tasks(names)
+            table = ua.run_with_progress(
+                analysis.msp_accuracy_family,
+                tasks,
+                key,
+                {**fit_params, "lam": lam},
+                text="Clustering every task…",
+            )
+            st.session_state["mva.result"] = {"signature": signature, "table": table, "sweep": None}
+
+stored = st.session_state.get("mva.result")
+if stored is None or stored["signature"][:3] != signature[:3]:
+    st.info("Press **Compute the family** to run it (runs already computed come back at once).")
+else:
+    if stored["signature"] != signature:
+        st.warning("The settings changed since these runs — press the button again.")
+    table = stored["table"]
+    sweep = stored["sweep"]
+    failed = table[table["error"] != ""]
+    if not failed.empty:
+        st.warning(
+            f"{len(failed)} run(s) failed and are left out: "
+            + "; ".join(f"{n}: {e}" for n, e in zip(failed["name"], failed["error"], strict=True))[
+                :800
+            ]
+        )
+    if table["accuracy"].isna().all():
+        st.info("These data have no class labels, so only the MSP is shown.")
+    highlight = []
+    if sweep is not None and np.isfinite(sweep.best_msp_lam):
+        highlight = [f"λ = {sweep.best_msp_lam:g}"]
+    fig = plots_analysis.msp_accuracy_figure(
+        table,
+        title=f"{ALGORITHMS[key].name}: MSP against accuracy",
+        highlight=highlight,
+    )
+    st.plotly_chart(fig, key="mva.scatter", width="stretch")
+    r = analysis.pearson(table["msp"], table["accuracy"])
+    slope, intercept = analysis.fit_line(table["msp"], table["accuracy"])
+    m = st.columns(3)
+    m[0].metric(
+        "Pearson r",
+        "—" if np.isnan(r) else f"{r:.2f}",
+        help="Linear correlation between MSP and accuracy over the points: 1 means a higher "
+        "MSP always comes with a proportionally higher accuracy, 0 means no linear relation.",
+    )
+    m[1].metric(
+        "slope",
+        "—" if np.isnan(slope) else f"{slope:.2f}",
+        help="Accuracy gained per unit of MSP along the least-squares line.",
+    )
+    m[2].metric("points", int(np.isfinite(table["msp"]).sum()))
+    with st.expander("Every run"):
+        st.dataframe(table, hide_index=True, width="stretch")
+    d = st.columns(2)
+    widgets.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
+    d[1].download_button(
+        "Runs (CSV)",
+        data=table.to_csv(index=False),
+        file_name="msp-vs-accuracy.csv",
+        mime="text/csv",
+        key="mva.download.csv",
+        on_click="ignore",
+        help="One row per run: its name, MSP, accuracy, size and time.",
+    )
+
+    if sweep is not None:
+        st.subheader("Choosing λ without labels")
+        st.markdown(
+            "The MSP needs no true classes, so it can pick λ: keep the λ whose clustering has "
+            "the largest MSP. How close does that come to the λ an oracle with the true "
+            "classes would pick?"
+        )
+        st.plotly_chart(plots_analysis.lam_sweep_figure(sweep), key="mva.sweep", width="stretch")
+        c = st.columns(4)
+        c[0].metric(
+            "λ chosen by MSP",
+            "—" if np.isnan(sweep.best_msp_lam) else f"{sweep.best_msp_lam:g}",
+            help="The λ whose clustering has the largest MSP (no labels used).",
+        )
+        c[1].metric(
+            "its accuracy",
+            "—" if np.isnan(sweep.accuracy_at_best_msp) else f"{sweep.accuracy_at_best_msp:.3f}",
+        )
+        c[2].metric(
+            "λ with the best accuracy",
+            "—" if np.isnan(sweep.best_accuracy_lam) else f"{sweep.best_accuracy_lam:g}",
+            help="What an oracle that knows the true classes would pick.",
+        )
+        c[3].metric(
+            "best accuracy",
+            "—" if np.isnan(sweep.best_accuracy) else f"{sweep.best_accuracy:.3f}",
+            delta=None
+            if np.isnan(sweep.best_accuracy) or np.isnan(sweep.accuracy_at_best_msp)
+            else f"{sweep.accuracy_at_best_msp - sweep.best_accuracy:+.3f} for MSP's choice",
+            delta_color="normal",
+        )
+
+ua.sync_to_url({"fam": ua.url_value("fam", "lam"), "method": ua.url_value("method", key)})
