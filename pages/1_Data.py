@@ -18,7 +18,11 @@ from clustering.plots import cluster_colors
 from datasets.synthetic import GENERATORS
 from ui import cache, state, widgets
 
-st.set_page_config(page_title="Data · Discriminative Clustering Lab", page_icon="📂", layout="wide")
+st.set_page_config(
+    page_title="Data · Discriminative Clustering Lab",
+    page_icon=":material/table_chart:",
+    layout="wide",
+)
 state.init()
 
 SOURCES = {
@@ -207,7 +211,7 @@ with left:
                 choice = new_choice
 
 with right:
-    current = widgets.data_caption()
+    current = widgets.data_caption(link=False)
     ds = current.dataset
     cols = st.columns(4)
     cols[0].metric("Samples", f"{ds.n_samples:,}")
@@ -268,6 +272,8 @@ with right:
             )
             st.plotly_chart(fig, key="data.class_counts")
 
-    widgets.page_link("pages/2_Cluster.py", label="Cluster these data", icon="🔀")
+    widgets.page_link(
+        "pages/2_Cluster.py", label="Cluster these data", icon=":material/scatter_plot:"
+    )
 
 state.sync_to_url()

@@ -15,7 +15,9 @@ from clustering.evaluation import metrics_table
 from ui import cache, state, widgets
 
 st.set_page_config(
-    page_title="Cluster · Discriminative Clustering Lab", page_icon="🔀", layout="wide"
+    page_title="Cluster · Discriminative Clustering Lab",
+    page_icon=":material/scatter_plot:",
+    layout="wide",
 )
 state.init()
 

@@ -155,11 +155,14 @@ def show_result_problems(result: FitResult) -> bool:
 # ----------------------------------------------------------------------------------------
 
 
-def data_caption(current: state.CurrentData | None = None) -> state.CurrentData:
+def data_caption(
+    current: state.CurrentData | None = None, *, link: bool = True
+) -> state.CurrentData:
     """Caption naming the data the page works on.
 
     When nobody chose a data set, says it is the default and links to the Data page; when a
-    requested data set could not be loaded (a bad link), shows why as a warning. Returns the
+    requested data set could not be loaded (a bad link), shows why as a warning. ``link=False``
+    leaves out the link (on the Data page itself). Returns the
     current data (loaded with :func:`ui.state.get_current_data` if not given).
     """
     current = current or state.get_current_data()
@@ -172,9 +175,11 @@ def data_caption(current: state.CurrentData | None = None) -> state.CurrentData:
     else:
         st.caption(
             f"Using the default data set **{ds.name}** ({ds.n_samples} samples × "
-            f"{ds.n_features} features) — choose another on the Data page."
+            f"{ds.n_features} features)"
+            + (" — choose another on the Data page." if link else " — choose another here.")
         )
-        page_link(DATA_PAGE, label="Choose a data set", icon="📂")
+        if link:
+            page_link(DATA_PAGE, label="Choose a data set", icon=":material/table_chart:")
     return current
 
 
