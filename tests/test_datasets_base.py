@@ -58,6 +58,16 @@ def test_dataset_properties_and_replace():
     assert unlabelled.n_classes == 0 and unlabelled.class_counts() == {}
 
 
+def test_dataset_pickles_for_the_app_cache():
+    import pickle
+
+    ds = datasets.load("digits:3v8")
+    back = pickle.loads(pickle.dumps(ds))
+    np.testing.assert_array_equal(back.X, ds.X)
+    np.testing.assert_array_equal(back.y, ds.y)
+    assert (back.name, back.feature_names, back.notes) == (ds.name, ds.feature_names, ds.notes)
+
+
 def test_normalize_drops_constant_features_and_says_so():
     out = normalize(_toy())
     assert out.feature_names == ("a", "c")
