@@ -26,17 +26,20 @@ import streamlit as st
 import datasets
 from clustering import analysis
 from clustering.analysis import FitOutcome
+from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
 
 from . import cache, state
 
 __all__ = [
     "FACTOR_OPTIONS",
+    "as_bytes",
     "cached_evaluator",
     "family_tasks",
     "feature_order",
     "margin_table",
     "mpm_on_labels",
+    "msp_of_labelings",
     "pair_source_of",
     "random_labelings_bound",
     "run_with_progress",
@@ -222,17 +225,19 @@ def random_labelings_bound(
 @st.cache_data(max_entries=64, show_spinner=False)
 def theorem1_table(
     data_fingerprint: str,
-    factors: tuple[float, ...],
+    factors: tuple,
     lam: float,
     _X: np.ndarray,
     labels: np.ndarray,
     regularizers: tuple[str, ...] = ("diag", "identity", "total"),
 ) -> pd.DataFrame:
-    """MSP of ``labels`` before and after multiplying the features by ``factors``, for each
-    regulariser (the live check of Theorem 1)."""
+    """MSP of ``labels`` before and after the features are multiplied by ``factors`` (a
+    tuple of ``d`` factors) or mapped by a matrix (a ``d x d`` tuple of tuples, ``X @ P``),
+    for each regulariser: the live check of Theorem 1."""
+    transform = np.asarray(factors, dtype=np.float64)
     rows = []
     for regularizer in regularizers:
-        check = analysis.theorem1_check(_X, labels, np.asarray(factors), lam, regularizer)
+        check = analysis.theorem1_check(_X, labels, transform, lam, regularizer)
         rows.append(
             {
                 "setting": f"Λ = {regularizer}, λ = {lam:g}",
@@ -241,6 +246,34 @@ def theorem1_table(
             }
         )
     return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def msp_of_labelings(
+    data_fingerprint: str,
+    lam: float,
+    regularizer: str,
+    labelings: tuple[tuple[str, bytes], ...],
+    _X: np.ndarray,
+    y: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """MSP (and accuracy, when ``y`` is given) of named labelings (``int64`` bytes)."""
+    rows = []
+    for name, raw in labelings:
+        labels = np.frombuffer(raw, dtype=np.int64)
+        try:
+            msp = msp_score(_X, labels, lam=lam, regularizer=regularizer)
+            error = ""
+        except Exception as err:  # one cluster, singular covariances: a message in the row
+            msp, error = np.nan, str(err)
+        accuracy = np.nan if y is None else clustering_accuracy(y, labels)
+        rows.append({"labeling": name, "MSP": msp, "accuracy": accuracy, "error": error})
+    return pd.DataFrame(rows)
+
+
+def as_bytes(labels) -> bytes:
+    """A labeling as ``int64`` bytes (hashable, for the cached functions here)."""
+    return np.ascontiguousarray(np.asarray(labels), dtype=np.int64).tobytes()
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -1,0 +1,349 @@
+"""Learn page: the theory of MSPC, each result beside a live demonstration on the current data.
+
+The Minimax Probability Machine (eq. 1-2), the MSP (Definition 1) and MSPC (eq. 3), the
+lower bound (4) of Theorem 2, the invariance of Theorem 1 and the relative-margin guarantee
+of Theorem 5 of ``mspc_maximin_separation_probability_clustering.txt``. Widgets and layout
+only: computations go through :mod:`ui.analysis` and :mod:`ui.cache`, figures come from
+:mod:`clustering.plots` and :mod:`clustering.plots_analysis`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from clustering import ALGORITHMS, plots, plots_analysis
+from ui import analysis as ua
+from ui import cache, state, widgets
+
+st.set_page_config(
+    page_title="Learn · Discriminative Clustering Lab", page_icon="🎓", layout="wide"
+)
+state.init()
+
+st.title("Learn: the ideas behind MSPC")
+st.markdown(
+    "Each result of the MSPC paper (Huang, Zhang, Song & Chen, AAAI 2015) next to a small "
+    "experiment on the current data. Change λ, Λ or the data set and the experiments follow."
+)
+current = widgets.data_caption()
+ds = current.dataset
+X, y = ds.X, ds.y
+binary_y = y is not None and np.unique(y).shape[0] == 2
+
+# ---- controls -----------------------------------------------------------------------------
+with st.sidebar:
+    st.header("Settings")
+    lam = widgets.lam_slider("learn.lam")
+    reg = widgets.regularizer_select("learn.regularizer")
+    sources = (["true classes"] if binary_y else []) + (
+        ["MSPC (MPM) clustering"] if "mspc-mpm" in ALGORITHMS else []
+    )
+    if not sources:
+        st.error("This page needs two classes or the MSPC (MPM) method.")
+        st.stop()
+    source = st.radio(
+        "Labeling used in the demonstrations",
+        sources,
+        key="learn.labeling",
+        help="The true classes show what the theory says about a known good split; MSPC's "
+        "clustering shows it on the split MSPC found without labels.",
+    )
+
+mspc_result = None
+if "mspc-mpm" in ALGORITHMS:
+    mspc_params = {**state.get_algorithm_params("mspc-mpm"), "lam": lam, "regularizer": reg}
+    with st.spinner("Clustering with MSPC…"):
+        mspc_result = cache.fit("mspc-mpm", mspc_params, current.fingerprint, X, y)
+if source == "true classes":
+    labels = np.asarray(y)
+else:
+    if mspc_result is None or not widgets.show_result_problems(mspc_result):
+        st.stop()
+    labels = np.asarray(mspc_result.labels)
+if np.unique(labels).shape[0] != 2:
+    st.error("The labeling has a single cluster, so there is nothing to separate.")
+    st.stop()
+
+lam_eff = 0.0 if reg == "none" else lam
+
+# ---- 1. MPM -------------------------------------------------------------------------------
+st.header("1 · The Minimax Probability Machine")
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(
+        "Given two labelled groups, the MPM looks for the hyperplane with the largest "
+        "probability $p$ that each group falls on its own side — for the **worst** "
+        "distribution with the groups' means and covariances (eq. 1):"
+    )
+    st.latex(
+        r"\max_{p,\,\mathbf w,\,b}\; p \quad \text{s.t.}\quad"
+        r"\inf_{\mathbf X_1 \sim (\hat\mu_1, \hat\Sigma_1)} \Pr(\mathbf w^\top \mathbf X_1 + b"
+        r" \ge 0) \ge p,\;"
+        r"\inf_{\mathbf X_2 \sim (\hat\mu_2, \hat\Sigma_2)} \Pr(\mathbf w^\top \mathbf X_2 + b"
+        r" \le 0) \ge p"
+    )
+    st.markdown("The multivariate Chebyshev inequality turns it into one ratio (eq. 2):")
+    st.latex(
+        r"\kappa = \max_{\mathbf w}\; \frac{\mathbf w^\top(\hat\mu_1 - \hat\mu_2)}"
+        r"{\sqrt{\mathbf w^\top(\hat\Sigma_1 + \lambda\Lambda)\mathbf w} + "
+        r"\sqrt{\mathbf w^\top(\hat\Sigma_2 + \lambda\Lambda)\mathbf w}},"
+        r"\qquad p = \frac{\kappa^2}{1 + \kappa^2}"
+    )
+    st.caption("λΛ is the regulariser of eq. (3), set in the sidebar.")
+with right:
+    with widgets.guard("The MPM could not be fitted"):
+        mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
+        c = st.columns(3)
+        c[0].metric("κ", f"{mpm['kappa']:.3f}", help="Optimal value of eq. (2).")
+        c[1].metric(
+            "p = κ²/(1+κ²)",
+            f"{mpm['alpha']:.3f}",
+            help="The worst-case probability of landing on the right side: the MSP of this "
+            "labeling.",
+        )
+        c[2].metric(
+            "observed share on the right side",
+            f"{mpm['train_accuracy']:.3f}",
+            help="Share of this labeling's own points on their side of the MPM hyperplane. "
+            "Usually above p, because real data are not the worst case.",
+        )
+        margins = X @ mpm["w"] - mpm["b"]
+        st.plotly_chart(
+            plots.margin_histogram(
+                margins, labels, title=f"MPM hyperplane for the {source}", height=330
+            ),
+            key="learn.mpm.hist",
+            width="stretch",
+        )
+
+# ---- 2. MSP and MSPC ----------------------------------------------------------------------
+st.header("2 · MSP: scoring a clustering without labels")
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(
+        "**Definition 1.** The *minimum separation probability* (MSP) of a labeling "
+        "$\\mathbf y$ is the optimal $p$ of the MPM trained on the data labelled by "
+        "$\\mathbf y$: a lower bound on the accuracy of a classifier learnt from the "
+        "clustering. **MSPC** searches for the labeling with the largest MSP (eq. 3):"
+    )
+    st.latex(
+        r"\max_{\mathbf w,\; \mathbf y \in \{1,2\}^N}\;"
+        r"\frac{|\mathbf w^\top(\hat\mu_1(\mathbf y) - \hat\mu_2(\mathbf y))|}"
+        r"{\sum_{k=1,2} \sqrt{\mathbf w^\top(\hat\Sigma_k(\mathbf y) + \lambda\Lambda)\mathbf w}}"
+    )
+with right:
+    labelings: list[tuple[str, bytes]] = []
+    if binary_y:
+        labelings.append(("true classes", ua.as_bytes(y)))
+    if mspc_result is not None and mspc_result.ok:
+        labelings.append(("MSPC (MPM) clustering", ua.as_bytes(mspc_result.labels)))
+    if "kmeans" in ALGORITHMS:
+        km = cache.fit("kmeans", state.get_algorithm_params("kmeans"), current.fingerprint, X, y)
+        if km.ok and np.unique(km.labels).shape[0] == 2:
+            labelings.append(("k-means clustering", ua.as_bytes(km.labels)))
+    rng = np.random.default_rng(0)
+    random_labels = rng.integers(0, 2, ds.n_samples)
+    labelings.append(("random labeling", ua.as_bytes(random_labels)))
+    first = np.asarray(X[:, 0])
+    labelings.append(
+        (f"split at the median of '{ds.feature_names[0]}'", ua.as_bytes(first > np.median(first)))
+    )
+    table = ua.msp_of_labelings(current.fingerprint, lam_eff, reg, tuple(labelings), X, y)
+    columns = ["labeling", "MSP"] + (["accuracy"] if y is not None else [])
+    st.dataframe(
+        table[columns],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "MSP": st.column_config.ProgressColumn(
+                "MSP",
+                format="%.3f",
+                min_value=0.0,
+                max_value=1.0,
+                help="Higher: the two groups are easier to tell apart by a linear rule.",
+            ),
+            "accuracy": st.column_config.NumberColumn(
+                format="%.3f", help="Agreement with the true classes (for reference)."
+            ),
+        },
+    )
+    st.caption(
+        "A random labeling has an MSP near 0: no hyperplane separates two random halves. "
+        "MSPC finds the labeling with the largest MSP it can reach."
+    )
+
+# ---- 3. Theorem 2 -------------------------------------------------------------------------
+st.header("3 · Theorem 2: a lower bound that is cheap to maximise")
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(
+        "With $r_k = N_k / N$ the cluster shares and $\\hat\\Sigma$ the covariance of all the "
+        "data, for every $\\mathbf w$ (eq. 4):"
+    )
+    st.latex(
+        r"\kappa^2 \;\ge\; \frac{(\mathbf w^\top(\hat\mu_1 - \hat\mu_2))^2}"
+        r"{2\,(r_1 \wedge r_2)^{-1}\,\mathbf w^\top(\hat\Sigma + \lambda\Lambda)\mathbf w"
+        r" \;-\; 2\,(r_1 \vee r_2)\,(\mathbf w^\top(\hat\mu_1 - \hat\mu_2))^2}"
+    )
+    st.markdown(
+        "The right side needs only the *total* covariance, which does not change with the "
+        "labels, so MSPC (GEP) maximises it by one eigenproblem and a sort. It is tight when "
+        "the clusters are balanced."
+    )
+    count = st.slider(
+        "Random labelings",
+        5,
+        50,
+        20,
+        key="learn.t2.count",
+        help="How many random labelings to test the bound on (each with a random share of "
+        "points in cluster 1).",
+    )
+    if st.button("Draw new labelings", key="learn.t2.draw", help="New random labelings."):
+        st.session_state["learn.t2.seed"] = st.session_state.get("learn.t2.seed", 0) + 1
+with right:
+    extra = ()
+    if source != "true classes":
+        extra = (("MSPC (MPM) clustering", ua.as_bytes(labels)),)
+    with widgets.guard("The bound could not be computed"):
+        bound_table = ua.random_labelings_bound(
+            current.fingerprint,
+            lam_eff,
+            reg,
+            int(count),
+            int(st.session_state.get("learn.t2.seed", 0)),
+            X,
+            y if binary_y else None,
+            extra,
+        )
+        ok = bound_table[bound_table["error"] == ""]
+        st.plotly_chart(
+            plots_analysis.lower_bound_figure(ok), key="learn.t2.figure", width="stretch"
+        )
+        holds = int((ok["bound"] <= ok["kappa_squared"] * (1 + 1e-9)).sum())
+        st.caption(
+            f"The bound stays below κ² for {holds} of {len(ok)} labelings (the theorem says: "
+            "all). Points near the dotted line are the balanced labelings."
+        )
+
+# ---- 4. Theorem 1 -------------------------------------------------------------------------
+st.header("4 · Theorem 1: the MSP does not care about units")
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(
+        "For any invertible $\\mathbf P \\in \\mathbb R^{d \\times d}$, the data "
+        "$\\{\\mathbf x_i\\}$ and $\\{\\mathbf P^\\top \\mathbf x_i\\}$ have the same optimal "
+        "MSP — and the same MSP for every fixed labeling, because the means and covariances "
+        "move with $\\mathbf P$ and the ratio (2) does not:"
+    )
+    st.latex(
+        r"\frac{\mathbf w^\top \mathbf P^\top (\hat\mu_1 - \hat\mu_2)}"
+        r"{\sum_k \sqrt{\mathbf w^\top \mathbf P^\top \hat\Sigma_k \mathbf P \mathbf w}}"
+        r"\;=\; \frac{\mathbf v^\top(\hat\mu_1 - \hat\mu_2)}{\sum_k \sqrt{\mathbf v^\top "
+        r"\hat\Sigma_k \mathbf v}},\quad \mathbf v = \mathbf P \mathbf w"
+    )
+    st.markdown(
+        "With $\\lambda > 0$ the regulariser must move along: $\\Lambda = "
+        "\\operatorname{diag}(\\hat\\Sigma)$ does for any rescaling of features, "
+        "$\\Lambda = \\hat\\Sigma$ for any $\\mathbf P$, $\\Lambda = \\mathbf I$ for neither."
+    )
+    kind = st.radio(
+        "Transformation",
+        ["rescale every feature", "random invertible matrix"],
+        key="learn.t1.kind",
+        horizontal=True,
+        help="Rescaling multiplies each feature by its own random factor between 0.001 and "
+        "1000 (a change of units). A random matrix mixes the features too.",
+    )
+    if st.button("Draw another transformation", key="learn.t1.draw"):
+        st.session_state["learn.t1.seed"] = st.session_state.get("learn.t1.seed", 0) + 1
+with right:
+    rng = np.random.default_rng([int(st.session_state.get("learn.t1.seed", 0)), ds.n_features])
+    d = ds.n_features
+    if kind == "rescale every feature":
+        factors = 10.0 ** rng.uniform(-3, 3, d)
+        transform: tuple = tuple(float(f) for f in factors)
+        st.caption(
+            "Factors: "
+            + ", ".join(
+                f"{n} ×{f:.3g}" for n, f in zip(ds.feature_names[:6], factors, strict=False)
+            )
+            + (" …" if d > 6 else "")
+        )
+    else:
+        P = rng.normal(size=(d, d)) + 2.0 * np.eye(d)
+        transform = tuple(tuple(float(v) for v in row) for row in P)
+        st.caption(f"A random {d} × {d} matrix P (condition number {np.linalg.cond(P):.0f}).")
+    with widgets.guard("The MSP could not be computed"):
+        checks = ua.theorem1_table(current.fingerprint, transform, lam_eff, X, labels)
+        if kind != "rescale every feature":
+            zero = ua.theorem1_table(current.fingerprint, transform, 0.0, X, labels, ("diag",))
+            checks = pd.concat([zero, checks], ignore_index=True)
+        st.plotly_chart(
+            plots_analysis.theorem1_figure(checks), key="learn.t1.figure", width="stretch"
+        )
+        st.dataframe(
+            checks[
+                ["setting", "msp_before", "msp_after", "relative_difference", "expected_invariant"]
+            ],
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "msp_before": st.column_config.NumberColumn("MSP before", format="%.8f"),
+                "msp_after": st.column_config.NumberColumn("MSP after", format="%.8f"),
+                "relative_difference": st.column_config.NumberColumn(
+                    "relative change", format="%.1e"
+                ),
+                "expected_invariant": st.column_config.CheckboxColumn(
+                    "theory says unchanged",
+                    help="Whether Theorem 1 (with the regulariser rule above) promises "
+                    "equality here.",
+                ),
+            },
+        )
+
+# ---- 5. Theorem 5 -------------------------------------------------------------------------
+st.header("5 · Theorem 5: a high MSP guarantees a large relative margin")
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(
+        "If the clusters have MSP $p$, there is a hyperplane such that at least a fraction "
+        "$1 - r$ of each cluster lies at relative margin "
+        "$|\\mathbf w^\\top \\mathbf x - b| / \\Delta \\ge \\rho / 2$, where "
+        "$\\Delta = |\\mathbf w^\\top(\\mu_1 - \\mu_2)|$ and"
+    )
+    st.latex(r"r = \frac{p^{-1} - 1}{(p^{-1} - 1) + (1 - \rho)^2 / 4},\qquad 0 \le \rho \le 1.")
+    st.markdown(
+        "Unlike the absolute margin of maximum margin clustering, the relative margin does "
+        "not change when features are rescaled. The paper states it with λ = 0; with λ > 0 "
+        "the MSP is computed from larger covariances, so the guarantee is weaker but still "
+        "holds."
+    )
+    rho = st.slider(
+        "ρ",
+        0.0,
+        1.0,
+        0.5,
+        step=0.05,
+        key="learn.t5.rho",
+        help="The relative margin to check is ρ/2: ρ = 0 asks only for the right side of "
+        "the hyperplane, ρ = 1 for half the distance between the cluster means.",
+    )
+with right:
+    with widgets.guard("The guarantee could not be computed"):
+        mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
+        margins = X @ mpm["w"] - mpm["b"]
+        st.plotly_chart(
+            plots.margin_histogram(margins, labels, mpm["alpha"], rho, height=330),
+            key="learn.t5.hist",
+            width="stretch",
+        )
+        st.plotly_chart(
+            plots.guarantee_curve(margins, labels, mpm["alpha"], height=300),
+            key="learn.t5.curve",
+            width="stretch",
+        )
+
+ua.sync_to_url()
