@@ -353,7 +353,9 @@ def get_current_data() -> CurrentData:
     try:
         dataset = cache.load_choice(choice, get_upload())
     except (datasets.DatasetError, ValueError) as err:
-        error = f"The data set {choice.label!r} could not be loaded: {err}"
+        error = " ".join(
+            filter(None, [error, f"The data set {choice.label!r} could not be loaded: {err}"])
+        )
         st.session_state[KEYS.DATA_ERROR] = error
         _set(KEYS.DATA, default_data_choice())
         st.session_state[KEYS.DATA_CHOSEN] = False
