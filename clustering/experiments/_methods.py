@@ -1,0 +1,163 @@
+"""The methods an experiment compares: registry keys, pipeline variants and their grids.
+
+An experiment column is a *method name*. Most names are :data:`clustering.ALGORITHMS` keys
+used as registered; a few are variants of a registered method with some parameters fixed
+(:data:`VARIANTS`), e.g. the feature-scaling-invariant MSPC pipeline of issue 8. Methods that
+are not registered when an experiment runs are skipped with a message, never an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from ..registry import ALGORITHMS
+
+__all__ = [
+    "LAM_GRID",
+    "VARIANTS",
+    "MethodVariant",
+    "available",
+    "grid",
+    "label",
+    "resolve",
+]
+
+#: The MSPC paper's candidate set for the regularisation weight, ``{1e-4, 1e-3, ..., 1e4}``.
+LAM_GRID = tuple(10.0**k for k in range(-4, 5))
+
+#: Candidate values of an SVM-style ``C`` (IterSVR, the multivariate-loss MMC, MVC).
+C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0)
+
+
+@dataclass(frozen=True)
+class MethodVariant:
+    """A column of an experiment: a registered method with some parameters fixed.
+
+    Attributes
+    ----------
+    name : str
+        Column key in result tables.
+    key : str
+        The :data:`clustering.ALGORITHMS` key it builds.
+    fixed : mapping
+        Parameters always passed to the estimator.
+    label : str
+        Display name.
+    """
+
+    name: str
+    key: str
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    label: str = ""
+
+
+#: Named pipelines beyond the registry's own keys.
+VARIANTS: Mapping[str, MethodVariant] = MappingProxyType(
+    {
+        "mspc-mpm-std": MethodVariant(
+            "mspc-mpm-std",
+            "mspc-mpm",
+            MappingProxyType({"init": "kmeans-standardized"}),
+            "MSPC-MPM, start: k-means on standardised features (AFS-invariant)",
+        ),
+    }
+)
+
+#: Hyper-parameter grids searched by the accuracy-selected protocols (the papers pick the
+#: grid point with the best accuracy). A parameter a method does not have is dropped.
+_GRIDS: Mapping[str, Mapping[str, tuple]] = MappingProxyType(
+    {
+        "mspc-mpm": {"lam": LAM_GRID},
+        "mspc-gep": {"lam": LAM_GRID},
+        "mspc-eig": {"lam": LAM_GRID},
+        "lda-kmeans": {"lam": LAM_GRID},
+        "dis-kmeans": {"lam": LAM_GRID},
+        "itersvr": {"C": C_GRID},
+        "itersvr-rbf": {"C": C_GRID, "gamma": (0.01, 0.1, 1.0)},
+        "mmc-nmi": {"C": C_GRID},
+        "mmc-rand": {"C": C_GRID},
+        "mmc-f": {"C": C_GRID},
+        "mvc-soft": {"C": C_GRID},
+        "mvc-hard": {"C": C_GRID},
+    }
+)
+
+
+def resolve(name: str) -> MethodVariant:
+    """The variant behind a method name.
+
+    Raises
+    ------
+    KeyError
+        If neither the name nor the method it builds is registered; the message says so.
+    """
+    variant = VARIANTS.get(name) or MethodVariant(name, name, MappingProxyType({}))
+    if variant.key not in ALGORITHMS:
+        raise KeyError(
+            f"{name!r} is not available: no algorithm is registered as {variant.key!r} "
+            f"(registered: {', '.join(ALGORITHMS)})."
+        )
+    spec_params = _estimator_params(variant.key)
+    missing = [p for p in variant.fixed if p not in spec_params]
+    if missing:
+        raise KeyError(
+            f"{name!r} is not available: {variant.key!r} has no parameter "
+            f"{', '.join(repr(p) for p in missing)}."
+        )
+    return variant
+
+
+def available(name: str) -> str | None:
+    """``None`` when the method can run, otherwise the reason it cannot."""
+    try:
+        resolve(name)
+    except KeyError as exc:
+        return str(exc.args[0])
+    return None
+
+
+def label(name: str) -> str:
+    """Display name of a method (its registry name, or the variant's label)."""
+    if name in VARIANTS:
+        return VARIANTS[name].label
+    spec = ALGORITHMS.get(name)
+    return spec.name if spec is not None else name
+
+
+def _estimator_params(key: str) -> set[str]:
+    try:
+        return set(ALGORITHMS[key].make().get_params())
+    except Exception:
+        return {p.name for p in ALGORITHMS[key].params}
+
+
+def grid(name: str, overrides: Mapping[str, tuple] | None = None) -> list[dict[str, Any]]:
+    """Parameter settings to try for a method: the product of its grids.
+
+    Parameters
+    ----------
+    name : str
+        Method name (registry key or variant).
+    overrides : mapping, optional
+        ``{parameter: values}`` replacing the default grid of that parameter (e.g.
+        ``{"lam": (0.1, 1.0)}`` for a quick run). Parameters the method lacks are ignored.
+
+    Returns
+    -------
+    list of dict
+        One dict per setting; ``[{}]`` for a method without a grid.
+    """
+    variant = resolve(name)
+    own = set(_estimator_params(variant.key))
+    axes = dict(_GRIDS.get(variant.key, {}))
+    for param, values in (overrides or {}).items():
+        if param in own or param in axes:
+            axes[param] = tuple(values)
+    axes = {p: v for p, v in axes.items() if p in own and p not in variant.fixed}
+    settings: list[dict[str, Any]] = [{}]
+    for param, values in axes.items():
+        settings = [{**s, param: v} for s in settings for v in values]
+    return settings

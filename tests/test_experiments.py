@@ -1,0 +1,208 @@
+"""The experiment runner: tiny sweeps end to end, resume, the Dask backend, and the MSPC
+paper's Table 2 numbers for MSPC-MPM."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from clustering.experiments import (
+    EXPERIMENTS,
+    PUBLISHED_DIR,
+    Cell,
+    _cells,
+    load_stored,
+    run_cells,
+    run_experiment,
+)
+from clustering.experiments.__main__ import main as cli_main
+from clustering.experiments._methods import LAM_GRID
+
+TINY = {
+    "methods": ["mspc-mpm", "mspc-eig"],
+    "tasks": ["ionosphere", "breast"],
+    "options": {"grid": {"lam": [0.1, 1.0]}},
+}
+
+
+def _cache_files(path):
+    return sorted(p.name for p in path.glob("*.json"))
+
+
+def test_tiny_table2_end_to_end(tmp_path):
+    result = run_experiment("table2", tmp_path, **TINY)
+    table = pd.read_csv(tmp_path / "table2.csv")
+    assert table["task"].tolist() == ["ionosphere", "breast"]
+    for method in TINY["methods"]:
+        assert ((table[method] >= 0) & (table[method] <= 50)).all()
+        assert f"paper_{method}" in table
+    assert table.loc[table["task"] == "breast", "paper_mspc-mpm"].item() == 2.93
+    # Selection by accuracy can only beat (or tie) the label-free selection by MSP.
+    msp_table = pd.read_csv(tmp_path / "table2_msp.csv")
+    assert (table["mspc-mpm"] <= msp_table["mspc-mpm"] + 1e-9).all()
+    # 2 methods x 2 tasks x 2 lam values, each cached once.
+    assert len(_cache_files(tmp_path / "cells" / "table2")) == 8
+    assert (tmp_path / "table2.md").read_text().startswith("## MSPC paper, Table 2")
+    stored = load_stored("table2", tmp_path)
+    pd.testing.assert_frame_equal(stored.main, result.main, check_exact=False, rtol=1e-9)
+    assert len(EXPERIMENTS["table2"].figures(stored)) == 1
+
+
+def test_error_table_matches_the_cells(tmp_path):
+    result = run_experiment("table2", tmp_path, **TINY)
+    cells = result.cells
+    best = cells[(cells.method == "mspc-eig") & (cells.task == "breast")]["accuracy"].max()
+    shown = result.main.loc[result.main.task == "breast", "mspc-eig"].item()
+    assert shown == pytest.approx(100 * (1 - best))
+
+
+def test_resume_after_interruption_recomputes_nothing_finished(tmp_path, monkeypatch):
+    real = _cells.compute_cell
+    calls: list[str] = []
+
+    def crash_after_three(cell):
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # the run is stopped (Ctrl-C, a killed job)
+        calls.append(cell.key)
+        return real(cell)
+
+    monkeypatch.setattr(_cells, "compute_cell", crash_after_three)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment("table2", tmp_path, **TINY)
+    cache = tmp_path / "cells" / "table2"
+    assert len(_cache_files(cache)) == 3
+    first = list(calls)
+
+    calls.clear()
+
+    def counting(cell):
+        calls.append(cell.key)
+        return real(cell)
+
+    monkeypatch.setattr(_cells, "compute_cell", counting)
+    resumed = run_experiment("table2", tmp_path, **TINY)
+    assert len(calls) == 5 and not set(calls) & set(first)
+    calls.clear()
+    again = run_experiment("table2", tmp_path, **TINY)
+    assert calls == []
+    pd.testing.assert_frame_equal(again.main, resumed.main)
+    fresh = run_experiment("table2", tmp_path / "fresh", **TINY)
+    pd.testing.assert_frame_equal(fresh.main, resumed.main)
+
+
+def test_failed_cells_are_cached_and_can_be_retried(tmp_path, monkeypatch):
+    cells = [Cell.make("t", "mspc-mpm", "breast", {"lam": lam}) for lam in (0.1, 1.0)]
+    monkeypatch.setattr(_cells, "compute_cell", lambda cell: {"status": "failed", "error": "boom"})
+    out = run_cells(cells, tmp_path)
+    assert [r["status"] for _, r in out] == ["failed", "failed"]
+    monkeypatch.undo()
+    assert [r["status"] for _, r in run_cells(cells, tmp_path)] == ["failed", "failed"]
+    retried = run_cells(cells, tmp_path, retry_failed=True)
+    assert [r["status"] for _, r in retried] == ["ok", "ok"]
+
+
+def test_missing_methods_are_skipped_with_a_reason(tmp_path):
+    result = run_experiment(
+        "table2",
+        tmp_path,
+        methods=["mspc-eig", "no-such-method"],
+        tasks=["breast"],
+        options={"grid": {"lam": [1.0]}},
+    )
+    assert result.config.methods == ["mspc-eig"]
+    assert "no-such-method" in result.config.skipped
+    assert "not available" in result.markdown and "no-such-method" in result.markdown
+
+
+def test_dask_backend_on_a_local_cluster_gives_the_same_tables(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    loky = run_experiment("table2", tmp_path / "loky", n_jobs=2, **TINY)
+    cluster = distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=2,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+    try:
+        dask = run_experiment(
+            "table2",
+            tmp_path / "dask",
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            **TINY,
+        )
+    finally:
+        cluster.close()
+    assert len(_cache_files(tmp_path / "dask" / "cells" / "table2")) == 8
+    pd.testing.assert_frame_equal(dask.main, loky.main)
+
+
+def test_progress_is_reported_for_every_cell(tmp_path):
+    seen = []
+    run_experiment("table2", tmp_path, progress=lambda d, t, m: seen.append((d, t)), **TINY)
+    assert seen[0] == (0, 8) and seen[-1] == (8, 8)
+    assert [d for d, _ in seen] == list(range(9))
+
+
+def test_command_line_writes_csv_and_markdown(tmp_path, capsys):
+    code = cli_main(
+        [
+            "afs",
+            "--out",
+            str(tmp_path),
+            "--methods",
+            "mspc-mpm-std,mspc-mpm",
+            "--tasks",
+            "breast",
+            "--option",
+            "repeats=2",
+            "--option",
+            "factors=[1,16]",
+            "--quiet",
+        ]
+    )
+    assert code == 0
+    table = pd.read_csv(tmp_path / "afs.csv")
+    invariant = table[table.method == "mspc-mpm-std"].iloc[0]
+    # The AFS-invariant pipeline (issue 8) gives the same labels whatever the scaling.
+    assert invariant["x1"] == invariant["x16"]
+    assert (tmp_path / "afs.md").is_file()
+    config = json.loads((tmp_path / "afs_config.json").read_text())
+    assert config["options"]["repeats"] == 2
+
+
+@pytest.mark.parametrize(("task", "paper"), [("breast", 2.93), ("satellite", 0.63)])
+def test_table2_mspc_mpm_matches_the_paper(tmp_path, task, paper):
+    """MSPC paper Table 2, MSPC-MPM, lam chosen by accuracy from {1e-4, ..., 1e4}."""
+    result = run_experiment(
+        "table2",
+        tmp_path,
+        methods=["mspc-mpm"],
+        tasks=[task],
+        options={"grid": {"lam": list(LAM_GRID)}},
+    )
+    assert result.main["mspc-mpm"].item() == pytest.approx(paper, abs=0.5)
+
+
+def test_published_results_have_the_documented_columns():
+    stored = load_stored("table2", PUBLISHED_DIR)
+    if stored is None:
+        pytest.skip("no published table2 result")
+    table = pd.read_csv(PUBLISHED_DIR / "table2.csv")
+    assert table["task"].tolist() == [
+        "ionosphere",
+        "breast",
+        "australian",
+        "diabetes",
+        "letter",
+        "satellite",
+        "spam",
+    ]
+    assert {"mspc-mpm", "paper_mspc-mpm", "kmeans", "paper_kmeans"} <= set(table.columns)
+    breast = table.loc[table.task == "breast", "mspc-mpm"].item()
+    assert np.isclose(breast, 2.93, atol=0.5)
