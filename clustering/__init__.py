@@ -7,6 +7,7 @@ True
 """
 
 from . import metrics
+from .diffrac import DIFFRAC
 from .dis_kmeans import DiscriminativeKMeans
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .itersvr import IterSVR
@@ -19,6 +20,7 @@ from .spectral import SpectralBaseline
 
 __all__ = [
     "ALGORITHMS",
+    "DIFFRAC",
     "MSPC",
     "AlgorithmSpec",
     "DegenerateDataError",

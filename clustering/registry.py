@@ -25,6 +25,7 @@ _MODULES = (
     "clustering.lda_kmeans",
     "clustering.dis_kmeans",
     "clustering.spectral",
+    "clustering.diffrac",
     "clustering.itersvr",
 )
 
