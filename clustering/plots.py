@@ -29,6 +29,7 @@ from .projections import Projection
 __all__ = [
     "CLASS_SYMBOLS",
     "OKABE_ITO",
+    "TEMPLATE",
     "cluster_colors",
     "cluster_scatter",
     "guarantee_curve",
@@ -65,8 +66,27 @@ CLASS_SYMBOLS = (
     "star",
 )
 
+_AXIS = {
+    "gridcolor": "#E5E9F0",
+    "linecolor": "#C8CED8",
+    "zerolinecolor": "#C8CED8",
+    "automargin": True,
+}
+#: A small white template with the Okabe-Ito colour cycle. Much cheaper to apply than
+#: plotly's "plotly_white", which carries defaults for every trace type (~30 ms per figure).
+TEMPLATE = go.layout.Template(
+    layout={
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "colorway": list(OKABE_ITO),
+        "xaxis": _AXIS,
+        "yaxis": _AXIS,
+        "hoverlabel": {"align": "left"},
+    }
+)
+
 _LAYOUT = {
-    "template": "plotly_white",
+    "template": TEMPLATE,
     "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
     "font": {"size": 13},
@@ -245,9 +265,9 @@ def cluster_scatter(
         if not mask.any():
             continue
         rows = idx[mask]
-        hover = [f"sample {r}<br>cluster {c}" for r in rows]
-        if has_y:
-            hover = [f"{h}<br>class {class_name(k)}" for h, k in zip(hover, yv[mask], strict=True)]
+        # One static hover template per trace (cluster and class are constant within it):
+        # far cheaper than one hover string per point.
+        hover = f"sample %{{customdata}}<br>{name.replace(' · ', '<br>')}<extra></extra>"
         fig.add_trace(
             go.Scattergl(
                 x=xy[mask, 0],
@@ -263,8 +283,7 @@ def cluster_scatter(
                     "line": {"width": 0.5, "color": "white"},
                 },
                 customdata=rows,
-                hovertext=hover,
-                hoverinfo="text",
+                hovertemplate=hover,
             )
         )
     n_wrong = 0
@@ -314,6 +333,19 @@ def cluster_scatter(
         dragmode="lasso",
     )
     return fig
+
+
+def _vline(x: float, line: dict) -> dict:
+    return {
+        "type": "line",
+        "x0": x,
+        "x1": x,
+        "y0": 0,
+        "y1": 1,
+        "xref": "x",
+        "yref": "paper",
+        "line": line,
+    }
 
 
 def margin_histogram(
@@ -366,9 +398,22 @@ def margin_histogram(
                 xbins={"start": lo, "end": hi + size, "size": size},
             )
         )
-    fig.add_vline(x=0.0, line={"color": "#000000", "width": 2}, annotation_text="w'x = b")
-    for s in (-rho / 2, rho / 2):
-        fig.add_vline(x=s, line={"color": "#555555", "width": 1.5, "dash": "dash"})
+    # Shapes written directly: add_vline is slow (it resolves subplot references per call).
+    shapes = [_vline(0.0, {"color": "#000000", "width": 2})] + [
+        _vline(x, {"color": "#555555", "width": 1.5, "dash": "dash"}) for x in (-rho / 2, rho / 2)
+    ]
+    annotations = [
+        {
+            "x": 0.0,
+            "y": 1.0,
+            "xref": "x",
+            "yref": "paper",
+            "text": "w'x = b",
+            "showarrow": False,
+            "xanchor": "left",
+            "yanchor": "top",
+        },
+    ]
     text = ""
     if msp is not None:
         guarantee = chebyshev_fraction(float(msp), float(rho))
@@ -383,6 +428,8 @@ def margin_histogram(
     fig.update_layout(
         **_LAYOUT,
         barmode="overlay",
+        shapes=shapes,
+        annotations=annotations,
         title={"text": title + (f"<br><sup>{text}</sup>" if text else "")},
         xaxis={"title": "relative margin (w'x − b) / Δ"},
         yaxis={"title": "number of points"},
