@@ -48,8 +48,8 @@ WEBGL_THRESHOLD = 500
 
 _LAYOUT = {
     "template": "plotly_white",
-    "margin": {"l": 60, "r": 20, "t": 70, "b": 50},
-    "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "left", "x": 0},
+    "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
+    "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
     "font": {"size": 13},
 }
 
@@ -437,7 +437,8 @@ def lower_bound_figure(
     title: str = "Theorem 2: bound (4) never exceeds κ²",
     height: int = 380,
 ) -> go.Figure:
-    """Scatter of ``kappa^2`` (x) against bound (4) (y) over labelings, with ``y = x``.
+    """Scatter of ``kappa^2`` (x) against bound (4) (y) over labelings, with ``y = x``,
+    on log axes (random labelings have tiny ``kappa^2``, good ones large).
 
     Parameters
     ----------
@@ -448,11 +449,14 @@ def lower_bound_figure(
     if table is None or table.empty:
         return _empty(title, "No labelings to compare.", height)
     fig = go.Figure()
-    top = float(max(table["kappa_squared"].max(), table["bound"].max(), 1e-9)) * 1.05
+    values = np.concatenate([table["kappa_squared"].to_numpy(), table["bound"].to_numpy()])
+    values = values[np.isfinite(values) & (values > 0)]
+    low = float(values.min()) / 1.5 if values.size else 1e-3
+    top = float(values.max()) * 1.5 if values.size else 1.0
     fig.add_trace(
         go.Scatter(
-            x=[0, top],
-            y=[0, top],
+            x=[low, top],
+            y=[low, top],
             mode="lines",
             name="bound = κ² (tight)",
             line={"color": "#555555", "dash": "dot"},
@@ -492,6 +496,7 @@ def lower_bound_figure(
         yaxis_title="lower bound (4) at the MPM direction",
         hovermode="closest",
     )
-    fig.update_xaxes(range=[0, top])
-    fig.update_yaxes(range=[0, top])
+    # Random labelings have tiny kappa^2 and good ones large: log axes show both.
+    fig.update_xaxes(type="log", range=[np.log10(low), np.log10(top)], exponentformat="power")
+    fig.update_yaxes(type="log", range=[np.log10(low), np.log10(top)], exponentformat="power")
     return fig

@@ -97,7 +97,8 @@ factors = np.array([ua.snap_factor(f) for f in state.get_scaling_factors(d)])
 
 buttons = st.columns([1, 1, 3])
 if buttons[0].button(
-    "🎲 Random AFS",
+    "Random AFS",
+    icon=":material/casino:",
     key="fs.random",
     help="The MSPC paper's experiment: pick one feature at random and multiply it by 2, 4, 8 "
     "or 16 (all other features back to ×1).",
@@ -108,11 +109,14 @@ if buttons[0].button(
     a = float(rng.choice(datasets.scaling.PAPER_FACTORS))
     state.set_scaling_factors({j: a})
     factors = state.get_scaling_factors(d)
-if buttons[1].button("Reset all to ×1", key="fs.reset", help="Undo every rescaling."):
+if buttons[1].button(
+    "Reset all to ×1", icon=":material/restart_alt:", key="fs.reset", help="Undo every rescaling."
+):
     state.set_scaling_factors({})
     factors = np.ones(d)
 
 shown = [int(j) for j in order[:TOP_FEATURES]]
+slider_area = st.container()
 if d > TOP_FEATURES:
     others = [int(j) for j in order[TOP_FEATURES:]]
     if "fs.more" not in st.session_state:
@@ -130,7 +134,7 @@ if d > TOP_FEATURES:
     )
     shown += [int(j) for j in more]
 
-cols = st.columns(4)
+cols = slider_area.columns(4)
 new_factors = factors.copy()
 for i, j in enumerate(shown):
     wkey = f"fs.factor.{j}"

@@ -78,18 +78,18 @@ with left:
         "distribution with the groups' means and covariances (eq. 1):"
     )
     st.latex(
-        r"\max_{p,\,\mathbf w,\,b}\; p \quad \text{s.t.}\quad"
-        r"\inf_{\mathbf X_1 \sim (\hat\mu_1, \hat\Sigma_1)} \Pr(\mathbf w^\top \mathbf X_1 + b"
-        r" \ge 0) \ge p,\;"
-        r"\inf_{\mathbf X_2 \sim (\hat\mu_2, \hat\Sigma_2)} \Pr(\mathbf w^\top \mathbf X_2 + b"
-        r" \le 0) \ge p"
+        r"\begin{aligned} \max_{p,\,\mathbf w,\,b}\;& p \\"
+        r"\text{s.t.}\;& \inf_{\mathbf X_1 \sim (\hat\mu_1, \hat\Sigma_1)}"
+        r" \Pr(\mathbf w^\top \mathbf X_1 + b \ge 0) \ge p \\"
+        r"& \inf_{\mathbf X_2 \sim (\hat\mu_2, \hat\Sigma_2)}"
+        r" \Pr(\mathbf w^\top \mathbf X_2 + b \le 0) \ge p \end{aligned}"
     )
     st.markdown("The multivariate Chebyshev inequality turns it into one ratio (eq. 2):")
     st.latex(
-        r"\kappa = \max_{\mathbf w}\; \frac{\mathbf w^\top(\hat\mu_1 - \hat\mu_2)}"
-        r"{\sqrt{\mathbf w^\top(\hat\Sigma_1 + \lambda\Lambda)\mathbf w} + "
-        r"\sqrt{\mathbf w^\top(\hat\Sigma_2 + \lambda\Lambda)\mathbf w}},"
-        r"\qquad p = \frac{\kappa^2}{1 + \kappa^2}"
+        r"\begin{aligned} \kappa &= \max_{\mathbf w}\; \frac{\mathbf w^\top(\hat\mu_1"
+        r" - \hat\mu_2)}{\sqrt{\mathbf w^\top(\hat\Sigma_1 + \lambda\Lambda)\mathbf w}"
+        r" + \sqrt{\mathbf w^\top(\hat\Sigma_2 + \lambda\Lambda)\mathbf w}} \\"
+        r" p &= \frac{\kappa^2}{1 + \kappa^2} \end{aligned}"
     )
     st.caption("λΛ is the regulariser of eq. (3), set in the sidebar.")
 with right:
@@ -183,9 +183,12 @@ with left:
         "data, for every $\\mathbf w$ (eq. 4):"
     )
     st.latex(
-        r"\kappa^2 \;\ge\; \frac{(\mathbf w^\top(\hat\mu_1 - \hat\mu_2))^2}"
-        r"{2\,(r_1 \wedge r_2)^{-1}\,\mathbf w^\top(\hat\Sigma + \lambda\Lambda)\mathbf w"
-        r" \;-\; 2\,(r_1 \vee r_2)\,(\mathbf w^\top(\hat\mu_1 - \hat\mu_2))^2}"
+        r"\kappa^2 \;\ge\; \frac{\delta^2}{2\,(r_1 \wedge r_2)^{-1}\, s"
+        r" \;-\; 2\,(r_1 \vee r_2)\,\delta^2}"
+    )
+    st.latex(
+        r"\delta = \mathbf w^\top(\hat\mu_1 - \hat\mu_2),\qquad "
+        r"s = \mathbf w^\top(\hat\Sigma + \lambda\Lambda)\mathbf w"
     )
     st.markdown(
         "The right side needs only the *total* covariance, which does not change with the "
@@ -239,10 +242,11 @@ with left:
         "move with $\\mathbf P$ and the ratio (2) does not:"
     )
     st.latex(
-        r"\frac{\mathbf w^\top \mathbf P^\top (\hat\mu_1 - \hat\mu_2)}"
+        r"\begin{aligned} \frac{\mathbf w^\top \mathbf P^\top (\hat\mu_1 - \hat\mu_2)}"
         r"{\sum_k \sqrt{\mathbf w^\top \mathbf P^\top \hat\Sigma_k \mathbf P \mathbf w}}"
-        r"\;=\; \frac{\mathbf v^\top(\hat\mu_1 - \hat\mu_2)}{\sum_k \sqrt{\mathbf v^\top "
-        r"\hat\Sigma_k \mathbf v}},\quad \mathbf v = \mathbf P \mathbf w"
+        r"&= \frac{\mathbf v^\top(\hat\mu_1 - \hat\mu_2)}{\sum_k \sqrt{\mathbf v^\top "
+        r"\hat\Sigma_k \mathbf v}} \\ \text{with } \mathbf v &= \mathbf P \mathbf w"
+        r"\end{aligned}"
     )
     st.markdown(
         "With $\\lambda > 0$ the regulariser must move along: $\\Lambda = "
