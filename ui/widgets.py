@@ -99,7 +99,7 @@ def format_number(value: float) -> str:
     Examples
     --------
     >>> [format_number(v) for v in (1e-4, 0.5, 20.0, 1e4)]
-    ['0.0001', '0.5', '20', '1e+04']
+    ['0.0001', '0.5', '20', '10000']
     """
     return f"{value:g}"
 
