@@ -269,3 +269,64 @@ def test_margin_guarantee_holds_on_the_sample_for_lam_zero():
     assert table["guarantee"].tolist() == [chebyshev_fraction(model.msp_, r) for r in rhos]
     assert table["guarantee"].is_monotonic_decreasing
     assert (table["fraction_min"] >= table["guarantee"] - 1e-12).all()
+
+
+# ---------------------------------------------------------------------------------------------
+# The evaluator hook and the figures
+# ---------------------------------------------------------------------------------------------
+
+
+def test_evaluator_hook_replaces_every_fit_and_factor_one_is_fitted_once_per_method():
+    X, y = gaussians(d=3, n_per=20)
+    calls = []
+
+    def counting(key, params, X_, y_, **kwargs):
+        calls.append((key, float(np.abs(X_).sum())))
+        return analysis.evaluate_fit(key, params, X_, y_, **kwargs)
+
+    analysis.afs_sensitivity(
+        X,
+        y,
+        {"a": ("mspc-eig", {}), "b": ("mspc-eig", {"lam": 10.0})},
+        factors=(1, 2, 4),
+        n_repeats=3,
+        evaluator=counting,
+    )
+    assert len(calls) == 2 * (1 + 3 * 2)
+    sweep = analysis.lam_sweep(X, y, "mspc-eig", lams=[0.1, 1.0], evaluator=counting)
+    assert len(calls) == 14 + 2 and len(sweep.table) == 2
+
+
+def test_figures_carry_the_numbers_they_show():
+    from clustering import plots_analysis
+
+    X, y = gaussians(d=3, n_per=30, gap=2.0)
+    _, summary = analysis.afs_sensitivity(
+        X, y, {"a": ("mspc-eig", {}), "b": ("mspc-gep", {"n_init": 2})}, factors=(1, 4), n_repeats=2
+    )
+    fig = plots_analysis.sensitivity_figure(summary)
+    assert [t.name for t in fig.data] == ["a", "b"]
+    assert {t.marker.symbol for t in fig.data} == {"circle", "square"}
+    np.testing.assert_allclose(fig.data[0].y, 100 * summary["accuracy_mean"].iloc[:2])
+    assert fig.layout.xaxis.type == "log"
+
+    table = pd.DataFrame(
+        {"name": list("abcd"), "msp": [0.1, 0.4, 0.6, 0.9], "accuracy": [0.5, 0.7, 0.8, 0.95]}
+    )
+    fig = plots_analysis.msp_accuracy_figure(table, highlight=["c"])
+    r = analysis.pearson(table["msp"], table["accuracy"])
+    assert f"r = {r:.2f}" in fig.layout.title.text
+    assert list(fig.data[0].text) == list("abcd")
+    assert fig.data[-1].text == ("c",)
+    big = pd.DataFrame({"name": [str(i) for i in range(600)], "msp": np.linspace(0, 1, 600)})
+    big["accuracy"] = big["msp"]
+    assert type(plots_analysis.msp_accuracy_figure(big).data[0]).__name__ == "Scattergl"
+
+    sweep = analysis.lam_sweep(X, y, "mspc-eig", lams=[0.01, 1.0, 100.0])
+    fig = plots_analysis.lam_sweep_figure(sweep)
+    names = [t.name for t in fig.data]
+    assert f"largest MSP: λ = {sweep.best_msp_lam:g}" in names
+    assert f"largest accuracy: λ = {sweep.best_accuracy_lam:g}" in names
+
+    empty = plots_analysis.sensitivity_figure(summary.iloc[0:0])
+    assert empty.layout.annotations[0].text == "No successful runs to plot."

@@ -1,0 +1,218 @@
+"""AppTest of the analysis pages: Feature scaling, MSP vs accuracy, Learn.
+
+Each page opens on the default data set without an exception, reacts to its controls,
+runs its button paths on a small configuration and restores its state from the URL.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from clustering import ALGORITHMS
+
+ROOT = Path(__file__).resolve().parents[1]
+FEATURE_SCALING = str(ROOT / "pages" / "3_Feature_scaling.py")
+MSP_VS_ACCURACY = str(ROOT / "pages" / "4_MSP_vs_accuracy.py")
+LEARN = str(ROOT / "pages" / "5_Learn.py")
+TIMEOUT = 120
+
+#: A small two-feature data set: two clusters along 'signal', Gaussian 'noise' as wide.
+SMALL = {
+    "data": "synthetic:afs_trap",
+    "gen": "n_samples=80;scale=3",
+    "norm": "0",
+}
+
+
+def app(path: str, **query: str) -> AppTest:
+    at = AppTest.from_file(path, default_timeout=TIMEOUT)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def charts(at: AppTest) -> int:
+    return len(at.get("plotly_chart"))
+
+
+def comparison(at: AppTest):
+    frame = at.dataframe[0].value
+    return frame.set_index("method")
+
+
+# ---------------------------------------------------------------------------------------------
+# Feature scaling
+# ---------------------------------------------------------------------------------------------
+
+
+def test_feature_scaling_default_path():
+    at = app(FEATURE_SCALING)
+    assert_clean(at)
+    assert "default data set" in at.caption[0].value
+    sliders = [s.key for s in at.select_slider if s.key.startswith("fs.factor.")]
+    assert len(sliders) == 8  # breast has 9 features: the 8 largest-variance get sliders
+    table = comparison(at)
+    assert len(table) == len([k for k in ("mspc-mpm", "kmeans") if k in ALGORITHMS])
+    # Nothing rescaled yet: before equals after.
+    np.testing.assert_array_equal(table["accuracy_before"], table["accuracy_after"])
+    assert charts(at) >= 3
+
+
+@pytest.mark.skipif("kmeans" not in ALGORITHMS, reason="needs the k-means baseline")
+def test_rescaling_moves_kmeans_but_not_mspc_with_the_invariant_start():
+    at = app(FEATURE_SCALING, algos="kmeans,mspc-mpm")
+    at.radio(key="fs.init").set_value("kmeans-standardized").run()
+    at.select_slider(key="fs.factor.0").set_value(16.0).run()
+    assert_clean(at)
+    assert at.query_params["scale"] == "0:16"
+    assert "mspc-mpm.init=kmeans-standardized" in at.query_params["ap"]
+    table = comparison(at)
+    mspc, km = table.loc["MSPC (MPM)"], table.loc["k-means"]
+    assert mspc["changed"] == 0.0
+    assert mspc["accuracy_after"] == mspc["accuracy_before"]
+    assert mspc["msp_after"] == pytest.approx(mspc["msp_before"], rel=1e-9)
+    assert km["changed"] > 0.05
+    assert km["accuracy_after"] < km["accuracy_before"] - 0.05
+    # Theorem 1 on the same page: with Lambda = diag the MSP does not move.
+    diag = at.metric[0]
+    assert diag.label == "Λ = diag"
+    assert abs(float(diag.delta)) < 1e-9
+
+
+def test_url_state_is_restored_on_the_feature_scaling_page():
+    at = app(
+        FEATURE_SCALING,
+        algos="mspc-eig",
+        scale="1:8,3:0.5",
+        ap="mspc-mpm.init=kmeans-standardized",
+        view="pca",
+    )
+    assert_clean(at)
+    assert at.select_slider(key="fs.factor.1").value == 8.0
+    assert at.select_slider(key="fs.factor.3").value == 0.5
+    assert at.radio(key="fs.init").value == "kmeans-standardized"
+    assert at.radio(key="fs.view").value == "pca"
+    assert at.multiselect(key="fs.algorithms").value == ["mspc-eig"]
+    assert "'cell_size_uniformity' × 8" in " ".join(c.value for c in at.caption)
+
+
+def test_random_afs_scales_one_feature_by_a_paper_factor_and_reset_undoes_it():
+    at = app(FEATURE_SCALING, algos="mspc-eig")
+    at.button(key="fs.random").click().run()
+    assert_clean(at)
+    values = [s.value for s in at.select_slider if s.key.startswith("fs.factor.")]
+    changed = [v for v in values if v != 1.0]
+    assert len(changed) == 1 and changed[0] in (2.0, 4.0, 8.0, 16.0)
+    at.button(key="fs.reset").click().run()
+    assert all(s.value == 1.0 for s in at.select_slider if s.key.startswith("fs.factor."))
+    assert "scale" not in at.query_params
+
+
+def test_sensitivity_button_runs_fig1_on_a_small_configuration():
+    at = app(FEATURE_SCALING, algos="mspc-eig", **SMALL)
+    assert_clean(at)
+    before = charts(at)
+    at.multiselect(key="fs.s.factors").set_value([4.0, 16.0])
+    at.button(key="fs.s.run").click().run()
+    assert_clean(at)
+    assert charts(at) == before + 1
+    runs = at.dataframe[-1].value
+    # d = 2 features, both rescaled once; three curves (EIG and MSPC's two starts).
+    assert sorted(runs["feature"].unique()) == [0, 1]
+    assert set(runs["factor"]) == {1.0, 4.0, 16.0}
+    standardized = runs[runs["method"] == "MSPC (MPM), standardised start"]
+    assert standardized["accuracy"].nunique() == 1  # exactly invariant
+    # A rerun (e.g. another error-bar choice) keeps the curve without recomputing.
+    at.radio(key="fs.s.error").set_value("std").run()
+    assert_clean(at)
+    assert charts(at) == before + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# MSP vs accuracy
+# ---------------------------------------------------------------------------------------------
+
+
+def test_msp_vs_accuracy_default_path_waits_for_the_button():
+    at = app(MSP_VS_ACCURACY)
+    assert_clean(at)
+    assert at.radio(key="mva.family").value == "lam"
+    assert any("Compute the family" in i.value for i in at.info)
+    assert charts(at) == 0
+
+
+def test_lam_grid_family_reports_the_two_argmaxes():
+    at = app(MSP_VS_ACCURACY, method="mspc-eig", **SMALL)
+    at.button(key="mva.run").click().run()
+    assert_clean(at)
+    assert charts(at) == 2  # the scatter and the lam sweep
+    metrics = {m.label: m.value for m in at.metric}
+    table = at.dataframe[0].value
+    best = table.loc[table["msp"].idxmax()]
+    assert metrics["λ chosen by MSP"] == f"{best['lam']:g}"
+    assert metrics["its accuracy"] == f"{best['accuracy']:.3f}"
+    assert metrics["best accuracy"] == f"{table['accuracy'].max():.3f}"
+    assert at.query_params["fam"] == "lam" and at.query_params["method"] == "mspc-eig"
+
+
+def test_pair_family_and_url_restore():
+    at = app(MSP_VS_ACCURACY, fam="pairs:wine", method="mspc-eig")
+    assert_clean(at)
+    assert at.radio(key="mva.family").value == "pairs"
+    assert at.selectbox(key="mva.source").value == "wine"
+    assert at.selectbox(key="mva.method").value == "mspc-eig"
+    at.button(key="mva.run").click().run()
+    assert_clean(at)
+    table = at.dataframe[0].value
+    assert table["name"].tolist() == ["wine:1v2", "wine:1v3", "wine:2v3"]
+    r = {m.label: m.value for m in at.metric}["Pearson r"]
+    expected = np.corrcoef(table["msp"], table["accuracy"])[0, 1]
+    assert r == f"{expected:.2f}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Learn
+# ---------------------------------------------------------------------------------------------
+
+
+def test_learn_default_path_and_live_theorems():
+    at = app(LEARN)
+    assert_clean(at)
+    assert len(at.latex) >= 7
+    kappa = float(at.metric[0].value)
+    p = float(at.metric[1].value)
+    assert p == pytest.approx(kappa**2 / (1 + kappa**2), abs=2e-3)
+    # Theorem 1 table (the third data frame): diag and total invariant, identity not.
+    t1 = at.dataframe[1].value.set_index("setting")
+    for setting, row in t1.iterrows():
+        if row["expected_invariant"]:
+            assert row["relative_difference"] < 1e-9, setting
+    assert (~t1["expected_invariant"]).any()
+    # Theorem 2: the page states the bound held for every labeling.
+    assert any("for 21 of 21 labelings" in c.value for c in at.caption)
+
+
+def test_learn_controls_rerun_without_errors():
+    at = app(LEARN, **SMALL)
+    assert_clean(at)
+    at.radio(key="learn.labeling").set_value("MSPC (MPM) clustering").run()
+    at.slider(key="learn.t5.rho").set_value(0.8).run()
+    at.radio(key="learn.t1.kind").set_value("random invertible matrix").run()
+    at.button(key="learn.t1.draw").click().run()
+    at.button(key="learn.t2.draw").click().run()
+    assert_clean(at)
+    t1 = at.dataframe[1].value
+    # A general invertible map: invariant with lam = 0 and with Lambda = total.
+    zero = t1[t1["setting"].str.contains("λ = 0")]
+    assert len(zero) == 1 and zero["relative_difference"].iloc[0] < 1e-9
+    total = t1[t1["setting"].str.startswith("Λ = total")]
+    assert total["relative_difference"].iloc[0] < 1e-9
