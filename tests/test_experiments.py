@@ -206,3 +206,15 @@ def test_published_results_have_the_documented_columns():
     assert {"mspc-mpm", "paper_mspc-mpm", "kmeans", "paper_kmeans"} <= set(table.columns)
     breast = table.loc[table.task == "breast", "mspc-mpm"].item()
     assert np.isclose(breast, 2.93, atol=0.5)
+
+
+def test_report_puts_measured_and_paper_values_side_by_side(tmp_path):
+    run_experiment("table2", tmp_path, **TINY)
+    target = tmp_path / "REPRODUCTION.md"
+    assert cli_main(["report", "--out", str(tmp_path), "--file", str(target)]) == 0
+    text = target.read_text()
+    assert "## MSPC paper, Table 2" in text
+    assert "2.93 (2.93" in text or "(2.93, " in text
+    assert "Gap summary" in text
+    assert "python -m clustering.experiments report" in text
+    assert "_Not run yet" in text  # the experiments without a stored result say so

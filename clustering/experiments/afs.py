@@ -51,17 +51,20 @@ def plan(config: Config) -> list[Cell]:
     factors = [float(f) for f in config.options["factors"]]
     repeats = int(config.options["repeats"])
     seed = int(config.options["seed"])
+    schedules = {
+        task: scaling.afs_feature_schedule(_load(task)[0].shape[1], repeats, rng=seed)
+        for task in config.tasks
+    }
     cells = []
-    for task in config.tasks:
-        d = _load(task)[0].shape[1]
-        schedule = scaling.afs_feature_schedule(d, repeats, rng=seed)
-        for method in config.methods:
-            params = _params(method, config)
+    # Method by method, so the cheap columns are complete before the slow ones start.
+    for method in config.methods:
+        params = _params(method, config)
+        for task in config.tasks:
             for factor in factors:
                 if factor == 1.0:
                     cells.append(Cell.make("afs", method, task, params, seed=seed))
                     continue
-                for feature in schedule:
+                for feature in schedules[task]:
                     cells.append(
                         Cell.make(
                             "afs",
