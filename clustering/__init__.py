@@ -16,12 +16,14 @@ from .lda_kmeans import LDAKMeans
 from .mpm import MinimaxProbabilityMachine
 from .mspc import MSPC
 from .registry import ALGORITHMS, AlgorithmSpec, Param, make_estimator
+from .smic import SMIC
 from .spectral import SpectralBaseline
 
 __all__ = [
     "ALGORITHMS",
     "DIFFRAC",
     "MSPC",
+    "SMIC",
     "AlgorithmSpec",
     "DegenerateDataError",
     "DiscriminativeKMeans",

@@ -26,6 +26,7 @@ _MODULES = (
     "clustering.dis_kmeans",
     "clustering.spectral",
     "clustering.diffrac",
+    "clustering.smic",
     "clustering.itersvr",
 )
 
