@@ -319,7 +319,8 @@ st.subheader("4 · Sensitivity to feature scaling (the MSPC paper's Fig. 1)")
 st.markdown(
     "In each repetition one randomly chosen feature (a different one each time; every "
     "feature once when there are fewer than the repetitions) is multiplied by each factor and "
-    "every method is refitted. The curve is the mean accuracy over the repetitions."
+    "every method is refitted. The curve is the mean accuracy over the repetitions. It "
+    "starts from the data as loaded: the sliders above are not applied here."
 )
 if y is None:
     st.info("These data have no class labels, so accuracy cannot be measured.")
@@ -417,7 +418,13 @@ else:
         with st.expander("Every run"):
             st.dataframe(runs, hide_index=True, width="stretch")
         d_cols = st.columns(3)
-        widgets.download_figure(fig, "afs-sensitivity", key="fs.s.download", container=d_cols[0])
+        widgets.download_figure(
+            fig,
+            "afs-sensitivity",
+            key="fs.s.download",
+            label="Sensitivity figure (HTML)",
+            container=d_cols[0],
+        )
         d_cols[1].download_button(
             "Runs (CSV)",
             data=runs.to_csv(index=False),
@@ -431,7 +438,13 @@ else:
 
 st.divider()
 dl = st.columns(3)
-widgets.download_figure(comparison_fig, "before-after", key="fs.download.fig", container=dl[0])
+widgets.download_figure(
+    comparison_fig,
+    "before-after",
+    key="fs.download.fig",
+    label="Before/after figure (HTML)",
+    container=dl[0],
+)
 widgets.download_labels(ds, after, key="fs.download.labels", container=dl[1])
 widgets.download_config(
     "fs.download.config",
