@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ._moments import binary_labels, cluster_moments, regularizer_matrix, standardize
-from .evaluation import FitResult, fit_and_evaluate
+from .evaluation import DEFAULT_MSP_LAM, FitResult, fit_and_evaluate
 from .metrics import chebyshev_fraction, msp_score, relative_margin
 from .mpm import fit_mpm_to_labels
 from .solvers.gep import lower_bound
@@ -71,8 +71,9 @@ DEFAULT_FACTORS = (1.0, 2.0, 4.0, 8.0, 16.0)
 DEFAULT_LAMS = tuple(10.0 ** np.arange(-4, 5))
 
 #: ``lam`` that :func:`lam_sweep` measures the MSP of every labeling with, so that the
-#: labelings of different ``lam`` are compared on one scale.
-SWEEP_MSP_LAM = 0.1
+#: labelings of different ``lam`` are compared on one scale: the same reference value the
+#: Cluster page uses to compare methods (:data:`clustering.evaluation.DEFAULT_MSP_LAM`).
+SWEEP_MSP_LAM = DEFAULT_MSP_LAM
 
 Progress = Callable[[float, str], Any] | None
 MethodSpec = tuple[str, Mapping[str, Any]]

@@ -147,7 +147,9 @@ def test_lam_sweep_argmaxes_match_its_table_and_msp_is_on_one_scale():
     # which falls as lam grows (bigger regularised covariances).
     model = ALGORITHMS["mspc-gep"].make(lam=1e3, n_init=2, random_state=0).fit(X)
     row = table.iloc[-1]
-    assert row["msp"] == pytest.approx(msp_score(X, model.labels_, lam=0.1), rel=1e-9)
+    assert row["msp"] == pytest.approx(
+        msp_score(X, model.labels_, lam=analysis.SWEEP_MSP_LAM), rel=1e-9
+    )
     assert row["own_msp"] == pytest.approx(model.msp_, rel=1e-9)
     assert table["own_msp"].iloc[0] > table["own_msp"].iloc[-1]
 
