@@ -32,8 +32,19 @@ def _cache_files(path):
     return sorted(p.name for p in path.glob("*.json"))
 
 
-def test_tiny_table2_end_to_end(tmp_path):
-    result = run_experiment("table2", tmp_path, **TINY)
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """One tiny table2 run shared by the tests that only read its output."""
+    out = tmp_path_factory.mktemp("tiny")
+    seen = []
+    result = run_experiment("table2", out, progress=lambda d, t, m: seen.append((d, t, m)), **TINY)
+    return out, result, seen
+
+
+def test_tiny_table2_end_to_end(tiny_run):
+    tmp_path, result, seen = tiny_run
+    # Progress is reported once with the cache read and once after every cell.
+    assert [(d, t) for d, t, _ in seen] == [(i, 8) for i in range(9)]
     table = pd.read_csv(tmp_path / "table2.csv")
     assert table["task"].tolist() == ["ionosphere", "breast"]
     for method in TINY["methods"]:
@@ -51,8 +62,8 @@ def test_tiny_table2_end_to_end(tmp_path):
     assert len(EXPERIMENTS["table2"].figures(stored)) == 1
 
 
-def test_error_table_matches_the_cells(tmp_path):
-    result = run_experiment("table2", tmp_path, **TINY)
+def test_error_table_matches_the_cells(tiny_run):
+    _, result, _ = tiny_run
     cells = result.cells
     best = cells[(cells.method == "mspc-eig") & (cells.task == "breast")]["accuracy"].max()
     shown = result.main.loc[result.main.task == "breast", "mspc-eig"].item()
@@ -142,13 +153,6 @@ def test_dask_backend_on_a_local_cluster_gives_the_same_tables(tmp_path):
     pd.testing.assert_frame_equal(dask.main, loky.main)
 
 
-def test_progress_is_reported_for_every_cell(tmp_path):
-    seen = []
-    run_experiment("table2", tmp_path, progress=lambda d, t, m: seen.append((d, t)), **TINY)
-    assert seen[0] == (0, 8) and seen[-1] == (8, 8)
-    assert [d for d, _ in seen] == list(range(9))
-
-
 def test_command_line_writes_csv_and_markdown(tmp_path, capsys):
     code = cli_main(
         [
@@ -208,10 +212,10 @@ def test_published_results_have_the_documented_columns():
     assert np.isclose(breast, 2.93, atol=0.5)
 
 
-def test_report_puts_measured_and_paper_values_side_by_side(tmp_path):
-    run_experiment("table2", tmp_path, **TINY)
+def test_report_puts_measured_and_paper_values_side_by_side(tiny_run, tmp_path):
+    out, _, _ = tiny_run
     target = tmp_path / "REPRODUCTION.md"
-    assert cli_main(["report", "--out", str(tmp_path), "--file", str(target)]) == 0
+    assert cli_main(["report", "--out", str(out), "--file", str(target)]) == 0
     text = target.read_text()
     assert "## MSPC paper, Table 2" in text
     assert "2.93 (2.93" in text or "(2.93, " in text
