@@ -222,3 +222,19 @@ def test_report_puts_measured_and_paper_values_side_by_side(tiny_run, tmp_path):
     assert "Gap summary" in text
     assert "python -m clustering.experiments report" in text
     assert "_Not run yet" in text  # the experiments without a stored result say so
+
+
+def test_reproduce_page_shows_results_and_runs_one_task_live():
+    from streamlit.testing.v1 import AppTest
+
+    app = AppTest.from_file("../pages/6_Reproduce.py", default_timeout=120).run()
+    assert not app.exception
+    app.selectbox(key="repro.experiment").set_value("table2").run()
+    app.selectbox(key="repro.task.table2").set_value("breast").run()
+    app.multiselect(key="repro.methods.table2").set_value(["mspc-eig"]).run()
+    app.button(key="repro.run.table2").click().run()
+    assert not app.exception and not app.error
+    assert any(m.value.startswith("**Live result** (breast)") for m in app.markdown)
+    for name in EXPERIMENTS:
+        app.selectbox(key="repro.experiment").set_value(name).run()
+        assert not app.exception, name
