@@ -152,11 +152,18 @@ def labeling_cost(F: np.ndarray, labels: np.ndarray, n_clusters: int) -> float:
     return float((n - np.sum(sizes**2) / n - np.sum((F.T @ Y) ** 2)) / n)
 
 
-def build_convex_problem(sizes: np.ndarray, n_clusters: int, cl_pairs: np.ndarray):
+def build_convex_problem(B: np.ndarray, sizes: np.ndarray, n_clusters: int, cl_pairs: np.ndarray):
     """The convex relaxation of section 2.3 on the collapsed variable ``N`` (chunks).
+
+    The cost matrix ``B`` enters as a constant: as a ``cp.Parameter`` it would make
+    cvxpy's DPP compilation build a tensor with ``O(p^4)`` entries (765 MiB and 6 s for
+    ``p = 100``, against 7 MiB and 0.2 s as a constant). The minimum cluster size and the
+    cannot-link weights, which are cheap, are parameters.
 
     Parameters
     ----------
+    B : ndarray of shape (p, p)
+        Symmetric collapsed cost matrix (module notes).
     sizes : ndarray of shape (p,)
         Chunk sizes (all ones without must-links); their sum is ``n``.
     n_clusters : int
@@ -170,8 +177,8 @@ def build_convex_problem(sizes: np.ndarray, n_clusters: int, cl_pairs: np.ndarra
         DPP problem; set the parameters and call ``solve``.
     N : cvxpy.Variable of shape (p, p)
     params : dict
-        ``"B"`` (p x p cost), ``"lambda0"`` (minimum cluster size), ``"penalty"`` (weight of
-        each penalised pair, length ``max(m, 1)``).
+        ``"lambda0"`` (minimum cluster size) and ``"penalty"`` (weight of each penalised
+        pair, length ``max(m, 1)``).
     """
     p = sizes.shape[0]
     n = float(sizes.sum())
@@ -179,7 +186,6 @@ def build_convex_problem(sizes: np.ndarray, n_clusters: int, cl_pairs: np.ndarra
     s = np.sqrt(sizes)
     N = cp.Variable((p, p), symmetric=True, name="N")
     Q = cp.Variable((p, p), PSD=True, name="Q")
-    B = cp.Parameter((p, p), name="B")
     lambda0 = cp.Parameter(nonneg=True, name="lambda0")
     objective = cp.sum(cp.multiply(B, N))
     penalty = cp.Parameter(max(cl_pairs.shape[0], 1), nonneg=True, name="penalty")
@@ -198,7 +204,7 @@ def build_convex_problem(sizes: np.ndarray, n_clusters: int, cl_pairs: np.ndarra
     if k > 2:
         constraints.append(N >= 0)  # pointwise nonnegativity (implied when k = 2)
     problem = cp.Problem(cp.Minimize(objective), constraints)
-    return problem, N, {"B": B, "lambda0": lambda0, "penalty": penalty}
+    return problem, N, {"lambda0": lambda0, "penalty": penalty}
 
 
 def _top_eigenpairs_H(Z, C, n: float, k: int, random_state):
@@ -257,8 +263,10 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
     cannot_link_weight : float, default=1.0
         ``w = 1 / epsilon`` of the cannot-link penalty ``(w / |P-|) sum M_ij^2``.
     solver : {"SCS", "CLARABEL"}, default="SCS"
-        cvxpy solver of the convex relaxation (SCS, first-order, scales further;
-        CLARABEL, interior point, more accurate on small problems).
+        cvxpy solver of the convex relaxation. SCS (first order) handles a few hundred
+        samples (about 3 s for N = 80); CLARABEL (interior point) is more accurate but its
+        cost explodes with N (0.5 s for N = 20, 2 s for N = 30, minutes for N = 80): use
+        it only below about 40 samples.
     max_samples : int, default=300
         Largest number of samples (after merging must-linked samples) the convex
         relaxation accepts; its time grows roughly like ``N^3`` per iteration.
@@ -505,9 +513,8 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
 
     def _solve_convex(self, sizes, G, g, cl_pairs, cl_mult, w, lambda0):
         p, n = sizes.shape[0], float(sizes.sum())
-        problem, N, params = build_convex_problem(sizes, self.n_clusters, cl_pairs)
         B = (np.eye(p) - np.outer(g, g) - G @ G.T) / n
-        params["B"].value = (B + B.T) / 2
+        problem, N, params = build_convex_problem((B + B.T) / 2, sizes, self.n_clusters, cl_pairs)
         params["lambda0"].value = float(lambda0)
         if cl_pairs.shape[0]:
             # w sum over sample pairs of M_ij^2, with M_ab = N_ab / sqrt(c_a c_b).
@@ -515,8 +522,8 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
         else:
             params["penalty"].value = np.zeros(1)
         advice = (
-            "Try solver='CLARABEL' (more accurate on small problems) or 'SCS', a larger "
-            "kappa, fewer samples, or relaxation='eigen'."
+            "Try the other solver (solver='SCS' or 'CLARABEL'; CLARABEL only below about "
+            "40 samples), a larger kappa, fewer samples, or relaxation='eigen'."
         )
         try:
             problem.solve(solver=self.solver)

@@ -158,10 +158,11 @@ def test_convex_relaxation_refuses_too_many_samples_with_a_clear_message():
 def test_convex_problem_is_dpp(k, n_cannot):
     sizes = np.array([1.0, 2.0, 1.0, 3.0, 1.0, 1.0])
     pairs = np.array([[0, 3], [1, 5]])[:n_cannot]
-    problem, N, params = build_convex_problem(sizes, k, pairs)
+    B = np.cov(np.random.default_rng(0).normal(size=(6, 20)))
+    problem, N, params = build_convex_problem(B, sizes, k, pairs)
     assert problem.is_dcp(dpp=True)
     assert N.shape == (6, 6)
-    assert set(params) == {"B", "lambda0", "penalty"}
+    assert set(params) == {"lambda0", "penalty"}
 
 
 def test_solver_failure_and_inaccurate_status(monkeypatch):
