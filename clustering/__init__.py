@@ -13,8 +13,10 @@ from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedE
 from .itersvr import IterSVR
 from .kmeans import KMeansBaseline
 from .lda_kmeans import LDAKMeans
+from .mmc import MMCMultivariate
 from .mpm import MinimaxProbabilityMachine
 from .mspc import MSPC
+from .mvc import HardLabelMVC, SoftLabelMVC
 from .registry import ALGORITHMS, AlgorithmSpec, Param, make_estimator
 from .smic import SMIC
 from .spectral import SpectralBaseline
@@ -27,12 +29,15 @@ __all__ = [
     "AlgorithmSpec",
     "DegenerateDataError",
     "DiscriminativeKMeans",
+    "HardLabelMVC",
     "IterSVR",
     "KMeansBaseline",
     "LDAKMeans",
+    "MMCMultivariate",
     "MinimaxProbabilityMachine",
     "Param",
     "ProblemTooLargeError",
+    "SoftLabelMVC",
     "SolverFailedError",
     "SpectralBaseline",
     "make_estimator",

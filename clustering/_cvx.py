@@ -21,6 +21,7 @@ between solves::
 from __future__ import annotations
 
 import warnings
+from functools import cache
 
 import cvxpy as cp
 
@@ -30,15 +31,17 @@ __all__ = ["ACCEPTED_STATUSES", "SolverAccuracyWarning", "default_solver", "solv
 
 ACCEPTED_STATUSES = (cp.OPTIMAL, cp.OPTIMAL_INACCURATE)
 
-# Preference order for ``solver=None``: interior-point first (accurate), then first-order.
+# Preference order for ``solver=None``. QPs: interior-point first (accurate). SDPs: SCS
+# first, several times faster than Clarabel on the n x n SDPs here (n >= 40).
 _QP_ORDER = ("CLARABEL", "OSQP", "SCS")
-_SDP_ORDER = ("CLARABEL", "SCS")
+_SDP_ORDER = ("SCS", "CLARABEL")
 
 
 class SolverAccuracyWarning(UserWarning):
     """The solver stopped at ``optimal_inaccurate``: the solution is usable but loose."""
 
 
+@cache
 def default_solver(kind: str = "qp") -> str:
     """The installed solver used for ``kind`` (``"qp"`` or ``"sdp"``) when none is named.
 
@@ -106,7 +109,9 @@ def solve(
     try:
         problem.solve(solver=name, **solver_options)
     except cp.SolverError as exc:
-        raise SolverFailedError(f"The solver {name} failed on {what}: {exc}.{tail}") from exc
+        raise SolverFailedError(
+            f"The solver {name} failed on {what}: {str(exc).rstrip('.')}.{tail}"
+        ) from exc
     status = problem.status
     if status not in ACCEPTED_STATUSES:
         raise SolverFailedError(f"The solver {name} returned status {status!r} on {what}.{tail}")

@@ -28,6 +28,8 @@ _MODULES = (
     "clustering.diffrac",
     "clustering.smic",
     "clustering.itersvr",
+    "clustering.mmc",
+    "clustering.mvc",
 )
 
 
