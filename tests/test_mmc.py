@@ -1,0 +1,149 @@
+"""MMCMultivariate: contingency-table losses, the most violated constraint, Theorem 2, the
+QP's DPP form, the class balance and the solver failure path."""
+
+from __future__ import annotations
+
+import itertools
+
+import cvxpy as cp
+import numpy as np
+import pytest
+
+from clustering import MMCMultivariate, SolverFailedError, metrics
+from clustering._cvx import SolverAccuracyWarning, solve
+from clustering._mmc_losses import (
+    f_from_table,
+    loss_of_labelings,
+    most_violated_constraint,
+    nmi_from_table,
+    rand_from_table,
+)
+from clustering.mmc import _CCCPProblem
+from tests.conftest import two_gaussians
+
+
+def _table(y_prime, y_bar):
+    a = int(((y_prime > 0) & (y_bar > 0)).sum())
+    b = int(((y_prime > 0) & (y_bar <= 0)).sum())
+    c = int(((y_prime <= 0) & (y_bar > 0)).sum())
+    d = int(((y_prime <= 0) & (y_bar <= 0)).sum())
+    return a, b, c, d
+
+
+def test_losses_from_the_table_equal_the_metrics():
+    rng = np.random.default_rng(0)
+    for n in [1, 2, 3, 5, 20, 101]:
+        for _ in range(30):
+            y_bar = np.where(rng.uniform(size=n) < rng.uniform(), 1, -1)
+            y_prime = rng.choice([-1, 1], n)
+            if rng.uniform() < 0.2:  # degenerate labelings: a single group
+                y_prime = np.ones(n, dtype=int)
+            table = _table(y_prime, y_bar)
+            assert nmi_from_table(*table) == pytest.approx(metrics.nmi(y_bar, y_prime), abs=1e-12)
+            assert rand_from_table(*table) == pytest.approx(metrics.rand_index(y_bar, y_prime))
+            for beta in (1.0, 1.5, 3.0):
+                assert f_from_table(*table, beta=beta) == pytest.approx(
+                    metrics.f_measure(y_bar, y_prime, beta=beta)
+                )
+
+
+@pytest.mark.parametrize("loss", ["nmi", "rand", "f", "error"])
+def test_most_violated_constraint_equals_brute_force(loss):
+    rng = np.random.default_rng(1)
+    for n in range(1, 11):
+        for _ in range(4):
+            f = rng.normal(0, rng.choice([0.01, 0.3, 2.0]), n)
+            y_bar = np.where(rng.uniform(size=n) < 0.5, 1.0, -1.0)
+            found = most_violated_constraint(f, y_bar, loss, beta=1.5)
+            best = max(
+                np.asarray(y) @ f + loss_of_labelings(loss, np.asarray(y), y_bar, 1.5)
+                for y in itertools.product([-1.0, 1.0], repeat=n)
+            )
+            assert found.y @ f + found.loss == pytest.approx(best, abs=1e-10)
+            assert found.loss == pytest.approx(loss_of_labelings(loss, found.y, y_bar, 1.5))
+            assert found.slack == pytest.approx(found.loss - (y_bar - found.y) @ f)
+
+
+def test_cccp_qp_is_dpp():
+    qp = _CCCPProblem(d=3, n=10, C=1.0, l=0.1, max_constraints=5)
+    assert qp.problem.is_dcp(dpp=True)
+    assert qp.problem.is_qp()
+
+
+def test_error_loss_is_the_classical_mmc():
+    """Theorem 2: with Delta = 2 x (number of disagreements) the solution is the SVM with
+    hinge loss and C_uni / n = 2 C on its own labels (the CCCP fixed point of MMC (1))."""
+    X, _ = two_gaussians(n_per=25, d=2, gap=3.0, seed=3)
+    n = X.shape[0]
+    C, l, tol = 0.05, 0.5, 1e-6
+    model = MMCMultivariate("error", C=C, l=l, tol=tol, max_iter=200, random_state=0).fit(X)
+    assert model.converged_
+    s = 2.0 * model.labels_ - 1
+    Xc = X - X.mean(axis=0)
+    w, b, xi = cp.Variable(2), cp.Variable(), cp.Variable(n, nonneg=True)
+    f = Xc @ w + b
+    svm = cp.Problem(
+        cp.Minimize(0.5 * cp.sum_squares(w) + 2 * C * cp.sum(xi)),
+        [cp.multiply(s, f) >= 1 - xi, cp.abs(cp.sum(f)) <= l],
+    )
+    svm.solve(solver="CLARABEL")
+    assert model.objective_ == pytest.approx(svm.value, rel=1e-3, abs=C * tol * 10)
+    np.testing.assert_allclose(model.w_, w.value, rtol=2e-2, atol=1e-3 * np.abs(w.value).max())
+    # Its slack is exactly twice the total hinge loss.
+    hinge = np.maximum(0, 1 - s * (X @ model.w_ - model.b_)).sum()
+    assert model.xi_ == pytest.approx(2 * hinge, rel=1e-3, abs=1e-6)
+
+
+@pytest.mark.parametrize("loss", ["nmi", "rand", "f"])
+def test_fit_respects_the_class_balance_and_labels_match_predict(loss):
+    X, _ = two_gaussians(n_per=30, d=3, gap=6.0, seed=5)
+    l = 0.05
+    model = MMCMultivariate(loss, C=1e-3, l=l, random_state=0).fit(X)
+    f = model.decision_function(X)
+    assert abs(f.sum()) <= l * (1 + 1e-6) + 1e-8
+    np.testing.assert_array_equal(model.predict(X), model.labels_)
+    assert 0.0 <= model.xi_ and model.objective_ == pytest.approx(
+        0.5 * model.w_ @ model.w_ + 1e-3 * model.xi_
+    )
+
+
+def test_beats_kmeans_on_digits_3v8():
+    """The paper's Table III: k-means NMI 0.714, MMC_multi 0.861 on digits 3 vs 8."""
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.load("digits:3v8")
+    assert ds.X.shape[0] == 357
+    model = MMCMultivariate("nmi", C=1e-6, l=0.0, random_state=0).fit(ds.X)
+    assert metrics.nmi(ds.y, model.labels_) >= 0.80
+
+
+def test_solver_failure_is_explained(monkeypatch):
+    def broken(self, *args, **kwargs):
+        raise cp.SolverError("numerical trouble")
+
+    monkeypatch.setattr(cp.Problem, "solve", broken)
+    X, _ = two_gaussians(n_per=10, seed=6)
+    with pytest.raises(SolverFailedError, match=r"CLARABEL failed on the CCCP subproblem \(17\)"):
+        MMCMultivariate(random_state=0).fit(X)
+
+
+def test_cvx_wrapper_statuses():
+    x = cp.Variable()
+    with pytest.raises(SolverFailedError, match="'infeasible'.*try this"):
+        solve(cp.Problem(cp.Minimize(x), [x >= 1, x <= 0]), what="a test", advice="try this")
+    with pytest.raises(SolverFailedError, match="NO_SUCH_SOLVER"):
+        solve(cp.Problem(cp.Minimize(x), [x >= 1]), solver="NO_SUCH_SOLVER")
+    assert solve(cp.Problem(cp.Minimize(x), [x >= 1])) == pytest.approx(1.0)
+
+
+def test_cvx_wrapper_warns_on_inaccurate(monkeypatch):
+    x = cp.Variable()
+    problem = cp.Problem(cp.Minimize(x), [x >= 1])
+    real = cp.Problem.solve
+
+    def inaccurate(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        self._status = cp.OPTIMAL_INACCURATE
+
+    monkeypatch.setattr(cp.Problem, "solve", inaccurate)
+    with pytest.warns(SolverAccuracyWarning, match="optimal_inaccurate"):
+        assert solve(problem) == pytest.approx(1.0)
