@@ -128,7 +128,7 @@ def test_solver_failure_is_explained(monkeypatch):
 
 def test_cvx_wrapper_statuses():
     x = cp.Variable()
-    with pytest.raises(SolverFailedError, match="'infeasible'.*try this"):
+    with pytest.raises(SolverFailedError, match=r"'infeasible'.*try this"):
         solve(cp.Problem(cp.Minimize(x), [x >= 1, x <= 0]), what="a test", advice="try this")
     with pytest.raises(SolverFailedError, match="NO_SUCH_SOLVER"):
         solve(cp.Problem(cp.Minimize(x), [x >= 1]), solver="NO_SUCH_SOLVER")
