@@ -11,8 +11,14 @@ import tempfile
 
 import streamlit as st
 
-from clustering.experiments import EXPERIMENTS, PUBLISHED_DIR, load_stored, run_experiment
-from clustering.experiments._base import expand_tasks
+from clustering.experiments import (
+    EXPERIMENTS,
+    PUBLISHED_DIR,
+    expand_tasks,
+    load_stored,
+    method_available,
+    run_experiment,
+)
 from ui import state, widgets
 
 st.set_page_config(
@@ -76,17 +82,18 @@ st.subheader("Run it yourself on one task")
 tasks = expand_tasks(result.config.tasks if result is not None else experiment.tasks)
 methods = result.config.methods if result is not None else []
 if not methods:
-    from clustering.experiments._methods import available
-
-    methods = [m.split("|")[0] for m in experiment.methods if available(m.split("|")[0]) is None]
+    methods = [
+        m.split("|")[0] for m in experiment.methods if method_available(m.split("|")[0]) is None
+    ]
 col_task, col_methods = st.columns([1, 2])
 task = col_task.selectbox("Task", tasks, key=f"repro.task.{name}")
 chosen = col_methods.multiselect("Methods", methods, default=methods, key=f"repro.methods.{name}")
 options = {}
+used = result.config.options if result is not None else experiment.options
 for option in ("repeats", "runs"):
     if option in experiment.options:
         options[option] = st.number_input(
-            f"{option} (the stored run used {experiment.options[option]})",
+            f"{option} (the stored run used {used.get(option, experiment.options[option])})",
             min_value=1,
             max_value=50,
             value=min(3, int(experiment.options[option])),

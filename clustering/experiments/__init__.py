@@ -57,6 +57,7 @@ __all__ = [
     "expand_tasks",
     "load_stored",
     "machine_info",
+    "method_available",
     "method_label",
     "run_cells",
     "run_experiment",
@@ -71,6 +72,7 @@ EXPERIMENTS: Mapping[str, Experiment] = MappingProxyType(
 PUBLISHED_DIR = Path(__file__).resolve().parent / "published"
 
 method_label = _methods.label
+method_available = _methods.available
 
 
 def _experiment(name: str) -> Experiment:
