@@ -133,6 +133,32 @@ class Dataset:
         counts = np.bincount(self.y, minlength=len(self.class_names))
         return {name: int(c) for name, c in zip(self.class_names, counts, strict=True)}
 
+    def feature_statistics(self) -> pd.DataFrame:
+        """Per-feature mean, standard deviation, range, median and number of distinct values.
+
+        Examples
+        --------
+        >>> import datasets
+        >>> stats = datasets.load("breast", normalize=False).feature_statistics()
+        >>> list(stats.columns)
+        ['feature', 'mean', 'std', 'min', 'median', 'max', 'distinct values']
+        >>> int(stats["distinct values"].max())
+        10
+        """
+        X = self.X
+        distinct = (np.diff(np.sort(X, axis=0), axis=0) != 0).sum(axis=0) + 1
+        return pd.DataFrame(
+            {
+                "feature": list(self.feature_names),
+                "mean": X.mean(axis=0),
+                "std": X.std(axis=0),
+                "min": X.min(axis=0),
+                "median": np.median(X, axis=0),
+                "max": X.max(axis=0),
+                "distinct values": distinct.astype(int),
+            }
+        )
+
     def summary(self) -> str:
         """One line for a caption: name, size, classes and their counts.
 

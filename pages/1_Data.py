@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -229,18 +228,7 @@ with right:
         if ds.n_samples > 500:
             st.caption(f"The first 500 of {ds.n_samples:,} rows.")
     with stats:
-        X = ds.X
-        table = pd.DataFrame(
-            {
-                "feature": ds.feature_names,
-                "mean": X.mean(axis=0),
-                "std": X.std(axis=0),
-                "min": X.min(axis=0),
-                "median": np.median(X, axis=0),
-                "max": X.max(axis=0),
-                "distinct values": [int(np.unique(X[:, j]).size) for j in range(X.shape[1])],
-            }
-        )
+        table = ds.feature_statistics()
         st.dataframe(table, hide_index=True, width="stretch", height=320)
         st.caption(
             "std: the spread of each feature. Very different spreads are what anisotropic "

@@ -15,6 +15,7 @@ import streamlit as st
 
 import datasets
 from clustering import ALGORITHMS, analysis, plots, plots_analysis
+from clustering.metrics import clustering_error
 from clustering.mspc import INITS
 from ui import analysis as ua
 from ui import cache, state, widgets
@@ -176,10 +177,8 @@ def _value(result, metric):
 def _changed(a, b) -> float:
     if a.labels is None or b.labels is None:
         return np.nan
-    same = float(np.mean(np.asarray(a.labels) == np.asarray(b.labels)))
-    if np.unique(a.labels).shape[0] == 2 and np.unique(b.labels).shape[0] == 2:
-        same = max(same, 1.0 - same)  # swapping the two cluster names is no change
-    return 1.0 - same
+    # Renaming clusters is no change: the share of labels that moves under the best matching.
+    return clustering_error(a.labels, b.labels)
 
 
 rows = []
