@@ -369,6 +369,20 @@ def skipped_markdown(config: Config) -> str:
     return "\n".join(lines) + "\n"
 
 
+def excluded_cells(config: Config) -> set[str]:
+    """The ``"method@task"`` pairs an experiment's ``exclude`` option keeps from running."""
+    return set(config.options.get("exclude") or ())
+
+
+def excluded_markdown(config: Config) -> str:
+    excluded = config.options.get("exclude") or ()
+    if not excluded:
+        return ""
+    reason = config.options.get("exclude_reason") or "no reason given"
+    cells = ", ".join(f"`{e}`" for e in excluded)
+    return f"\nCells not run (excluded with the `exclude` option: {reason}): {cells}.\n"
+
+
 def failures_markdown(frame: pd.DataFrame) -> str:
     bad = frame[frame["status"].isin(["failed", "skipped"])]
     if bad.empty:

@@ -17,6 +17,8 @@ from ._base import (
     Config,
     Experiment,
     ExperimentResult,
+    excluded_cells,
+    excluded_markdown,
     failures_markdown,
     markdown_table,
     skipped_markdown,
@@ -25,6 +27,14 @@ from ._cells import Cell
 from .table2 import chosen_params
 
 __all__ = ["EXPERIMENT"]
+
+#: Cells left out by default: measured far too slow on the 2-core machine of the stored run
+#: (``--option exclude=[]`` runs them).
+_SLOW = ("itersvr@spam",)
+_SLOW_REASON = (
+    "IterSVR took more than 5 minutes per fit on spam (4597 x 57) on the shared 2-core "
+    "machine of the stored run; pass --option exclude=[] to run it"
+)
 
 _TASKS = ("letter", "satellite", "spam")
 _METHODS = (
@@ -42,9 +52,12 @@ _METHODS = (
 def plan(config: Config) -> list[Cell]:
     tuned = chosen_params(config.out) if config.out else {}
     repeats = int(config.options["repeats"])
+    excluded = excluded_cells(config)
     cells = []
     for method in config.methods:
         for task in config.tasks:
+            if f"{method}@{task}" in excluded:
+                continue
             params = tuned.get((method, task), {})
             cells.append(
                 Cell.make(
@@ -109,6 +122,7 @@ def summarize(frame: pd.DataFrame, config: Config):
         "",
         markdown_table(shown),
         skipped_markdown(config),
+        excluded_markdown(config),
         failures_markdown(frame),
     ]
     return {"times": times}, "\n".join(md)
@@ -137,7 +151,7 @@ EXPERIMENT = Experiment(
     paper="mspc_maximin_separation_probability_clustering.txt, Table 3",
     methods=_METHODS,
     tasks=_TASKS,
-    options={"repeats": 5, "seed": 0},
+    options={"repeats": 5, "seed": 0, "exclude": list(_SLOW), "exclude_reason": _SLOW_REASON},
     plan=plan,
     summarize=summarize,
     figures=figures,
