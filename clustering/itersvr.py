@@ -9,15 +9,14 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVR
 
+from ._base import LinearTwoClusterMixin, initial_labels
 from ._compat import (
     Interval,
     StrOptions,
     _fit_context,
-    check_is_fitted,
     check_random_state,
     validate_data,
 )
@@ -51,7 +50,7 @@ def balanced_threshold(f: np.ndarray, balance: float) -> float:
     return float((desc[target - 1] + desc[target]) / 2.0)
 
 
-class IterSVR(ClusterMixin, BaseEstimator):
+class IterSVR(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     """Maximum margin clustering by iterated support vector regression (IterSVR).
 
     Starting from k-means labels ``y in {-1, +1}^n``, alternate
@@ -178,30 +177,8 @@ class IterSVR(ClusterMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def _initial_labels(self, X, random_state) -> np.ndarray:
-        n = X.shape[0]
-        if not isinstance(self.init, str):
-            labels = np.asarray(self.init)
-            if labels.shape != (n,):
-                raise ValueError(
-                    f"init must have one label per sample ({n}); got shape {labels.shape}."
-                )
-            values = np.unique(labels)
-            if values.shape[0] != 2:
-                raise ValueError(f"init must contain exactly two labels; got {values.tolist()}.")
-            return (labels == values[1]).astype(np.intp)
-        if self.init == "random":
-            labels = np.zeros(n, dtype=np.intp)
-            labels[random_state.permutation(n)[: n // 2]] = 1
-            return labels
-        km = KMeans(n_clusters=2, n_init=self.n_init, random_state=random_state)
-        labels = km.fit_predict(X).astype(np.intp)
-        if np.unique(labels).shape[0] < 2:
-            raise DegenerateDataError(
-                "k-means found a single cluster (all samples are identical?). IterSVR needs "
-                "at least two distinct samples."
-            )
-        return labels
+    def _decision_values(self, X: np.ndarray) -> np.ndarray:
+        return self.svr_.predict(X) - self.threshold_
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -222,7 +199,7 @@ class IterSVR(ClusterMixin, BaseEstimator):
         random_state = check_random_state(self.random_state)
         if np.ptp(X, axis=0).max() == 0:
             raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
-        labels = self._initial_labels(X, random_state)
+        labels = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels.copy()
         history = []
         converged = False
@@ -255,49 +232,6 @@ class IterSVR(ClusterMixin, BaseEstimator):
         self.history_ = np.asarray(history, dtype=float)
         self.converged_ = converged
         return self
-
-    def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : Ignored
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return self.fit(X).labels_
-
-    def decision_function(self, X):
-        """Signed value ``f(x) - threshold_`` (``X @ w_ - b_`` for the linear kernel);
-        cluster 1 where it is ``>= 0``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.svr_.predict(X) - self.threshold_
-
-    def predict(self, X):
-        """Cluster of new samples.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return (self.decision_function(X) >= 0).astype(np.intp)
 
 
 _C = Param(

@@ -13,15 +13,14 @@ from numbers import Integral, Real
 import cvxpy as cp
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _cvx
+from ._base import LinearTwoClusterMixin, initial_labels
 from ._compat import (
     Interval,
     StrOptions,
     _fit_context,
-    check_is_fitted,
     check_random_state,
     validate_data,
 )
@@ -169,7 +168,7 @@ def solve_mmc(
     )
 
 
-class MMCMultivariate(ClusterMixin, BaseEstimator):
+class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     """Maximum margin clustering that optimises a clustering measure (NMI, Rand index or
     F-measure) instead of the classification error.
 
@@ -321,25 +320,6 @@ class MMCMultivariate(ClusterMixin, BaseEstimator):
         self.solver = solver
         self.random_state = random_state
 
-    def _initial_labels(self, X, random_state) -> np.ndarray:
-        n = X.shape[0]
-        if not isinstance(self.init, str):
-            labels = np.asarray(self.init)
-            if labels.shape != (n,):
-                raise ValueError(
-                    f"init must have one label per sample ({n}); got shape {labels.shape}."
-                )
-            values = np.unique(labels)
-            if values.shape[0] != 2:
-                raise ValueError(f"init must contain exactly two labels; got {values.tolist()}.")
-            return (labels == values[1]).astype(np.intp)
-        if self.init == "random":
-            labels = np.zeros(n, dtype=np.intp)
-            labels[random_state.permutation(n)[: n // 2]] = 1
-            return labels
-        km = KMeans(n_clusters=2, n_init=self.n_init, random_state=random_state)
-        return km.fit_predict(X).astype(np.intp)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Cluster ``X`` into two groups.
@@ -359,7 +339,7 @@ class MMCMultivariate(ClusterMixin, BaseEstimator):
         random_state = check_random_state(self.random_state)
         if np.ptp(X, axis=0).max() == 0:
             raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
-        labels0 = self._initial_labels(X, random_state)
+        labels0 = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels0.copy()
         mean = X.mean(axis=0)
         result = solve_mmc(
@@ -393,48 +373,6 @@ class MMCMultivariate(ClusterMixin, BaseEstimator):
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status == "converged"
         return self
-
-    def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : Ignored
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return self.fit(X).labels_
-
-    def decision_function(self, X):
-        """Signed value ``X @ w_ - b_``; cluster 1 where it is ``>= 0``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.w_ - self.b_
-
-    def predict(self, X):
-        """Cluster of new samples from the learnt hyperplane.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return (self.decision_function(X) >= 0).astype(np.intp)
 
 
 _LOSS_NAMES = {"nmi": "NMI", "rand": "Rand index", "f": "F-measure", "error": "error rate"}

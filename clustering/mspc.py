@@ -8,18 +8,17 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 
+from ._base import LinearTwoClusterMixin, initial_labels
 from ._compat import (
     Interval,
     StrOptions,
     _fit_context,
-    check_is_fitted,
     check_random_state,
     validate_data,
 )
-from ._moments import REGULARIZERS, binary_labels, regularizer_matrix, standardize
+from ._moments import REGULARIZERS, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
 from .mpm import fit_mpm_to_labels
 from .solvers import SOLVERS
@@ -39,7 +38,7 @@ def whiten(Z: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     return Z @ (evecs[:, keep] / np.sqrt(evals[keep]))
 
 
-class MSPC(ClusterMixin, BaseEstimator):
+class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     """Maximin Separation Probability Clustering: the two-cluster labeling with the largest
     MSP.
 
@@ -201,23 +200,16 @@ shape (n_samples,), default="kmeans"
     def _initial_labels(self, X, std, Lambda, random_state) -> np.ndarray:
         init = self.init
         if not isinstance(init, str):
-            labels = np.asarray(init)
-            return binary_labels(labels, X.shape[0])
+            return initial_labels(X, init, n_init=self.n_init, random_state=random_state)
         if init == "eig":
             return solve_eig(std.Z, Lambda, self.lam).labels
-        data = {
-            "kmeans": X,
-            "kmeans-standardized": std.Z,
-            "kmeans-whitened": whiten(std.Z) if init == "kmeans-whitened" else None,
-        }[init]
-        km = KMeans(n_clusters=2, n_init=self.n_init, random_state=random_state)
-        labels = km.fit_predict(data)
-        if np.unique(labels).shape[0] < 2:
-            raise ValueError(
-                "k-means found only one cluster (the data has a single distinct point?). "
-                "MSPC needs at least two distinct samples."
-            )
-        return labels.astype(np.intp)
+        if init == "kmeans-whitened":
+            data = whiten(std.Z)
+        elif init == "kmeans-standardized":
+            data = std.Z
+        else:
+            data = X
+        return initial_labels(X, "kmeans", n_init=self.n_init, random_state=random_state, data=data)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -275,48 +267,6 @@ shape (n_samples,), default="kmeans"
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form")
         return self
-
-    def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : Ignored
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return self.fit(X).labels_
-
-    def decision_function(self, X):
-        """Signed value ``X @ w_ - b_``; cluster 1 where it is ``>= 0``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.w_ - self.b_
-
-    def predict(self, X):
-        """Cluster of new samples from the learnt hyperplane.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return (self.decision_function(X) >= 0).astype(np.intp)
 
 
 _LAM = Param(
