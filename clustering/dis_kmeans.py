@@ -7,26 +7,20 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
-from sklearn.utils.metaestimators import available_if
 
 from ._compat import (
     Interval,
     _fit_context,
-    check_is_fitted,
     check_random_state,
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
-from .kmeans import centroid_hyperplane, nearest_centroid
+from .kmeans import CentroidClusterMixin, centroid_hyperplane
 
 __all__ = ["DiscriminativeKMeans"]
 
 
-def _has_two_clusters(estimator) -> bool:
-    return estimator.n_clusters == 2
-
-
-class DiscriminativeKMeans(ClusterMixin, BaseEstimator):
+class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
     """Discriminative k-means: kernel k-means with the kernel ``I - (I + Xc Xc' / lam)^-1``.
 
     Ye, Zhao & Wu show that alternating regularised LDA and k-means (as in LDA-k-means)
@@ -165,42 +159,8 @@ class DiscriminativeKMeans(ClusterMixin, BaseEstimator):
         self.objective_ = float(((F - means[self.labels_]) ** 2).sum())
         return self
 
-    def _assign(self, X: np.ndarray) -> np.ndarray:
-        if self.n_clusters == 2 and np.any(self.w_):
-            return (X @ self.w_ - self.b_ >= 0).astype(np.intp)
-        return nearest_centroid((X - self.mean_) @ self.transform_, self.cluster_centers_)
-
-    def predict(self, X):
-        """Nearest centroid in the kernel feature space.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._assign(X)
-
-    @available_if(_has_two_clusters)
-    def decision_function(self, X):
-        """Signed value ``X @ w_ - b_`` (only for ``n_clusters=2``); cluster 1 where
-        ``>= 0``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.w_ - self.b_
+    def _embed(self, X: np.ndarray) -> np.ndarray:
+        return (X - self.mean_) @ self.transform_
 
 
 SPECS = (

@@ -18,7 +18,7 @@ from ._compat import (
 )
 from ._spec import AlgorithmSpec, Param
 
-__all__ = ["KMeansBaseline", "centroid_hyperplane", "nearest_centroid"]
+__all__ = ["CentroidClusterMixin", "KMeansBaseline", "centroid_hyperplane", "nearest_centroid"]
 
 
 def nearest_centroid(F: np.ndarray, centers: np.ndarray) -> np.ndarray:
@@ -58,7 +58,57 @@ def _has_two_clusters(estimator) -> bool:
     return estimator.n_clusters == 2
 
 
-class KMeansBaseline(ClusterMixin, BaseEstimator):
+class CentroidClusterMixin:
+    """Nearest-centroid ``predict`` and, for two clusters, the equivalent hyperplane
+    ``decision_function`` of a k-means-type method.
+
+    Subclasses set ``cluster_centers_`` (in the space of :meth:`_embed`) and, for
+    ``n_clusters=2``, ``w_`` and ``b_`` from :func:`centroid_hyperplane`.
+    """
+
+    def _embed(self, X: np.ndarray) -> np.ndarray:
+        """The space the centroids live in (the data itself for plain k-means)."""
+        return X
+
+    def _assign(self, X: np.ndarray) -> np.ndarray:
+        if self.n_clusters == 2 and np.any(self.w_):
+            return (X @ self.w_ - self.b_ >= 0).astype(np.intp)
+        return nearest_centroid(self._embed(X), self.cluster_centers_)
+
+    def predict(self, X):
+        """Cluster of new samples: the nearest centroid.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._assign(X)
+
+    @available_if(_has_two_clusters)
+    def decision_function(self, X):
+        """Signed value ``X @ w_ - b_`` (only for ``n_clusters=2``); cluster 1 where
+        ``>= 0``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.w_ - self.b_
+
+
+class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
     """k-means: the partition minimising the within-cluster sum of squared distances.
 
     A thin wrapper of :class:`sklearn.cluster.KMeans` (Lloyd's algorithm from ``n_init``
@@ -178,43 +228,6 @@ class KMeansBaseline(ClusterMixin, BaseEstimator):
         # One rule for training and new data, so that labels_ == predict(X) exactly.
         self.labels_ = self._assign(X)
         return self
-
-    def _assign(self, X: np.ndarray) -> np.ndarray:
-        if self.n_clusters == 2 and np.any(self.w_):
-            return (X @ self.w_ - self.b_ >= 0).astype(np.intp)
-        return nearest_centroid(X, self.cluster_centers_)
-
-    def predict(self, X):
-        """Nearest centroid of new samples.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._assign(X)
-
-    @available_if(_has_two_clusters)
-    def decision_function(self, X):
-        """Signed value ``X @ w_ - b_`` (only for ``n_clusters=2``); cluster 1 where
-        ``>= 0``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.w_ - self.b_
 
 
 _N_INIT = Param(

@@ -11,24 +11,18 @@ from scipy import linalg
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.metaestimators import available_if
 
 from ._compat import (
     Interval,
     _fit_context,
-    check_is_fitted,
     check_random_state,
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
 from .exceptions import DegenerateDataError
-from .kmeans import centroid_hyperplane, nearest_centroid
+from .kmeans import CentroidClusterMixin, centroid_hyperplane, nearest_centroid
 
 __all__ = ["LDAKMeans", "scatter_matrices"]
-
-
-def _has_two_clusters(estimator) -> bool:
-    return estimator.n_clusters == 2
 
 
 def scatter_matrices(Xc: np.ndarray, labels: np.ndarray, n_clusters: int):
@@ -52,7 +46,7 @@ def scatter_matrices(Xc: np.ndarray, labels: np.ndarray, n_clusters: int):
     return S_w, S_b, means
 
 
-class LDAKMeans(ClusterMixin, BaseEstimator):
+class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
     """LDA-k-means: alternate the LDA subspace of the current clusters and k-means in it.
 
     Starting from k-means labels, each iteration (1) fits the ``n_clusters - 1``
@@ -235,42 +229,8 @@ class LDAKMeans(ClusterMixin, BaseEstimator):
         _, self.objective_ = self._lda(Xc, self.labels_)
         return self
 
-    def _assign(self, X: np.ndarray) -> np.ndarray:
-        if self.n_clusters == 2 and np.any(self.w_):
-            return (X @ self.w_ - self.b_ >= 0).astype(np.intp)
-        return nearest_centroid((X - self.mean_) @ self.components_, self.cluster_centers_)
-
-    def predict(self, X):
-        """Nearest centroid in the LDA subspace.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._assign(X)
-
-    @available_if(_has_two_clusters)
-    def decision_function(self, X):
-        """Signed value ``X @ w_ - b_`` (only for ``n_clusters=2``); cluster 1 where
-        ``>= 0``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.w_ - self.b_
+    def _embed(self, X: np.ndarray) -> np.ndarray:
+        return (X - self.mean_) @ self.components_
 
 
 SPECS = (
