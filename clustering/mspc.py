@@ -18,9 +18,9 @@ from ._compat import (
     check_random_state,
     validate_data,
 )
-from ._moments import REGULARIZERS, regularizer_matrix, standardize
+from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
-from .mpm import fit_mpm_to_labels
+from .mpm import kappa_to_alpha, solve_mpm
 from .solvers import SOLVERS
 from .solvers.eig import solve_eig
 
@@ -260,9 +260,13 @@ shape (n_samples,), default="kmeans"
         norm = np.linalg.norm(w)
         self.w_, self.b_ = w / norm, b / norm
         self.labels_ = result.labels
-        sol, _, _ = fit_mpm_to_labels(X, self.labels_, lam, self.regularizer)
-        self.kappa_ = sol.kappa
-        self.msp_ = sol.alpha
+        if result.kappa is not None:
+            self.kappa_ = result.kappa
+        else:
+            m = cluster_moments(std.Z, self.labels_)
+            reg = lam * Lambda
+            self.kappa_ = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+        self.msp_ = kappa_to_alpha(self.kappa_)
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form")

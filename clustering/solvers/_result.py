@@ -34,3 +34,4 @@ class SolverResult:
     history: tuple[float, ...]
     n_iter: int
     status: str
+    kappa: float | None = None

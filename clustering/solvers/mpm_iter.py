@@ -35,7 +35,7 @@ def solve_mpm_iterations(
     moments = RunningMoments(Z, labels)
     reg = lam * Lambda
     history: list[float] = []
-    best = None  # (alpha, labels, w, b)
+    best = None  # (alpha, labels, w, b, kappa)
     t = 1.0
     status = "max_iter"
     n_iter = 0
@@ -45,7 +45,7 @@ def solve_mpm_iterations(
         t = sol.t
         history.append(sol.alpha)
         if best is None or sol.alpha > best[0]:
-            best = (sol.alpha, labels.copy(), sol.w, sol.b)
+            best = (sol.alpha, labels.copy(), sol.w, sol.b, sol.kappa)
         new = (Z @ sol.w - sol.b >= 0).astype(np.intp)
         if new.all() or not new.any():
             status = "empty-cluster"
@@ -57,6 +57,6 @@ def solve_mpm_iterations(
         moments.switch(np.flatnonzero(changed & (new == 1)), np.flatnonzero(changed & (new == 0)))
         labels = new
     if status == "max_iter" or (keep_best and best[0] > sol.alpha):
-        _, labels, w, b = best
-        return SolverResult(labels, w, b, tuple(history), n_iter, status)
-    return SolverResult(labels, sol.w, sol.b, tuple(history), n_iter, status)
+        _, labels, w, b, kappa = best
+        return SolverResult(labels, w, b, tuple(history), n_iter, status, kappa)
+    return SolverResult(labels, sol.w, sol.b, tuple(history), n_iter, status, sol.kappa)
