@@ -800,8 +800,12 @@ def _parse(
             )
         else:
             finite = np.isfinite(X_rows)
-            sums = np.where(finite, X_rows, 0.0).sum(axis=0)
-            means = sums / finite.sum(axis=0)
+            values = np.where(finite, X_rows, 0.0)
+            # Average values scaled by the column's largest magnitude, so that columns near
+            # the float64 limit do not overflow to inf when summed.
+            scale = np.abs(values).max(axis=0)
+            scale[scale == 0] = 1.0
+            means = (values / scale).sum(axis=0) / finite.sum(axis=0) * scale
             X = np.where(np.isfinite(X), X, means)
             notes.append(f"{detail[0].upper()}{detail[1:]} were filled with the column mean.")
 

@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from datasets import Dataset, DatasetError, read_csv
@@ -455,6 +455,26 @@ def _tables(draw):
     st.sampled_from([None, 0, -1, "label", False]),
     st.sampled_from(["drop", "mean"]),
 )
+@example(
+    rows=[
+        ["f0", "f1", "f2", "label"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "0.0"],
+        ["0.0", "0.0", "0.0", "1.0"],
+        ["0.0", "8.988465674311578e+307", "0.0", "0.0"],
+        ["0.0", "8.988465674311579e+307", "0.0", "0.0"],
+        ["0.0", "", "0.0", "0.0"],
+    ],
+    delimiter=",",  # or any other generated value
+    label_column=None,
+    missing="mean",
+).via("overflow of the column mean, found by this test")
 def test_table_like_files_raise_only_dataset_error(rows, delimiter, label_column, missing):
     text = "\n".join(delimiter.join(row) for row in rows)
     try:
