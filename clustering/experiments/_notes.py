@@ -65,15 +65,15 @@ GAP_NOTES: dict[str, str] = {
 - Python/numpy on a 2-core virtual machine shared with other jobs (load average in the
   machine line) against the paper's MATLAB on a 4-core i7: only orders of magnitude are
   comparable. The first timing run, made while the machine was heavily loaded (load average
-  10), was 50-150 times slower for every method than the stored one; the stored times were
-  re-measured at load below 3. Each MSPC time includes its k-means start (10 restarts).
+  10), was up to 200 times slower than the stored one (k-means on letter 3.3 s vs 0.014 s);
+  the stored times of the fast methods were re-measured at load below 2. Each MSPC time includes its k-means start (10 restarts).
 - The paper's ranking holds: the MSPC solvers take hundredths of a second, like LDA-KM and
   Dis-KM, and are 1-3 orders of magnitude faster than IterSVR and MVC. MSPC-MPM is as fast
   as the paper reports (0.015 / 0.036 / 0.048 s against 0.02 / 0.02 / 0.09 s).
 - Our IterSVR (scikit-learn's SVR) and MVC are much faster than the paper's (IterSVR
   0.37 s vs 50 s on letter; MVC 1.8 s vs 603 s on satellite) at the settings table2 chose,
-  but IterSVR's time grows steeply with C: more than 5 minutes per fit on spam at C = 1,
-  which is why that cell was not run.
+  but IterSVR's time grows steeply with C and N (10 s median over the C grid on satellite,
+  more than 5 minutes per fit on spam), which is why its spam cells were not run.
 """,
     "afs": """
 - There are no published numbers (Fig. 1 is a plot), so the comparison is with the paper's
