@@ -89,7 +89,7 @@ def solve_mpm(
     Sigma0: np.ndarray,
     *,
     t0: float = 1.0,
-    tol: float = 1e-9,
+    tol: float = 1e-7,
     max_iter: int = 50,
 ) -> MPMSolution:
     """Solve the MPM problem (MSPC paper eq. 2) for given moments.
@@ -102,7 +102,7 @@ def solve_mpm(
         Class covariances, already regularised.
     t0 : float, default=1.0
         Starting ratio ``t`` (see the module docstring).
-    tol : float, default=1e-9
+    tol : float, default=1e-7
         Stop when ``|log t_new - log t| < tol``.
     max_iter : int, default=50
         Fixed-point steps before the Brent fallback.
