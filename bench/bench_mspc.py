@@ -56,7 +56,7 @@ def main(argv=None) -> None:
         t_km, m_km, _ = measure(
             lambda X=X: KMeans(2, n_init=10, random_state=0).fit(X), repeats=repeats
         )
-        rows.append([f"{n}x{d}", "k-means", f"{t_km:.3f}", f"{m_km:.1f}", "1.00", "", ""])
+        rows.append([f"{n}x{d}", "k-means", f"{t_km:.3f}", "", f"{m_km:.1f}", "1.00", "", ""])
         for method in ("mpm", "gep", "eig"):
             model = MSPC(method=method, lam=1.0, random_state=0)
             t, mem, fitted = measure(lambda X=X, model=model: model.fit(X), repeats=repeats)
@@ -65,6 +65,8 @@ def main(argv=None) -> None:
                     f"{n}x{d}",
                     f"MSPC-{method.upper()}",
                     f"{t:.3f}",
+                    # EIG has no k-means start: its own time is its whole time.
+                    f"{t:.3f}" if method == "eig" else f"{max(t - t_km, 0.0):.3f}",
                     f"{mem:.1f}",
                     f"{t / t_km:.2f}",
                     fitted.n_iter_,
@@ -72,7 +74,17 @@ def main(argv=None) -> None:
                 ]
             )
         print_table(
-            ["N x d", "method", "time (s)", "peak MiB", "time / k-means", "iters", "MSP"], rows
+            [
+                "N x d",
+                "method",
+                "time (s)",
+                "beyond the k-means start (s)",
+                "peak MiB",
+                "time / k-means",
+                "iters",
+                "MSP",
+            ],
+            rows,
         )
         print(flush=True)
         rows = []
