@@ -118,7 +118,14 @@ def _execute(cell: Cell) -> tuple[str, dict[str, Any]]:
 
 @contextmanager
 def _dask_backend(scheduler: str | None, n_jobs: int):
-    from dask.distributed import Client, LocalCluster
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RuntimeError(
+            "--backend dask needs Dask's distributed scheduler, which is not installed. "
+            "Install it with: pip install 'dask[distributed]' (it is in requirements-dev.txt), "
+            "or use --backend loky."
+        ) from None
 
     cluster = None
     if scheduler:
