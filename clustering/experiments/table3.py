@@ -24,17 +24,9 @@ from ._base import (
     skipped_markdown,
 )
 from ._cells import Cell
-from .table2 import chosen_params
+from .table2 import _SLOW, _SLOW_REASON, chosen_params
 
 __all__ = ["EXPERIMENT"]
-
-#: Cells left out by default: measured far too slow on the 2-core machine of the stored run
-#: (``--option exclude=[]`` runs them).
-_SLOW = ("itersvr@spam",)
-_SLOW_REASON = (
-    "IterSVR took more than 5 minutes per fit on spam (4597 x 57) on the shared 2-core "
-    "machine of the stored run; pass --option exclude=[] to run it"
-)
 
 _TASKS = ("letter", "satellite", "spam")
 _METHODS = (
