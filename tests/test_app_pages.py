@@ -207,3 +207,26 @@ def test_solver_failure_is_a_message_not_a_traceback(monkeypatch):
     result = fit_and_evaluate("mspc-mpm", {}, X, y)
     assert not result.ok and result.error_type == "SolverFailedError"
     assert "larger lam" in result.error
+
+
+def test_lasso_constraints_reach_diffrac_and_are_honoured():
+    """The constraints the lasso collects (kept per data set in session state) are passed to
+    DIFFRAC's fit: a must-link between a benign and a malignant sample joins them."""
+    import datasets
+    from ui import state
+    from ui.state import KEYS
+
+    at = open_page("pages/2_Cluster.py")
+    at.multiselect(key="algorithms").set_value(["diffrac"]).run()
+    no_errors(at)
+    ds = datasets.load(datasets.DEFAULT_DATASET)
+    fp = state.fingerprint(ds.X, ds.y)
+    i, j = int(np.flatnonzero(ds.y == 0)[0]), int(np.flatnonzero(ds.y == 1)[0])
+    free = fit_and_evaluate("diffrac", {}, ds.X, ds.y)
+    assert free.labels[i] != free.labels[j]  # unconstrained, they fall apart
+    at.session_state[KEYS.CONSTRAINTS] = {fp: {"must": [(i, j)], "cannot": [], "anchor": i}}
+    at.run()
+    no_errors(at)
+    assert any("1 must-link" in c.value for c in at.caption)
+    linked = fit_and_evaluate("diffrac", {}, ds.X, ds.y, must_link=[(i, j)])
+    assert linked.labels[i] == linked.labels[j]
