@@ -42,8 +42,15 @@ def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarr
     random_state : RandomState
     data : ndarray, optional
         What k-means runs on (for example standardised features).
+
+    Raises
+    ------
+    DegenerateDataError
+        If all samples are identical, or k-means finds a single cluster.
     """
     n = X.shape[0]
+    if np.ptp(X, axis=0).max() == 0:
+        raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
     if not isinstance(init, str):
         return two_cluster_labels(init, n)
     if init == "random":

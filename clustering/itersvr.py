@@ -21,7 +21,6 @@ from ._compat import (
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
-from .exceptions import DegenerateDataError
 
 KERNELS = ("linear", "rbf")
 INITS = ("kmeans", "random")
@@ -197,8 +196,6 @@ class IterSVR(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         random_state = check_random_state(self.random_state)
-        if np.ptp(X, axis=0).max() == 0:
-            raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
         labels = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels.copy()
         history = []

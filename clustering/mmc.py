@@ -26,7 +26,6 @@ from ._compat import (
 )
 from ._mmc_losses import LOSSES, loss_of_labelings, most_violated_constraint
 from ._spec import AlgorithmSpec, Param
-from .exceptions import DegenerateDataError
 
 INITS = ("kmeans", "random")
 
@@ -337,8 +336,6 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         random_state = check_random_state(self.random_state)
-        if np.ptp(X, axis=0).max() == 0:
-            raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
         labels0 = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels0.copy()
         mean = X.mean(axis=0)
