@@ -10,15 +10,14 @@ from :mod:`clustering.plots` and :mod:`clustering.plots_analysis`.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import datasets
 from clustering import ALGORITHMS, analysis, plots, plots_analysis
-from clustering.metrics import clustering_error
 from clustering.mspc import INITS
 from ui import analysis as ua
 from ui import cache, state, widgets
+from ui import scaling as ui_scaling
 from ui.state import KEYS
 
 st.set_page_config(
@@ -63,8 +62,8 @@ with st.sidebar:
     if STARTED:
         spec_params = state.get_algorithm_params(STARTED[0])
         state.seed("fs.init", KEYS.PARAMS, spec_params.get("init", "kmeans"))
-        if st.session_state["fs.init"] not in INITS:
-            st.session_state["fs.init"] = "kmeans"
+        if state.widget_value("fs.init") not in INITS:
+            state.set_widget("fs.init", "kmeans")
         init = st.radio(
             "Where MSPC's search starts",
             list(INITS),
@@ -76,15 +75,7 @@ with st.sidebar:
             "features, which is not: try it, then switch to the standardised start and watch "
             "the 'after' column stand still.",
         )
-        table = dict(state.get(KEYS.PARAMS))
-        for key in STARTED:
-            entry = dict(table.get(key, {}))
-            if init == "kmeans":
-                entry.pop("init", None)
-            else:
-                entry["init"] = init
-            table[key] = entry
-        st.session_state[KEYS.PARAMS] = table
+        state.record_start(STARTED, init)
         if not any(k in keys for k in STARTED):
             st.caption("The start matters for MSPC (MPM) and MSPC (GEP); add one of them.")
     view = widgets.view_select(d, names, key="fs.view")
@@ -104,11 +95,9 @@ if buttons[0].button(
     help="The MSPC paper's experiment: pick one feature at random and multiply it by 2, 4, 8 "
     "or 16 (all other features back to ×1).",
 ):
-    st.session_state["fs.random_count"] = st.session_state.get("fs.random_count", 0) + 1
-    rng = np.random.default_rng([st.session_state["fs.random_count"], d])
-    j = int(rng.integers(d))
-    a = float(rng.choice(datasets.scaling.PAPER_FACTORS))
-    state.set_scaling_factors({j: a})
+    state.set_scaling_factors(
+        ui_scaling.paper_random_scaling(state.bump_counter("fs.random_count"), d)
+    )
     factors = state.get_scaling_factors(d)
 if buttons[1].button(
     "Reset all to ×1", icon=":material/restart_alt:", key="fs.reset", help="Undo every rescaling."
@@ -120,10 +109,13 @@ shown = [int(j) for j in order[:TOP_FEATURES]]
 slider_area = st.container()
 if d > TOP_FEATURES:
     others = [int(j) for j in order[TOP_FEATURES:]]
-    if "fs.more" not in st.session_state:
-        st.session_state["fs.more"] = [j for j in others if factors[j] != 1.0]
-    st.session_state["fs.more"] = list(
-        dict.fromkeys([*st.session_state["fs.more"], *[j for j in others if factors[j] != 1.0]])
+    state.set_widget(
+        "fs.more",
+        list(
+            dict.fromkeys(
+                [*state.widget_value("fs.more", []), *[j for j in others if factors[j] != 1.0]]
+            )
+        ),
     )
     more = st.multiselect(
         f"More features (the {TOP_FEATURES} with the largest variance have sliders)",
@@ -140,8 +132,8 @@ new_factors = factors.copy()
 for i, j in enumerate(shown):
     wkey = f"fs.factor.{j}"
     state.seed(wkey, KEYS.SCALE, float(ua.snap_factor(factors[j])))
-    if st.session_state[wkey] not in ua.FACTOR_OPTIONS:
-        st.session_state[wkey] = ua.snap_factor(st.session_state[wkey])
+    if state.widget_value(wkey) not in ua.FACTOR_OPTIONS:
+        state.set_widget(wkey, ua.snap_factor(state.widget_value(wkey)))
     new_factors[j] = cols[i % 4].select_slider(
         names[j],
         options=ua.FACTOR_OPTIONS,
@@ -151,7 +143,7 @@ for i, j in enumerate(shown):
         "(×60: minutes → seconds). Log scale from ×0.01 to ×100; ×1 leaves it alone.",
     )
 factors = new_factors
-st.session_state[KEYS.SCALE] = {j: float(f) for j, f in enumerate(factors) if f != 1.0}
+state.record(KEYS.SCALE, {j: float(f) for j, f in enumerate(factors) if f != 1.0})
 scaled = bool(np.any(factors != 1.0))
 st.caption(f"Rescaling: {datasets.scaling.describe(factors, names)}.")
 
@@ -163,39 +155,13 @@ if not keys:
     st.stop()
 
 X_after = datasets.scaling.apply(X, factors)
-fp_after = state.fingerprint(X_after, y) if scaled else current.fingerprint
+fp_after = ui_scaling.scaled_fingerprint(current.fingerprint, factors)
 with st.spinner("Clustering…"):
     before = cache.fit_many(keys, params, current.fingerprint, X, y, progress=False)
     after = cache.fit_many(keys, params, fp_after, X_after, y, progress=False)
 
 
-def _value(result, metric):
-    value = result.metrics.get(metric) if result.ok else None
-    return np.nan if value is None else float(value)
-
-
-def _changed(a, b) -> float:
-    if a.labels is None or b.labels is None:
-        return np.nan
-    # Renaming clusters is no change: the share of labels that moves under the best matching.
-    return clustering_error(a.labels, b.labels)
-
-
-rows = []
-for rb, ra in zip(before, after, strict=True):
-    rows.append(
-        {
-            "method": rb.name,
-            "accuracy_before": _value(rb, "accuracy"),
-            "accuracy_after": _value(ra, "accuracy"),
-            "msp_before": _value(rb, "msp"),
-            "msp_after": _value(ra, "msp"),
-            "changed": _changed(rb, ra),
-        }
-    )
-comparison = pd.DataFrame(rows)
-comparison["accuracy_change"] = comparison["accuracy_after"] - comparison["accuracy_before"]
-comparison["msp_change"] = comparison["msp_after"] - comparison["msp_before"]
+comparison = ui_scaling.comparison_table(before, after)
 shown_cols = ["method", "accuracy_before", "accuracy_after", "accuracy_change"]
 if y is None:
     shown_cols = ["method"]
@@ -251,7 +217,7 @@ for rb, ra in zip(before, after, strict=True):
         with column:
             if not widgets.show_result_problems(result):
                 continue
-            w = None if result.w is None else np.asarray(result.w) * factor_vec
+            w = ui_scaling.hyperplane_in_original_units(result.w, factor_vec)
             proj = cache.projection(view, current.fingerprint, X, w, result.b)
             acc = result.metrics.get("accuracy")
             msp = result.metrics.get("msp")
@@ -387,8 +353,8 @@ else:
                 random_state=0,
                 text="Rescaling and refitting…",
             )
-            st.session_state["fs.sensitivity"] = {"signature": signature, "result": result}
-    stored = st.session_state.get("fs.sensitivity")
+            state.set_widget("fs.sensitivity", {"signature": signature, "result": result})
+    stored = state.widget_value("fs.sensitivity")
     if stored is not None and stored["signature"][0] == current.fingerprint:
         if stored["signature"] != signature:
             st.warning("The settings changed since this curve was computed — press Run again.")

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -30,6 +29,7 @@ from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
 
 from . import cache, state
+from .model import FACTOR_OPTIONS, snap_factor
 
 __all__ = [
     "FACTOR_OPTIONS",
@@ -49,32 +49,6 @@ __all__ = [
     "theorem1_table",
     "url_value",
 ]
-
-#: Stops of the per-feature scaling slider: 1-2-5 per decade from 0.01 to 100, plus the
-#: powers of two the MSPC paper uses (2, 4, 8, 16) and their inverses.
-FACTOR_OPTIONS: tuple[float, ...] = tuple(
-    sorted(
-        {float(f"{m}e{e}") for e in range(-2, 3) for m in (1, 2, 5) if float(f"{m}e{e}") <= 100}
-        | {2.0**k for k in range(-6, 7)}
-    )
-)
-
-
-def snap_factor(value: float) -> float:
-    """The slider stop nearest to ``value`` on a log scale (1 for invalid values).
-
-    Examples
-    --------
-    >>> snap_factor(15.0), snap_factor(1e6), snap_factor(-1)
-    (16.0, 100.0, 1.0)
-    """
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        return 1.0
-    if not math.isfinite(value) or value <= 0:
-        return 1.0
-    return min(FACTOR_OPTIONS, key=lambda f: abs(math.log(f) - math.log(value)))
 
 
 def feature_order(X: np.ndarray) -> np.ndarray:
@@ -291,34 +265,9 @@ def margin_table(
 
 
 # ----------------------------------------------------------------------------------------
-# Page-specific URL parameters
+# Page-specific URL parameters (kept here for the pages; ui.state owns them)
 # ----------------------------------------------------------------------------------------
 
-
-def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> str:
-    """A page's own URL parameter, read once per session into ``st.session_state``.
-
-    ``ui.state`` owns the shared parameters (data, algorithms, lam, scale, view); a page adds
-    its own (``fam=...``) with this and writes them back with :func:`sync_to_url`. Values
-    not in ``allowed`` fall back to ``default``.
-    """
-    skey = f"dcl.url.{name}"
-    if skey not in st.session_state:
-        value = st.query_params.get(name, default)
-        if allowed is not None and value not in allowed:
-            value = default
-        st.session_state[skey] = value
-    return st.session_state[skey]
-
-
-def set_url_value(name: str, value: str) -> None:
-    """Remember a page parameter for :func:`sync_to_url`."""
-    st.session_state[f"dcl.url.{name}"] = str(value)
-
-
-def sync_to_url(extra: Mapping[str, str] | None = None) -> None:
-    """:func:`ui.state.sync_to_url` plus this page's own parameters (call last)."""
-    wanted = {**state.url_params(), **{k: str(v) for k, v in (extra or {}).items()}}
-    current = {k: st.query_params.get(k) for k in st.query_params.keys()}
-    if current != wanted:
-        st.query_params.from_dict(wanted)
+url_value = state.url_value
+set_url_value = state.set_url_value
+sync_to_url = state.sync_to_url

@@ -29,7 +29,7 @@ import datasets
 from clustering import projections
 from clustering.evaluation import FitResult, fit_and_evaluate
 
-from .state import DataChoice, fingerprint
+from .model import DataChoice, fingerprint
 
 __all__ = [
     "dataset_fingerprint",

@@ -37,10 +37,8 @@ and every setter drops the seeded widget keys so the widgets pick up the new val
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -48,7 +46,21 @@ import streamlit as st
 
 import datasets
 from clustering import ALGORITHMS
-from datasets.synthetic import GENERATORS
+from clustering._moments import REGULARIZERS
+
+from . import cache, url
+from .model import (
+    DEFAULT_LAM,
+    DEFAULT_REGULARIZER,
+    DEFAULT_VIEW,
+    VIEWS,
+    CurrentData,
+    DataChoice,
+    default_data_choice,
+    fingerprint,
+    lam_grid,
+    snap_lam,
+)
 
 __all__ = [
     "KEYS",
@@ -56,7 +68,9 @@ __all__ = [
     "CurrentData",
     "DataChoice",
     "add_constraints",
+    "bump_counter",
     "clear_constraints",
+    "clear_data_error",
     "default_algorithms",
     "default_data_choice",
     "fingerprint",
@@ -74,6 +88,8 @@ __all__ = [
     "get_view",
     "init",
     "lam_grid",
+    "record",
+    "record_start",
     "seed",
     "set_algorithm_params",
     "set_algorithms",
@@ -82,12 +98,16 @@ __all__ = [
     "set_regularizer",
     "set_scaling_factors",
     "set_upload",
+    "set_url_value",
     "set_view",
+    "set_widget",
     "snap_lam",
     "sync_from_url",
     "sync_to_url",
     "url_params",
+    "url_value",
     "user_chose_data",
+    "widget_value",
 ]
 
 
@@ -107,142 +127,6 @@ class KEYS:
     URL_READ = "dcl.url_read"  #: bool, the URL was read into the state this session
     DATA_ERROR = "dcl.data_error"  #: str, why the requested data could not be used
     WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
-
-
-#: The 2-D views of the Cluster page (``"features:i,j"`` for two raw features).
-VIEWS = ("pca", "discriminant", "features")
-
-#: The lam grid of the paper's model selection, 1e-4 .. 1e4, plus 2x and 5x steps.
-_LAM_LOW, _LAM_HIGH = 1e-4, 1e4
-DEFAULT_LAM = 1.0
-DEFAULT_REGULARIZER = "diag"
-DEFAULT_VIEW = "discriminant"
-
-
-def lam_grid(low: float = _LAM_LOW, high: float = _LAM_HIGH) -> list[float]:
-    """The values a log slider offers between ``low`` and ``high``: 1, 2, 5 per decade.
-
-    Examples
-    --------
-    >>> lam_grid(0.1, 10)
-    [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
-    """
-    out = []
-    for e in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1):
-        for m in (1, 2, 5):
-            v = float(f"{m}e{e}")
-            if low * (1 - 1e-9) <= v <= high * (1 + 1e-9):
-                out.append(v)
-    return out
-
-
-def snap_lam(value: float, grid: Sequence[float] | None = None) -> float:
-    """The grid value nearest to ``value`` on a log scale.
-
-    Examples
-    --------
-    >>> snap_lam(0.013)
-    0.01
-    >>> snap_lam(1e9)
-    10000.0
-    """
-    grid = list(grid) if grid is not None else lam_grid()
-    value = float(value)
-    if not math.isfinite(value) or value <= 0:
-        return DEFAULT_LAM if DEFAULT_LAM in grid else grid[len(grid) // 2]
-    return min(grid, key=lambda g: abs(math.log(g) - math.log(value)))
-
-
-# ----------------------------------------------------------------------------------------
-# Data choice
-# ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DataChoice:
-    """Which data set the lab works on (hashable, so it can key caches).
-
-    Attributes
-    ----------
-    kind : {"bundled", "synthetic", "upload"}
-    name : str
-        Bundled task name, generator key, or uploaded file name.
-    params : tuple of (name, value)
-        Generator parameters (synthetic) or ``(("label_column", ...), ("missing", ...))``
-        (upload), sorted by name.
-    normalize : bool
-        Whether features are scaled to ``[-1, 1]`` (the paper's preprocessing).
-    """
-
-    kind: str = "bundled"
-    name: str = datasets.DEFAULT_DATASET
-    params: tuple = field(default_factory=tuple)
-    normalize: bool = True
-
-    @property
-    def param_dict(self) -> dict[str, Any]:
-        """``params`` as a dict."""
-        return dict(self.params)
-
-    @property
-    def label(self) -> str:
-        """Short text for captions: ``breast``, ``synthetic: afs_trap``, ``upload: f.csv``."""
-        if self.kind == "bundled":
-            return self.name
-        return f"{self.kind}: {self.name}"
-
-    @staticmethod
-    def make(kind: str, name: str, params: Mapping[str, Any] | None = None, normalize=True):
-        """Build a choice with ``params`` given as a dict."""
-        return DataChoice(kind, name, tuple(sorted((params or {}).items())), bool(normalize))
-
-
-def default_data_choice() -> DataChoice:
-    """The data set every page opens on: :data:`datasets.DEFAULT_DATASET`, normalised."""
-    return DataChoice("bundled", datasets.DEFAULT_DATASET, (), True)
-
-
-@dataclass(frozen=True, eq=False)
-class CurrentData:
-    """The data set a page works on, with where it came from.
-
-    Attributes
-    ----------
-    dataset : datasets.Dataset
-    fingerprint : str
-        Hash of ``X`` and ``y``; keys the caches of everything computed from the data.
-    choice : DataChoice
-    chosen : bool
-        ``False`` when the page fell back to the default data set (nobody chose one).
-    error : str
-        Why the requested data set could not be used ("" when it could).
-    """
-
-    dataset: Any
-    fingerprint: str
-    choice: DataChoice
-    chosen: bool
-    error: str = ""
-
-
-def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
-    """A short hash of the data (shape, values, labels) to key caches with.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> fingerprint(np.zeros((2, 2))) == fingerprint(np.zeros((2, 2)))
-    True
-    >>> fingerprint(np.zeros((2, 2))) == fingerprint(np.zeros((2, 2)), np.array([0, 1]))
-    False
-    """
-    h = hashlib.blake2b(digest_size=12)
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    h.update(str(X.shape).encode())
-    h.update(X.tobytes())
-    if y is not None:
-        h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
-    return h.hexdigest()
 
 
 # ----------------------------------------------------------------------------------------
@@ -346,8 +230,6 @@ def get_current_data() -> CurrentData:
     the default data set is used and ``error`` says why; pages show it with
     :func:`ui.widgets.data_caption`.
     """
-    from . import cache
-
     choice = get_data_choice()
     error = get(KEYS.DATA_ERROR)
     try:
@@ -398,8 +280,6 @@ def get_regularizer() -> str:
 
 def set_regularizer(value: str) -> None:
     """Set the kind of ``Lambda``; unknown kinds raise ``ValueError``."""
-    from clustering._moments import REGULARIZERS
-
     if value not in REGULARIZERS:
         raise ValueError(f"Unknown regularizer {value!r}; choose one of {REGULARIZERS}.")
     _set(KEYS.REGULARIZER, value)
@@ -527,147 +407,135 @@ def clear_constraints(data_fingerprint: str) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# URL
+# Writes on behalf of widgets and pages (the only writes of session keys)
 # ----------------------------------------------------------------------------------------
 
 
-def _encode_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
+def record(key: str, value: Any) -> None:
+    """Store what a widget shows as the persistent value of ``key`` (one of :class:`KEYS`).
+
+    Unlike the setters this keeps the widget keys: the widget that was just drawn is where
+    the value came from.
+    """
+    st.session_state[key] = value
 
 
-def _decode_value(text: str, default: Any) -> Any:
-    if isinstance(default, bool):
-        return text.strip().lower() in ("1", "true", "yes", "on")
-    if isinstance(default, int):
-        return int(float(text))
-    if isinstance(default, float):
-        return float(text)
-    return text
+def record_start(keys: Iterable[str], init: str) -> None:
+    """Store the MSPC start ``init`` for the methods ``keys`` (``"kmeans"``, the default,
+    is not stored)."""
+    table = dict(get(KEYS.PARAMS))
+    for key in keys:
+        entry = dict(table.get(key, {}))
+        if init == "kmeans":
+            entry.pop("init", None)
+        else:
+            entry["init"] = init
+        table[key] = entry
+    record(KEYS.PARAMS, table)
+
+
+def clear_data_error() -> None:
+    """Forget the data error once a page has shown it."""
+    st.session_state[KEYS.DATA_ERROR] = ""
+
+
+def set_widget(widget_key: str, value: Any) -> None:
+    """Set the value a widget (or a page's own control) shows on its next draw."""
+    st.session_state[widget_key] = value
+
+
+def widget_value(widget_key: str, default: Any = None) -> Any:
+    """The value of a widget key (``default`` when it is not in the session)."""
+    return st.session_state.get(widget_key, default)
+
+
+def bump_counter(key: str) -> int:
+    """Increment the session counter ``key`` (0 at first) and return its new value."""
+    value = int(st.session_state.get(key, 0)) + 1
+    st.session_state[key] = value
+    return value
+
+
+# ----------------------------------------------------------------------------------------
+# URL (the codec is ui.url; this applies it to the session)
+# ----------------------------------------------------------------------------------------
 
 
 def url_params() -> dict[str, str]:
     """The query parameters that describe the current state (see the module docstring)."""
-    choice = get_data_choice()
-    out: dict[str, str] = {}
-    if choice.kind == "bundled":
-        out["data"] = choice.name
-    elif choice.kind == "synthetic":
-        out["data"] = f"synthetic:{choice.name}"
-        if choice.params:
-            out["gen"] = ";".join(f"{k}={_encode_value(v)}" for k, v in choice.params)
-    if choice.kind != "upload":
-        out["norm"] = "1" if choice.normalize else "0"
-    out["algos"] = ",".join(get_algorithms())
-    out["lam"] = _encode_value(get_lam())
-    out["reg"] = get_regularizer()
-    ap = []
-    for key, params in sorted(get(KEYS.PARAMS).items()):
-        ap.extend(f"{key}.{k}={_encode_value(v)}" for k, v in sorted(params.items()))
-    if ap:
-        out["ap"] = ";".join(ap)
-    scale = get(KEYS.SCALE)
-    if scale:
-        out["scale"] = ",".join(f"{j}:{_encode_value(f)}" for j, f in sorted(scale.items()))
-    out["view"] = get_view()
-    return out
+    return url.encode(
+        get_data_choice(),
+        get_algorithms(),
+        get_lam(),
+        get_regularizer(),
+        get(KEYS.PARAMS),
+        get(KEYS.SCALE),
+        get_view(),
+    )
 
 
-def sync_to_url() -> None:
-    """Write the state into the URL (only when it differs, so the browser history stays
-    short). Call at the end of every page."""
-    wanted = url_params()
-    current = {k: st.query_params.get(k) for k in st.query_params.keys()}
-    if current != wanted:
+def _query() -> dict[str, str]:
+    return {k: st.query_params.get(k) for k in st.query_params.keys()}
+
+
+def sync_to_url(extra: Mapping[str, Any] | None = None) -> None:
+    """Write the state (and a page's own parameters ``extra``) into the URL, only when it
+    differs, so the browser history stays short. Call at the end of every page."""
+    wanted = {**url_params(), **{k: str(v) for k, v in (extra or {}).items()}}
+    if _query() != wanted:
         st.query_params.from_dict(wanted)
 
 
-def _parse_data(params: Mapping[str, str]) -> DataChoice | None:
-    data = params.get("data")
-    if not data:
-        return None
-    normalize = params.get("norm", "1").strip() not in ("0", "false", "no")
-    if data.startswith("synthetic:"):
-        key = data.split(":", 1)[1]
-        if key not in GENERATORS:
-            raise ValueError(
-                f"there is no synthetic generator {key!r} (choose one of {', '.join(GENERATORS)})"
-            )
-        defaults = GENERATORS[key].defaults()
-        gen: dict[str, Any] = {}
-        for item in filter(None, params.get("gen", "").split(";")):
-            name, _, value = item.partition("=")
-            if name not in defaults:
-                raise ValueError(f"the generator {key!r} has no parameter {name!r}")
-            gen[name] = _decode_value(value, defaults[name])
-        return DataChoice.make("synthetic", key, gen, normalize)
-    return DataChoice.make("bundled", data, None, normalize)
+def _add_problems(problems: Sequence[str]) -> None:
+    if problems:
+        st.session_state[KEYS.DATA_ERROR] = " ".join([get(KEYS.DATA_ERROR), *problems]).strip()
 
 
 def sync_from_url(force: bool = False) -> list[str]:
     """Read the state from the URL, once per session (or again with ``force=True``).
 
-    Every parameter is read on its own: a bad one is skipped and reported, the others are
-    still used. Returns the problems found (also shown by :func:`ui.widgets.data_caption`
-    for the data set).
+    :func:`ui.url.decode` checks every key against its declared range or choices; a bad one
+    is left at its default and reported, the others are still used. Returns the warnings
+    (also shown by :func:`ui.widgets.data_caption`). Never raises.
     """
     if get(KEYS.URL_READ) and not force:
         return []
     st.session_state[KEYS.URL_READ] = True
-    params = {k: st.query_params.get(k) for k in st.query_params.keys()}
-    problems: list[str] = []
-
-    def attempt(what: str, fn) -> None:
-        try:
-            fn()
-        except (ValueError, KeyError, TypeError) as err:
-            problems.append(f"Ignored the link's {what}: {err}")
-
-    def data() -> None:
-        choice = _parse_data(params)
-        if choice is not None:
-            set_data_choice(choice, chosen=True)
-
-    attempt("data set", data)
-    if params.get("algos") is not None:
-        attempt("algorithms", lambda: set_algorithms(params["algos"].split(",")))
-    if params.get("lam"):
-        attempt("lam", lambda: set_lam(float(params["lam"])))
-    if params.get("reg"):
-        attempt("regularizer", lambda: set_regularizer(params["reg"]))
-    if params.get("view"):
-        attempt("view", lambda: set_view(params["view"]))
-
-    def algorithm_params() -> None:
-        table: dict[str, dict[str, Any]] = {}
-        for item in filter(None, params["ap"].split(";")):
-            target, _, value = item.partition("=")
-            key, _, name = target.rpartition(".")
-            defaults = ALGORITHMS[key].defaults()
-            if name not in defaults:
-                raise ValueError(f"{key} has no parameter {name!r}")
-            table.setdefault(key, {})[name] = _decode_value(value, defaults[name])
-        for key, values in table.items():
-            set_algorithm_params(key, {**get_algorithm_params(key), **values})
-
-    if params.get("ap"):
-        attempt("method parameters", algorithm_params)
-
-    def scale() -> None:
-        table = {}
-        for item in filter(None, params["scale"].split(",")):
-            j, _, f = item.partition(":")
-            table[int(j)] = float(f)
-        set_scaling_factors(table)
-
-    if params.get("scale"):
-        attempt("scaling factors", scale)
-    if problems:
-        st.session_state[KEYS.DATA_ERROR] = " ".join([get(KEYS.DATA_ERROR), *problems]).strip()
+    decoded = url.decode(_query())
+    problems = list(decoded.warnings)
+    if decoded.data is not None:
+        set_data_choice(decoded.data, chosen=True)
+    if decoded.algorithms is not None:
+        set_algorithms(decoded.algorithms)
+    if decoded.lam is not None:
+        set_lam(decoded.lam)
+    if decoded.regularizer is not None:
+        set_regularizer(decoded.regularizer)
+    if decoded.view is not None:
+        set_view(decoded.view)
+    for key, values in decoded.params.items():
+        set_algorithm_params(key, {**get_algorithm_params(key), **values})
+    if decoded.scale is not None:
+        set_scaling_factors(decoded.scale)
+    _add_problems(problems)
     return problems
+
+
+def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> str:
+    """A page's own URL parameter, read once per session (a value not in ``allowed`` falls
+    back to ``default`` with a warning shown by :func:`ui.widgets.data_caption`)."""
+    skey = f"dcl.url.{name}"
+    if skey not in st.session_state:
+        value, warning = url.decode_choice(name, st.query_params.get(name), default, allowed)
+        if warning:
+            _add_problems([warning])
+        st.session_state[skey] = value
+    return st.session_state[skey]
+
+
+def set_url_value(name: str, value: str) -> None:
+    """Remember a page parameter for :func:`sync_to_url` (``extra``)."""
+    st.session_state[f"dcl.url.{name}"] = str(value)
 
 
 def init() -> None:

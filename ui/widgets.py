@@ -168,7 +168,7 @@ def data_caption(
     current = current or state.get_current_data()
     if current.error:
         st.warning(current.error, icon="⚠️")
-        st.session_state[KEYS.DATA_ERROR] = ""
+        state.clear_data_error()
     ds = current.dataset
     if current.chosen:
         st.caption(f"Data: {ds.summary()}")
@@ -215,8 +215,8 @@ def algorithm_multiselect(
     """
     options = list(ALGORITHMS)
     state.seed(key, KEYS.ALGORITHMS, state.get_algorithms())
-    if any(k not in options for k in st.session_state[key]):
-        st.session_state[key] = [k for k in st.session_state[key] if k in options]
+    if any(k not in options for k in state.widget_value(key)):
+        state.set_widget(key, [k for k in state.widget_value(key) if k in options])
     chosen = container.multiselect(
         label,
         options,
@@ -227,7 +227,7 @@ def algorithm_multiselect(
         + " ".join(f"**{s.name}**: {s.summary}" for s in ALGORITHMS.values()),
     )
     chosen = [k for k in options if k in chosen]
-    st.session_state[KEYS.ALGORITHMS] = chosen
+    state.record(KEYS.ALGORITHMS, chosen)
     return chosen
 
 
@@ -245,8 +245,8 @@ def lam_slider(
     """The shared regulariser weight ``lam`` on a log scale, 1e-4 to 1e4 (persisted)."""
     options = state.lam_grid()
     state.seed(key, KEYS.LAM, state.snap_lam(state.get_lam(), options))
-    if st.session_state[key] not in options:
-        st.session_state[key] = state.snap_lam(st.session_state[key], options)
+    if state.widget_value(key) not in options:
+        state.set_widget(key, state.snap_lam(state.widget_value(key), options))
     value = container.select_slider(
         label,
         options=options,
@@ -258,7 +258,7 @@ def lam_slider(
         "large λ treats clusters as round blobs. The MSPC paper tries 1e-4 … 1e4 and keeps "
         "the λ with the highest MSP.",
     )
-    st.session_state[KEYS.LAM] = float(value)
+    state.record(KEYS.LAM, float(value))
     return float(value)
 
 
@@ -283,7 +283,7 @@ def regularizer_select(
         help="What is added (times λ) to each cluster's covariance. "
         + " ".join(f"**{k}**: {v}" for k, v in REGULARIZER_HELP.items()),
     )
-    st.session_state[KEYS.REGULARIZER] = value
+    state.record(KEYS.REGULARIZER, value)
     return value
 
 
@@ -300,18 +300,18 @@ def param_widget(param: Param, key: str, value: Any = None, *, container: Any = 
     help_text = param.help
     kind = param.kind
     if kind == "bool":
-        if key not in st.session_state:
-            st.session_state[key] = bool(value)
+        if state.widget_value(key) is None:
+            state.set_widget(key, bool(value))
         return container.checkbox(label, key=key, help=help_text)
     if kind == "choice":
         choices = list(param.choices)
-        if key not in st.session_state or st.session_state[key] not in choices:
-            st.session_state[key] = value if value in choices else choices[0]
+        if state.widget_value(key) not in choices:
+            state.set_widget(key, value if value in choices else choices[0])
         return container.selectbox(label, choices, key=key, help=help_text)
     if kind == "float" and param.log and param.low and param.high and param.low > 0:
         options = _log_options(param.low, param.high)
-        if key not in st.session_state or st.session_state[key] not in options:
-            st.session_state[key] = state.snap_lam(float(value), options)
+        if state.widget_value(key) not in options:
+            state.set_widget(key, state.snap_lam(float(value), options))
         return float(
             container.select_slider(
                 label, options=options, key=key, format_func=format_number, help=help_text
@@ -326,8 +326,8 @@ def param_widget(param: Param, key: str, value: Any = None, *, container: Any = 
             v = max(v, low)
         if high is not None:
             v = min(v, high)
-        if key not in st.session_state:
-            st.session_state[key] = v
+        if state.widget_value(key) is None:
+            state.set_widget(key, v)
         if low is not None and high is not None:
             step = 1 if kind == "int" else _nice_step(high - low)
             return cast(container.slider(label, low, high, step=step, key=key, help=help_text))
@@ -375,7 +375,7 @@ def algorithm_params(
     defaults = spec.defaults()
     table = dict(state.get(KEYS.PARAMS))
     table[key] = {k: v for k, v in own.items() if k in defaults and v != defaults[k]}
-    st.session_state[KEYS.PARAMS] = table
+    state.record(KEYS.PARAMS, table)
     return current
 
 
@@ -414,15 +414,16 @@ def view_select(
         "'Two raw features': the features you pick, in their own units.",
     )
     if kind != "features":
-        st.session_state[KEYS.VIEW] = kind
+        state.record(KEYS.VIEW, kind)
         return kind
     names = list(feature_names)
     cols = container.columns(2)
     state.seed(f"{key}.x", KEYS.VIEW, i)
     state.seed(f"{key}.y", KEYS.VIEW, j)
     for k, default in ((f"{key}.x", i), (f"{key}.y", j)):
-        if not isinstance(st.session_state[k], int) or not 0 <= st.session_state[k] < n_features:
-            st.session_state[k] = default
+        current = state.widget_value(k)
+        if not isinstance(current, int) or not 0 <= current < n_features:
+            state.set_widget(k, default)
     fx = cols[0].selectbox(
         "x feature", range(n_features), key=f"{key}.x", format_func=lambda k: names[k]
     )
@@ -430,7 +431,7 @@ def view_select(
         "y feature", range(n_features), key=f"{key}.y", format_func=lambda k: names[k]
     )
     view = f"features:{fx},{fy}"
-    st.session_state[KEYS.VIEW] = view
+    state.record(KEYS.VIEW, view)
     return view
 
 

@@ -1,0 +1,200 @@
+"""The lab's data model, free of Streamlit: what a session remembers and what a link holds.
+
+- :class:`DataChoice` (which data set; hashable, keys caches), :class:`CurrentData` (the
+  loaded data set with where it came from), :func:`fingerprint` (hash of ``X`` and ``y``);
+- the value grids of the shared controls: :func:`lam_grid` / :func:`snap_lam` for ``lam``,
+  :data:`FACTOR_OPTIONS` / :func:`snap_factor` for the per-feature scaling factors,
+  :data:`VIEWS` for the 2-D views.
+
+:mod:`ui.state` (the owner of the session), :mod:`ui.url` (the link codec) and
+:mod:`ui.cache` all import from here, so none of them imports another in a loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import datasets
+from clustering._lam import DEFAULT_LAM, LAM_RANGE
+
+__all__ = [
+    "DEFAULT_LAM",
+    "DEFAULT_REGULARIZER",
+    "DEFAULT_VIEW",
+    "FACTOR_OPTIONS",
+    "VIEWS",
+    "CurrentData",
+    "DataChoice",
+    "default_data_choice",
+    "fingerprint",
+    "lam_grid",
+    "snap_factor",
+    "snap_lam",
+]
+
+#: The 2-D views of the Cluster page (``"features:i,j"`` for two raw features).
+VIEWS = ("pca", "discriminant", "features")
+
+#: The lam grid of the paper's model selection (``clustering._lam.LAM_RANGE``), 1-2-5 steps.
+_LAM_LOW, _LAM_HIGH = LAM_RANGE
+DEFAULT_REGULARIZER = "diag"
+DEFAULT_VIEW = "discriminant"
+
+
+def lam_grid(low: float = _LAM_LOW, high: float = _LAM_HIGH) -> list[float]:
+    """The values a log slider offers between ``low`` and ``high``: 1, 2, 5 per decade.
+
+    Examples
+    --------
+    >>> lam_grid(0.1, 10)
+    [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
+    """
+    out = []
+    for e in range(math.floor(math.log10(low)) - 1, math.ceil(math.log10(high)) + 1):
+        for m in (1, 2, 5):
+            v = float(f"{m}e{e}")
+            if low * (1 - 1e-9) <= v <= high * (1 + 1e-9):
+                out.append(v)
+    return out
+
+
+def snap_lam(value: float, grid: Sequence[float] | None = None) -> float:
+    """The grid value nearest to ``value`` on a log scale.
+
+    Examples
+    --------
+    >>> snap_lam(0.013)
+    0.01
+    >>> snap_lam(1e9)
+    10000.0
+    """
+    grid = list(grid) if grid is not None else lam_grid()
+    value = float(value)
+    if not math.isfinite(value) or value <= 0:
+        return DEFAULT_LAM if DEFAULT_LAM in grid else grid[len(grid) // 2]
+    return min(grid, key=lambda g: abs(math.log(g) - math.log(value)))
+
+
+#: Stops of the per-feature scaling slider: 1-2-5 per decade from 0.01 to 100, plus the
+#: powers of two the MSPC paper uses (2, 4, 8, 16) and their inverses.
+FACTOR_OPTIONS: tuple[float, ...] = tuple(
+    sorted(
+        {float(f"{m}e{e}") for e in range(-2, 3) for m in (1, 2, 5) if float(f"{m}e{e}") <= 100}
+        | {2.0**k for k in range(-6, 7)}
+    )
+)
+
+
+def snap_factor(value: float) -> float:
+    """The slider stop nearest to ``value`` on a log scale (1 for invalid values).
+
+    Examples
+    --------
+    >>> snap_factor(15.0), snap_factor(1e6), snap_factor(-1)
+    (16.0, 100.0, 1.0)
+    """
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return 1.0
+    if not math.isfinite(value) or value <= 0:
+        return 1.0
+    return min(FACTOR_OPTIONS, key=lambda f: abs(math.log(f) - math.log(value)))
+
+
+# ----------------------------------------------------------------------------------------
+# Data choice
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DataChoice:
+    """Which data set the lab works on (hashable, so it can key caches).
+
+    Attributes
+    ----------
+    kind : {"bundled", "synthetic", "upload"}
+    name : str
+        Bundled task name, generator key, or uploaded file name.
+    params : tuple of (name, value)
+        Generator parameters (synthetic) or ``(("label_column", ...), ("missing", ...))``
+        (upload), sorted by name.
+    normalize : bool
+        Whether features are scaled to ``[-1, 1]`` (the paper's preprocessing).
+    """
+
+    kind: str = "bundled"
+    name: str = datasets.DEFAULT_DATASET
+    params: tuple = field(default_factory=tuple)
+    normalize: bool = True
+
+    @property
+    def param_dict(self) -> dict[str, Any]:
+        """``params`` as a dict."""
+        return dict(self.params)
+
+    @property
+    def label(self) -> str:
+        """Short text for captions: ``breast``, ``synthetic: afs_trap``, ``upload: f.csv``."""
+        if self.kind == "bundled":
+            return self.name
+        return f"{self.kind}: {self.name}"
+
+    @staticmethod
+    def make(kind: str, name: str, params: Mapping[str, Any] | None = None, normalize=True):
+        """Build a choice with ``params`` given as a dict."""
+        return DataChoice(kind, name, tuple(sorted((params or {}).items())), bool(normalize))
+
+
+def default_data_choice() -> DataChoice:
+    """The data set every page opens on: :data:`datasets.DEFAULT_DATASET`, normalised."""
+    return DataChoice("bundled", datasets.DEFAULT_DATASET, (), True)
+
+
+@dataclass(frozen=True, eq=False)
+class CurrentData:
+    """The data set a page works on, with where it came from.
+
+    Attributes
+    ----------
+    dataset : datasets.Dataset
+    fingerprint : str
+        Hash of ``X`` and ``y``; keys the caches of everything computed from the data.
+    choice : DataChoice
+    chosen : bool
+        ``False`` when the page fell back to the default data set (nobody chose one).
+    error : str
+        Why the requested data set could not be used ("" when it could).
+    """
+
+    dataset: Any
+    fingerprint: str
+    choice: DataChoice
+    chosen: bool
+    error: str = ""
+
+
+def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
+    """A short hash of the data (shape, values, labels) to key caches with.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fingerprint(np.zeros((2, 2))) == fingerprint(np.zeros((2, 2)))
+    True
+    >>> fingerprint(np.zeros((2, 2))) == fingerprint(np.zeros((2, 2)), np.array([0, 1]))
+    False
+    """
+    h = hashlib.blake2b(digest_size=12)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    h.update(str(X.shape).encode())
+    h.update(X.tobytes())
+    if y is not None:
+        h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
+    return h.hexdigest()

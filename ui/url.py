@@ -1,0 +1,374 @@
+"""The link codec: the lab's state to query parameters and back, with a validated decoder.
+
+=========  =============================================  ===================================
+key        value                                          checked against
+=========  =============================================  ===================================
+``data``   ``breast``, ``digits:3v8``,                    :func:`datasets.list_datasets`,
+           ``synthetic:afs_trap``                         ``datasets.synthetic.GENERATORS``
+``gen``    ``n_samples=400;scale=1000``                   the generator's ``Param`` ranges
+``norm``   ``1`` / ``0``                                  a boolean
+``algos``  ``kmeans,mspc-mpm``                            ``clustering.ALGORITHMS``
+``lam``    ``0.01``                                       ``clustering._lam.LAM_RANGE``
+``reg``    ``diag``                                       ``clustering._moments.REGULARIZERS``
+``ap``     ``mspc-mpm.init=eig;kmeans.n_init=10``         each method's ``Param`` range/choices
+``scale``  ``3:16,5:0.5`` (feature index: factor)         :data:`ui.model.FACTOR_OPTIONS` range
+``view``   ``pca``, ``discriminant``, ``features:0,2``    :data:`ui.model.VIEWS`
+=========  =============================================  ===================================
+
+:func:`decode` never raises: a value it cannot use is left out (the state keeps its default)
+and a warning names the key, what it got and what it accepts. :func:`encode` is its inverse
+(``decode(encode(...))`` gives the same state). No Streamlit here: :mod:`ui.state` reads
+``st.query_params`` and applies the decoded values through its setters.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import datasets
+from clustering import ALGORITHMS
+from clustering._lam import LAM_RANGE
+from clustering._moments import REGULARIZERS
+from datasets.synthetic import GENERATORS
+
+from .model import FACTOR_OPTIONS, VIEWS, DataChoice, snap_lam
+
+__all__ = ["Decoded", "decode", "decode_choice", "decode_param", "encode", "encode_value"]
+
+#: Largest feature index a link may name (a data set of the lab has far fewer features).
+MAX_FEATURE_INDEX = 100_000
+_SHOWN = 60  # characters of a bad value quoted in a warning
+
+
+def encode_value(v: Any) -> str:
+    """A parameter value as link text (``True`` -> ``"1"``, floats in ``%g``)."""
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def _quote(text: Any) -> str:
+    text = str(text)
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
+
+
+def _fmt(v: float) -> str:
+    return f"{v:g}"
+
+
+def accepted(param: Any) -> str:
+    """What a ``Param`` accepts, in words (for warnings)."""
+    if param.kind == "bool":
+        return "1 or 0"
+    if param.kind == "choice":
+        return "one of " + ", ".join(map(str, param.choices))
+    kind = "an integer" if param.kind == "int" else "a number"
+    if param.low is not None and param.high is not None:
+        return f"{kind} from {_fmt(param.low)} to {_fmt(param.high)}"
+    if param.low is not None:
+        return f"{kind} of at least {_fmt(param.low)}"
+    if param.high is not None:
+        return f"{kind} of at most {_fmt(param.high)}"
+    return f"a finite {kind.split()[-1]}"
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _parse_bool(text: str) -> bool:
+    t = text.strip().lower()
+    if t in _TRUE:
+        return True
+    if t in _FALSE:
+        return False
+    raise ValueError
+
+
+def _parse_number(text: str) -> float:
+    v = float(text.strip())
+    if not math.isfinite(v):
+        raise ValueError
+    return v
+
+
+def decode_param(param: Any, text: str) -> Any:
+    """Parse ``text`` as a value of ``param`` (a ``clustering._spec.Param``).
+
+    Raises ``ValueError`` (with the accepted range in the message) when ``text`` is not a
+    value of the parameter's kind inside its declared range or choices.
+    """
+    try:
+        if param.kind == "bool":
+            return _parse_bool(text)
+        if param.kind == "choice":
+            for choice in param.choices:
+                if str(choice) == text.strip():
+                    return choice
+            raise ValueError
+        v = _parse_number(text)
+        if param.kind == "int":
+            if v != math.floor(v):
+                raise ValueError
+            v = int(v)
+        if (param.low is not None and v < param.low) or (param.high is not None and v > param.high):
+            raise ValueError
+        return v
+    except (ValueError, TypeError, OverflowError):
+        raise ValueError(f"got {_quote(text)}; accepted: {accepted(param)}") from None
+
+
+@dataclass
+class Decoded:
+    """What a link asks for. ``None`` (or an empty mapping) means "keep the default"."""
+
+    data: DataChoice | None = None
+    algorithms: list[str] | None = None
+    lam: float | None = None
+    regularizer: str | None = None
+    params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    scale: dict[int, float] | None = None
+    view: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def _warn(out: Decoded, key: str, message: str) -> None:
+    out.warnings.append(f"Ignored the link's `{key}`: {message}.")
+
+
+def _bundled_name(name: str) -> str | None:
+    key = name.strip().lower()
+    for known in datasets.list_datasets():
+        if known.lower() == key:
+            return known
+    return None
+
+
+def _decode_data(params: Mapping[str, str], out: Decoded) -> None:
+    data = params.get("data")
+    normalize = True
+    if params.get("norm") is not None:
+        try:
+            normalize = _parse_bool(params["norm"])
+        except ValueError:
+            _warn(out, "norm", f"got {_quote(params['norm'])}; accepted: 1 or 0 (kept 1)")
+    if not data:
+        if params.get("gen"):
+            _warn(out, "gen", "it needs data=synthetic:<generator>")
+        return
+    if data.startswith("synthetic:"):
+        key = data.split(":", 1)[1]
+        if key not in GENERATORS:
+            _warn(
+                out,
+                "data",
+                f"there is no synthetic generator {_quote(key)}; accepted: "
+                f"{', '.join(GENERATORS)} (kept the default data set)",
+            )
+            return
+        spec = {p.name: p for p in GENERATORS[key].params}
+        gen: dict[str, Any] = {}
+        for item in filter(None, params.get("gen", "").split(";")):
+            name, _, value = item.partition("=")
+            if name not in spec:
+                _warn(
+                    out,
+                    "gen",
+                    f"{key} has no parameter {_quote(name)}; accepted: {', '.join(spec)}",
+                )
+                continue
+            try:
+                gen[name] = decode_param(spec[name], value)
+            except ValueError as err:
+                _warn(out, "gen", f"{name}: {err} (kept {encode_value(spec[name].default)})")
+        out.data = DataChoice.make("synthetic", key, gen, normalize)
+        return
+    if params.get("gen"):
+        _warn(out, "gen", "it applies only to data=synthetic:<generator>")
+    name = _bundled_name(data)
+    if name is None:
+        _warn(
+            out,
+            "data",
+            f"there is no bundled data set {_quote(data)}; accepted: "
+            f"{', '.join(datasets.list_datasets('tasks'))}, a pair task like 'digits:3v8' or "
+            f"synthetic:<{'|'.join(GENERATORS)}> (kept {datasets.DEFAULT_DATASET})",
+        )
+        return
+    out.data = DataChoice.make("bundled", name, None, normalize)
+
+
+def _decode_algorithms(text: str, out: Decoded) -> None:
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in ALGORITHMS]
+    if unknown:
+        _warn(
+            out,
+            "algos",
+            f"no method {', '.join(map(_quote, unknown))}; accepted: {', '.join(ALGORITHMS)}",
+        )
+    out.algorithms = [k for k in dict.fromkeys(keys) if k in ALGORITHMS]
+
+
+def _decode_lam(text: str, out: Decoded) -> None:
+    low, high = LAM_RANGE
+    try:
+        v = _parse_number(text)
+        if not low <= v <= high:
+            raise ValueError
+    except (ValueError, OverflowError):
+        _warn(
+            out, "lam", f"got {_quote(text)}; accepted: a number from {_fmt(low)} to {_fmt(high)}"
+        )
+        return
+    out.lam = snap_lam(v)
+
+
+def _decode_algorithm_params(text: str, out: Decoded) -> None:
+    for item in filter(None, text.split(";")):
+        target, _, value = item.partition("=")
+        key, _, name = target.rpartition(".")
+        if key not in ALGORITHMS:
+            _warn(out, "ap", f"no method {_quote(key)}; accepted: {', '.join(ALGORITHMS)}")
+            continue
+        spec = {p.name: p for p in ALGORITHMS[key].params}
+        if name not in spec:
+            _warn(
+                out,
+                "ap",
+                f"{key} has no parameter {_quote(name)}; accepted: {', '.join(spec) or 'none'}",
+            )
+            continue
+        try:
+            out.params.setdefault(key, {})[name] = decode_param(spec[name], value)
+        except ValueError as err:
+            _warn(out, "ap", f"{key}.{name}: {err} (kept {encode_value(spec[name].default)})")
+
+
+def _decode_scale(text: str, out: Decoded) -> None:
+    low, high = FACTOR_OPTIONS[0], FACTOR_OPTIONS[-1]
+    table: dict[int, float] = {}
+    for item in filter(None, text.split(",")):
+        j, _, f = item.partition(":")
+        try:
+            index = int(j.strip())
+            if not 0 <= index < MAX_FEATURE_INDEX:
+                raise ValueError
+            factor = _parse_number(f)
+            if not low <= factor <= high:
+                raise ValueError
+        except (ValueError, OverflowError):
+            _warn(
+                out,
+                "scale",
+                f"got {_quote(item)}; accepted: feature index:factor with an index from 0 and "
+                f"a factor from {_fmt(low)} to {_fmt(high)}, like 3:16",
+            )
+            continue
+        table[index] = factor
+    out.scale = table
+
+
+def _decode_view(text: str, out: Decoded) -> None:
+    kind, _, rest = text.partition(":")
+    ok = kind in VIEWS and (kind == "features") == bool(rest)
+    if ok and kind == "features":
+        parts = rest.split(",")
+        ok = len(parts) == 2 and all(
+            p.strip().isdigit() and int(p) < MAX_FEATURE_INDEX for p in parts
+        )
+    if not ok:
+        _warn(
+            out,
+            "view",
+            f"got {_quote(text)}; accepted: pca, discriminant or features:i,j (two feature "
+            "indices)",
+        )
+        return
+    out.view = text if kind == "features" else kind
+
+
+def decode(params: Mapping[str, str]) -> Decoded:
+    """Parse the query parameters of a link; never raises.
+
+    Every key is read on its own; a value outside the declared range or choices is left out
+    and ``warnings`` says which key, what it got and what it accepts.
+    """
+    out = Decoded()
+    steps = [
+        ("data", lambda: _decode_data(params, out)),
+        ("algos", lambda: _decode_algorithms(params["algos"], out)),
+        ("lam", lambda: _decode_lam(params["lam"], out)),
+        ("reg", lambda: _decode_reg(params["reg"], out)),
+        ("ap", lambda: _decode_algorithm_params(params["ap"], out)),
+        ("scale", lambda: _decode_scale(params["scale"], out)),
+        ("view", lambda: _decode_view(params["view"], out)),
+    ]
+    for key, step in steps:
+        if key != "data" and params.get(key) is None:
+            continue
+        try:
+            step()
+        except Exception as err:  # a link must never break a page
+            _warn(out, key, f"could not read it ({type(err).__name__})")
+    return out
+
+
+def _decode_reg(text: str, out: Decoded) -> None:
+    if text not in REGULARIZERS:
+        _warn(out, "reg", f"got {_quote(text)}; accepted: {', '.join(REGULARIZERS)}")
+        return
+    out.regularizer = text
+
+
+def decode_choice(
+    name: str, text: str | None, default: str, allowed: Sequence[str] | None = None
+) -> tuple[str, str | None]:
+    """A page's own parameter: ``(value, warning)``; ``default`` when ``text`` is missing
+    or not in ``allowed`` (then ``warning`` names the key and the accepted values)."""
+    if text is None:
+        return default, None
+    if allowed is not None and text not in allowed:
+        shown = ", ".join(map(str, allowed)) if len(allowed) <= 12 else f"{len(allowed)} names"
+        return default, (
+            f"Ignored the link's `{name}`: got {_quote(text)}; accepted: {shown} (kept {default})."
+        )
+    return text, None
+
+
+def encode(
+    choice: DataChoice,
+    algorithms: Iterable[str],
+    lam: float,
+    regularizer: str,
+    params: Mapping[str, Mapping[str, Any]],
+    scale: Mapping[int, float],
+    view: str,
+) -> dict[str, str]:
+    """The query parameters of a state (the inverse of :func:`decode`)."""
+    out: dict[str, str] = {}
+    if choice.kind == "bundled":
+        out["data"] = choice.name
+    elif choice.kind == "synthetic":
+        out["data"] = f"synthetic:{choice.name}"
+        if choice.params:
+            out["gen"] = ";".join(f"{k}={encode_value(v)}" for k, v in choice.params)
+    if choice.kind != "upload":
+        out["norm"] = "1" if choice.normalize else "0"
+    out["algos"] = ",".join(algorithms)
+    out["lam"] = encode_value(float(lam))
+    out["reg"] = regularizer
+    ap = []
+    for key, values in sorted(params.items()):
+        ap.extend(f"{key}.{k}={encode_value(v)}" for k, v in sorted(values.items()))
+    if ap:
+        out["ap"] = ";".join(ap)
+    if scale:
+        out["scale"] = ",".join(f"{j}:{encode_value(f)}" for j, f in sorted(scale.items()))
+    out["view"] = view
+    return out
