@@ -23,6 +23,8 @@ state.init()
 
 #: Above this many samples runs wait for the Run button unless "run automatically" is on.
 AUTO_RUN_MAX_SAMPLES = 3000
+#: Set once for every method (sidebar) and passed once to the backend.
+SHARED = ("lam", "regularizer")
 
 st.title("Cluster")
 current = widgets.data_caption()
@@ -45,6 +47,7 @@ with st.sidebar:
                 params[key] = widgets.algorithm_params(key)
         else:
             params[key] = state.get_algorithm_params(key)
+        params[key] = {k: v for k, v in params[key].items() if k not in SHARED}
     st.caption(
         "λ and Λ apply to every method that has them, and to the MSP column for all methods, "
         "so their MSPs are comparable."
@@ -87,8 +90,7 @@ if run or autorun or (stored is not None and stored["signature"] == signature):
             y,
             must_link=must_link,
             cannot_link=cannot_link,
-            msp_lam=lam,
-            msp_regularizer=reg,
+            shared={"lam": lam, "regularizer": reg},
         )
     st.session_state["cluster.results"] = {"signature": signature, "results": results}
     stale = False

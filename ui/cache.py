@@ -227,13 +227,28 @@ def fit_many(
     cannot_link=None,
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
+    shared: Mapping[str, Any] | None = None,
     progress: bool = True,
 ) -> list[FitResult]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
-    Constraints go only to the methods whose spec accepts them.
+    Constraints go only to the methods whose spec accepts them. ``shared``
+    (``{"lam": ..., "regularizer": ...}``, the page's one λ and Λ) is given once: it goes
+    to every method that has those parameters and is the MSP's ``lam``/``Lambda`` for all
+    (``msp_lam``/``msp_regularizer`` are then not needed).
     """
     from clustering import ALGORITHMS
+
+    if shared is not None:
+        msp_lam = shared.get("lam", msp_lam)
+        msp_regularizer = shared.get("regularizer", msp_regularizer)
+        params = {
+            key: {
+                **params.get(key, {}),
+                **{k: v for k, v in shared.items() if k in ALGORITHMS[key].defaults()},
+            }
+            for key in keys
+        }
 
     bar = st.progress(0.0, text="Clustering…") if progress and keys else None
     out = []
