@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from clustering._spec import Param
+
 from ._base import Dataset, DatasetError
 
 __all__ = [
@@ -421,43 +423,8 @@ def afs_trap(
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class GeneratorParam:
-    """A parameter the UI offers for a generator (same fields as ``clustering`` ``Param``).
-
-    Attributes
-    ----------
-    name : str
-        Keyword argument of the generator.
-    kind : {"float", "int", "choice", "bool"}
-        Widget type.
-    default : object
-        The generator's default.
-    help : str
-        One line for a student.
-    low, high : float or None
-        Range of a numeric parameter (the generator accepts exactly this range, or wider).
-    log : bool
-        Whether a slider should be logarithmic.
-    choices : tuple
-        Options of a ``"choice"`` parameter.
-    label : str
-        Human-readable widget label.
-    """
-
-    name: str
-    kind: str
-    default: Any
-    help: str
-    low: float | None = None
-    high: float | None = None
-    log: bool = False
-    choices: tuple = ()
-    label: str = ""
-
-    @property
-    def display_name(self) -> str:
-        return self.label or self.name
+#: A generator's parameter is the same type as an estimator's (one ``Param`` for both).
+GeneratorParam = Param
 
 
 @dataclass(frozen=True)
@@ -467,7 +434,7 @@ class GeneratorSpec:
     key: str
     name: str
     function: Callable[..., Dataset]
-    params: tuple[GeneratorParam, ...]
+    params: tuple[Param, ...]
     summary: str
     paper: str = ""
 
@@ -486,10 +453,8 @@ class GeneratorSpec:
         return self.function(**params)
 
 
-_N = GeneratorParam(
-    "n_samples", "int", 400, "How many points to draw.", 20, 5000, label="Number of points"
-)
-_SEED = GeneratorParam(
+_N = Param("n_samples", "int", 400, "How many points to draw.", 20, 5000, label="Number of points")
+_SEED = Param(
     "random_state",
     "int",
     0,
@@ -509,7 +474,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 two_gaussians,
                 (
                     _N,
-                    GeneratorParam(
+                    Param(
                         "n_features",
                         "int",
                         2,
@@ -518,7 +483,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         50,
                         label="Dimensions",
                     ),
-                    GeneratorParam(
+                    Param(
                         "separation",
                         "float",
                         3.0,
@@ -528,7 +493,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         10.0,
                         label="Separation",
                     ),
-                    GeneratorParam(
+                    Param(
                         "covariance",
                         "choice",
                         "spherical",
@@ -537,7 +502,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         choices=("spherical", "elongated", "random"),
                         label="Covariance shape",
                     ),
-                    GeneratorParam(
+                    Param(
                         "imbalance",
                         "float",
                         0.5,
@@ -546,7 +511,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         0.95,
                         label="Share of cluster A",
                     ),
-                    GeneratorParam(
+                    Param(
                         "elongation",
                         "float",
                         4.0,
@@ -565,7 +530,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 "DIFFRAC bumps + noise dimensions",
                 diffrac_bumps,
                 (
-                    GeneratorParam(
+                    Param(
                         "n_samples",
                         "int",
                         100,
@@ -574,7 +539,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         2000,
                         label="Number of points",
                     ),
-                    GeneratorParam(
+                    Param(
                         "n_noise_dims",
                         "int",
                         10,
@@ -583,7 +548,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         50,
                         label="Noise dimensions",
                     ),
-                    GeneratorParam(
+                    Param(
                         "noise_scale",
                         "float",
                         1.0,
@@ -603,7 +568,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 "Two moons",
                 moons,
                 (
-                    GeneratorParam(
+                    Param(
                         "n_samples",
                         "int",
                         200,
@@ -612,7 +577,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         5000,
                         label="Number of points",
                     ),
-                    GeneratorParam(
+                    Param(
                         "noise",
                         "float",
                         0.1,
@@ -630,7 +595,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 "Concentric circles",
                 circles,
                 (
-                    GeneratorParam(
+                    Param(
                         "n_samples",
                         "int",
                         200,
@@ -639,7 +604,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         5000,
                         label="Number of points",
                     ),
-                    GeneratorParam(
+                    Param(
                         "noise",
                         "float",
                         0.05,
@@ -648,7 +613,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         0.3,
                         label="Noise",
                     ),
-                    GeneratorParam(
+                    Param(
                         "factor",
                         "float",
                         0.5,
@@ -667,7 +632,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 afs_trap,
                 (
                     _N,
-                    GeneratorParam(
+                    Param(
                         "scale",
                         "float",
                         1000.0,
@@ -677,7 +642,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         log=True,
                         label="Noise feature scale",
                     ),
-                    GeneratorParam(
+                    Param(
                         "separation",
                         "float",
                         6.0,
