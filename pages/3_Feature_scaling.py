@@ -4,7 +4,7 @@ Per-feature log sliders (largest-variance features first), the MSPC paper's rand
 before/after views and metrics per method, the MSPC start that makes the pipeline immune,
 a live check of Theorem 1, and the paper's Fig. 1 sensitivity curve behind a button.
 Widgets and layout only: fits go through :mod:`ui.cache` / :mod:`ui.analysis`, figures come
-from :mod:`clustering.plots` and :mod:`clustering.plots_analysis`.
+from :mod:`clustering.plots` and :mod:`clustering.plots`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, analysis, plots, plots_analysis
+from clustering import ALGORITHMS, analysis, plots
 from clustering.mspc import INITS
 from ui import analysis as ua
 from ui import cache, state, widgets
@@ -196,7 +196,7 @@ st.dataframe(
 )
 if not scaled:
     st.info("Every factor is ×1, so before and after agree. Move a slider or press Random AFS.")
-comparison_fig = plots_analysis.scaling_comparison_figure(
+comparison_fig = plots.scaling_comparison_figure(
     comparison, title="Accuracy and MSP before and after the rescaling"
 )
 if y is not None:
@@ -257,9 +257,7 @@ else:
         )
         t_left, t_right = st.columns([3, 2])
         with t_left:
-            st.plotly_chart(
-                plots_analysis.theorem1_figure(checks), key="fs.t1.figure", width="stretch"
-            )
+            st.plotly_chart(plots.theorem1_figure(checks), key="fs.t1.figure", width="stretch")
         with t_right:
             for row in checks.itertuples():
                 label = f"Λ = {row.regularizer}"
@@ -372,7 +370,7 @@ else:
             help="Standard error: how precisely the mean is known. Standard deviation: how "
             "much single repetitions vary (which feature was scaled matters).",
         )
-        fig = plots_analysis.sensitivity_figure(summary, error=error_kind)
+        fig = plots.sensitivity_figure(summary, error=error_kind)
         st.plotly_chart(fig, key="fs.s.figure", width="stretch")
         failed = runs[runs["error"] != ""]
         if not failed.empty:

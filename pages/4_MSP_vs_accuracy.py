@@ -5,7 +5,7 @@ current data, every pair task of a multi-class source, or the seven UCI tasks of
 paper — with Pearson's r and the least-squares line (the paper's Figs. 2-3); and MSP as
 unsupervised model selection: the λ with the largest MSP next to the λ with the best
 accuracy. Widgets and layout only: runs go through :mod:`ui.analysis` (every fit cached),
-figures come from :mod:`clustering.plots_analysis`.
+figures come from :mod:`clustering.plots`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, analysis, plots_analysis
+from clustering import ALGORITHMS, analysis, plots
 from ui import analysis as ua
 from ui import state, widgets
 
@@ -179,7 +179,7 @@ else:
     highlight = []
     if sweep is not None and np.isfinite(sweep.best_msp_lam):
         highlight = [f"λ = {sweep.best_msp_lam:g}"]
-    fig = plots_analysis.msp_accuracy_figure(
+    fig = plots.msp_accuracy_figure(
         table,
         title=f"{ALGORITHMS[key].name}: MSP against accuracy",
         highlight=highlight,
@@ -221,7 +221,7 @@ else:
             "the largest MSP. How close does that come to the λ an oracle with the true "
             "classes would pick?"
         )
-        st.plotly_chart(plots_analysis.lam_sweep_figure(sweep), key="mva.sweep", width="stretch")
+        st.plotly_chart(plots.lam_sweep_figure(sweep), key="mva.sweep", width="stretch")
         c = st.columns(4)
         c[0].metric(
             "λ chosen by MSP",

@@ -4,7 +4,7 @@ The Minimax Probability Machine (eq. 1-2), the MSP (Definition 1) and MSPC (eq. 
 lower bound (4) of Theorem 2, the invariance of Theorem 1 and the relative-margin guarantee
 of Theorem 5 of ``mspc_maximin_separation_probability_clustering.txt``. Widgets and layout
 only: computations go through :mod:`ui.analysis` and :mod:`ui.cache`, figures come from
-:mod:`clustering.plots` and :mod:`clustering.plots_analysis`.
+:mod:`clustering.plots` and :mod:`clustering.plots`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from clustering import ALGORITHMS, plots, plots_analysis
+from clustering import ALGORITHMS, plots
 from ui import analysis as ua
 from ui import cache, state, widgets
 
@@ -222,9 +222,7 @@ with right:
             extra,
         )
         ok = bound_table[bound_table["error"] == ""]
-        st.plotly_chart(
-            plots_analysis.lower_bound_figure(ok), key="learn.t2.figure", width="stretch"
-        )
+        st.plotly_chart(plots.lower_bound_figure(ok), key="learn.t2.figure", width="stretch")
         holds = int((ok["bound"] <= ok["kappa_squared"] * (1 + 1e-9)).sum())
         st.caption(
             f"The bound stays below κ² for {holds} of {len(ok)} labelings (the theorem says: "
@@ -285,9 +283,7 @@ with right:
         if kind != "rescale every feature":
             zero = ua.theorem1_table(current.fingerprint, transform, 0.0, X, labels, ("diag",))
             checks = pd.concat([zero, checks], ignore_index=True)
-        st.plotly_chart(
-            plots_analysis.theorem1_figure(checks), key="learn.t1.figure", width="stretch"
-        )
+        st.plotly_chart(plots.theorem1_figure(checks), key="learn.t1.figure", width="stretch")
         st.dataframe(
             checks[
                 ["setting", "msp_before", "msp_after", "relative_difference", "expected_invariant"]

@@ -300,7 +300,7 @@ def test_evaluator_hook_replaces_every_fit_and_factor_one_is_fitted_once_per_met
 
 
 def test_figures_carry_the_numbers_they_show():
-    from clustering import plots_analysis
+    from clustering.plots import analysis as plots_analysis
 
     X, y = gaussians(d=3, n_per=30, gap=2.0)
     _, summary = analysis.afs_sensitivity(

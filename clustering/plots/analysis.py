@@ -26,8 +26,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .analysis import LamSweep, fit_line, pearson
-from .plots import OKABE_ITO
+from ..analysis import LamSweep, fit_line, pearson
+from .style import OKABE_ITO, series_color
 
 __all__ = [
     "MARKERS",
@@ -103,6 +103,7 @@ def sensitivity_figure(
     fig = go.Figure()
     for i, (method, part) in enumerate(summary.groupby("method", sort=False)):
         part = part.sort_values("factor")
+        color = series_color(str(method), i)
         bars = None
         if error in ("sem", "std"):
             bars = {
@@ -118,8 +119,8 @@ def sensitivity_figure(
                 error_y=bars,
                 mode="lines+markers",
                 name=str(method),
-                line={"color": _color(i), "dash": _DASHES[i % len(_DASHES)], "width": 2},
-                marker={"symbol": _marker(i), "size": 10, "color": _color(i)},
+                line={"color": color, "dash": _DASHES[i % len(_DASHES)], "width": 2},
+                marker={"symbol": _marker(i), "size": 10, "color": color},
                 customdata=np.stack(
                     [100 * part["accuracy_std"].to_numpy(), part["n_runs"].to_numpy()], axis=1
                 ),

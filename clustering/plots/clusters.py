@@ -23,8 +23,9 @@ import numpy as np
 import plotly.graph_objects as go
 from scipy.optimize import linear_sum_assignment
 
-from .metrics import chebyshev_fraction, contingency
-from .projections import Projection
+from ..metrics import chebyshev_fraction, contingency
+from ..projections import Projection
+from .style import OKABE_ITO, cluster_colors
 
 __all__ = [
     "CLASS_SYMBOLS",
@@ -40,19 +41,6 @@ __all__ = [
     "objective_plot",
     "oriented_margins",
 ]
-
-#: The Okabe-Ito colour-blind-safe palette (blue, orange, bluish green, vermillion, sky blue,
-#: reddish purple, yellow, black), in the order clusters get them.
-OKABE_ITO = (
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#D55E00",
-    "#56B4E9",
-    "#CC79A7",
-    "#F0E442",
-    "#000000",
-)
 
 #: Marker shapes for true classes (WebGL supports these).
 CLASS_SYMBOLS = (
@@ -91,17 +79,6 @@ _LAYOUT = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
     "font": {"size": 13},
 }
-
-
-def cluster_colors(n: int) -> list[str]:
-    """``n`` colours from :data:`OKABE_ITO` (cycled beyond eight).
-
-    Examples
-    --------
-    >>> cluster_colors(2)
-    ['#0072B2', '#E69F00']
-    """
-    return [OKABE_ITO[k % len(OKABE_ITO)] for k in range(n)]
 
 
 def matched_classes(y, labels) -> dict:
