@@ -4,7 +4,7 @@ Per-feature log sliders (largest-variance features first), the MSPC paper's rand
 before/after views and metrics per method, the MSPC start that makes the pipeline immune,
 a live check of Theorem 1, and the paper's Fig. 1 sensitivity curve behind a button.
 Widgets and layout only: fits go through :mod:`ui.cache` / :mod:`ui.analysis`, figures come
-from :mod:`clustering.plots` and :mod:`clustering.plots`.
+from :mod:`clustering.plots`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,55 @@
+"""The layers: pages import only ``ui`` and the public names of ``clustering`` and
+``datasets``; ``clustering`` and ``datasets`` never import Streamlit or ``ui``; ``ui.state``
+and ``ui.cache`` do not import each other in a loop."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = {"ui", "clustering", "datasets", "pages", "app", "bench", "tests"}
+PAGES = sorted((ROOT / "pages").glob("*.py")) + [ROOT / "app.py"]
+
+
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    """``(module, names)`` of every import in ``path`` (names empty for ``import m``)."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out.extend((a.name, []) for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out.append((node.module, [a.name for a in node.names]))
+    return out
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_pages_import_only_ui_and_public_backend_names(page):
+    for module, names in _imports(page):
+        top = module.split(".")[0]
+        if top not in PROJECT:
+            continue  # the standard library, Streamlit, numpy, pandas, plotly
+        assert top in ("ui", "clustering", "datasets"), f"{page.name} imports {module}"
+        if top == "ui":
+            continue
+        parts = module.split(".") + names
+        private = [p for p in parts if p.startswith("_") and p != "__future__"]
+        assert not private, f"{page.name} imports private {module}: {names}"
+
+
+@pytest.mark.parametrize("package", ["clustering", "datasets"])
+def test_backend_never_imports_streamlit_or_ui(package):
+    for path in (ROOT / package).rglob("*.py"):
+        for module, _ in _imports(path):
+            top = module.split(".")[0]
+            assert top not in ("streamlit", "ui"), f"{path.relative_to(ROOT)} imports {module}"
+
+
+def test_ui_state_and_cache_do_not_import_each_other():
+    cache = {m for m, names in _imports(ROOT / "ui" / "cache.py")}
+    url = {m for m, names in _imports(ROOT / "ui" / "url.py")}
+    assert not any(m.endswith("state") for m in cache | url)
+    for m, names in _imports(ROOT / "ui" / "cache.py") + _imports(ROOT / "ui" / "url.py"):
+        assert "state" not in names, m
