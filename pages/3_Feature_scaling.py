@@ -13,7 +13,8 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, analysis, plots
+from clustering import ALGORITHMS, plots
+from clustering.experiments import protocols
 from clustering.mspc import INITS
 from ui import analysis as ua
 from ui import cache, state, widgets
@@ -342,7 +343,7 @@ else:
     if st.button("Run the experiment", type="primary", key="fs.s.run", disabled=not methods):
         with widgets.guard("The experiment could not run"):
             result = ua.run_with_progress(
-                analysis.afs_sensitivity,
+                protocols.afs_sensitivity,
                 X,
                 y,
                 methods,

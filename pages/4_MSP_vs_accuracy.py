@@ -14,7 +14,8 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, analysis, plots
+from clustering import ALGORITHMS, plots
+from clustering.experiments import protocols
 from ui import analysis as ua
 from ui import state, widgets
 
@@ -113,12 +114,12 @@ elif family == "uci":
 else:
     ua.set_url_value("fam", "lam")
 
-lams = list(analysis.DEFAULT_LAMS)
+lams = list(protocols.DEFAULT_LAMS)
 fit_params = {**params, "regularizer": reg}
 if family == "lam":
     st.caption(
         f"{len(lams)} runs of {ALGORITHMS[key].name} on **{ds.name}**, λ = 1e-4 … 1e4. The MSP "
-        f"of every labeling is measured with the same λ = {analysis.SWEEP_MSP_LAM:g}, so the "
+        f"of every labeling is measured with the same λ = {protocols.SWEEP_MSP_LAM:g}, so the "
         "labelings are compared on one scale."
     )
 else:
@@ -132,7 +133,7 @@ if st.button("Compute the family", type="primary", key="mva.run"):
     with widgets.guard("The runs could not be computed"):
         if family == "lam":
             sweep = ua.run_with_progress(
-                analysis.lam_sweep,
+                protocols.lam_sweep,
                 ds.X,
                 ds.y,
                 key,
@@ -150,7 +151,7 @@ if st.button("Compute the family", type="primary", key="mva.run"):
             with st.spinner("Loading the tasks…"):
                 tasks = ua.family_tasks(names)
             table = ua.run_with_progress(
-                analysis.msp_accuracy_family,
+                protocols.msp_accuracy_family,
                 tasks,
                 key,
                 {**fit_params, "lam": lam},
@@ -185,8 +186,8 @@ else:
         highlight=highlight,
     )
     st.plotly_chart(fig, key="mva.scatter", width="stretch")
-    r = analysis.pearson(table["msp"], table["accuracy"])
-    slope, intercept = analysis.fit_line(table["msp"], table["accuracy"])
+    r = protocols.pearson(table["msp"], table["accuracy"])
+    slope, intercept = protocols.fit_line(table["msp"], table["accuracy"])
     m = st.columns(3)
     m[0].metric(
         "Pearson r",

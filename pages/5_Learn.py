@@ -66,7 +66,7 @@ if np.unique(labels).shape[0] != 2:
     st.error("The labeling has a single cluster, so there is nothing to separate.")
     st.stop()
 
-lam_eff = 0.0 if reg == "none" else lam
+lam_eff = ua.effective_lam(lam, reg)
 
 # ---- 1. MPM -------------------------------------------------------------------------------
 st.header("1 · The Minimax Probability Machine")

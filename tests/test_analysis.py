@@ -1,4 +1,5 @@
-"""Tests of clustering.analysis: the experiments behind the analysis pages and Figs. 1-3."""
+"""Tests of clustering.experiments.protocols and clustering.theorems: the experiments behind
+the analysis pages and Figs. 1-3."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from clustering import ALGORITHMS, analysis
+from clustering import ALGORITHMS, theorems
+from clustering.experiments import protocols as analysis
 from clustering.metrics import chebyshev_fraction, msp_score
 
 LAM = 0.1
@@ -216,7 +218,7 @@ def test_theorem1_diag_regularizer_is_invariant_to_any_positive_scaling(seed):
     X, _ = gaussians(d=5, n_per=30, seed=seed)
     labels = rng.integers(0, 2, X.shape[0])
     factors = 10.0 ** rng.uniform(-3, 3, X.shape[1])
-    check = analysis.theorem1_check(X, labels, factors, lam=LAM, regularizer="diag")
+    check = theorems.theorem1_check(X, labels, factors, lam=LAM, regularizer="diag")
     assert check.expected_invariant
     assert check.relative_difference < 1e-9
     assert check.msp_before == pytest.approx(msp_score(X, labels, lam=LAM), rel=1e-12)
@@ -224,7 +226,7 @@ def test_theorem1_diag_regularizer_is_invariant_to_any_positive_scaling(seed):
 
 def test_theorem1_identity_regularizer_is_not_invariant():
     X, y = gaussians(d=3, n_per=40)
-    check = analysis.theorem1_check(X, y, [1.0, 1000.0, 1.0], lam=1.0, regularizer="identity")
+    check = theorems.theorem1_check(X, y, [1.0, 1000.0, 1.0], lam=1.0, regularizer="identity")
     assert not check.expected_invariant
     assert check.relative_difference > 1e-3
 
@@ -233,12 +235,12 @@ def test_theorem1_general_invertible_map_needs_lam_zero_or_total():
     X, y = gaussians(d=3, n_per=40)
     P = np.array([[2.0, 1.0, 0.0], [0.0, 1.0, 3.0], [1.0, 0.0, 1.0]])
     for lam, regularizer in [(0.0, "diag"), (1.0, "total")]:
-        check = analysis.theorem1_check(X, y, P, lam=lam, regularizer=regularizer)
+        check = theorems.theorem1_check(X, y, P, lam=lam, regularizer=regularizer)
         assert check.expected_invariant and check.relative_difference < 1e-9
-    check = analysis.theorem1_check(X, y, P, lam=1.0, regularizer="diag")
+    check = theorems.theorem1_check(X, y, P, lam=1.0, regularizer="diag")
     assert not check.expected_invariant and check.relative_difference > 1e-6
     with pytest.raises(ValueError, match="singular"):
-        analysis.theorem1_check(X, y, np.zeros((3, 3)), lam=0.0)
+        theorems.theorem1_check(X, y, np.zeros((3, 3)), lam=0.0)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -246,7 +248,7 @@ def test_lower_bound_4_never_exceeds_kappa_squared(seed):
     rng = np.random.default_rng(seed)
     X, y = gaussians(d=3, n_per=50, seed=seed)
     labels = y if seed == 0 else (rng.random(X.shape[0]) < rng.uniform(0.1, 0.9)).astype(int)
-    check = analysis.lower_bound_check(X, labels, lam=LAM)
+    check = theorems.lower_bound_check(X, labels, lam=LAM)
     assert 0 <= check.bound <= check.kappa_squared * (1 + 1e-9)
     assert check.r1 == pytest.approx(labels.mean())
 
@@ -257,7 +259,7 @@ def test_lower_bound_4_is_tight_for_balanced_clusters_with_equal_covariances():
     A = rng.normal(size=(200, 2))
     X = np.vstack([A, A + np.array([3.0, 1.0])])
     labels = np.repeat([0, 1], 200)
-    check = analysis.lower_bound_check(X, labels, lam=0.0, regularizer="none")
+    check = theorems.lower_bound_check(X, labels, lam=0.0, regularizer="none")
     assert check.bound == pytest.approx(check.kappa_squared, rel=1e-6)
 
 
@@ -267,7 +269,7 @@ def test_margin_guarantee_holds_on_the_sample_for_lam_zero():
     X, _ = gaussians(d=2, n_per=200, gap=4.0, seed=4)
     model = ALGORITHMS["mspc-mpm"].make(lam=0.0, regularizer="none", random_state=0).fit(X)
     rhos = np.linspace(0, 1, 6)
-    table = analysis.margin_guarantee(X, model.labels_, model.w_, model.b_, model.msp_, rhos)
+    table = theorems.margin_guarantee(X, model.labels_, model.w_, model.b_, model.msp_, rhos)
     assert table["guarantee"].tolist() == [chebyshev_fraction(model.msp_, r) for r in rhos]
     assert table["guarantee"].is_monotonic_decreasing
     assert (table["fraction_min"] >= table["guarantee"] - 1e-12).all()

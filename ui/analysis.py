@@ -3,7 +3,7 @@
 - Scaling factors: :data:`FACTOR_OPTIONS` (the log slider's stops), :func:`snap_factor`,
   :func:`feature_order` (largest variance first).
 - Fits: :func:`cached_evaluator` plugs :func:`ui.cache.fit` (``st.cache_data``, shared with
-  the Cluster page) into the experiments of :mod:`clustering.analysis`, so every single fit
+  the Cluster page) into :mod:`clustering.experiments.protocols`, so every single fit
   of a sweep is cached and a progress bar can run outside the cache;
   :func:`run_with_progress` runs such an experiment under ``st.progress``.
 - Data families: :func:`family_tasks` (cached loads of pair tasks and the UCI tasks).
@@ -23,8 +23,10 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from clustering import analysis
-from clustering.analysis import FitOutcome
+from clustering import theorems
+from clustering._lam import effective_lam
+from clustering.experiments import protocols
+from clustering.experiments.protocols import FitOutcome
 from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
 
@@ -35,6 +37,7 @@ __all__ = [
     "FACTOR_OPTIONS",
     "as_bytes",
     "cached_evaluator",
+    "effective_lam",
     "family_tasks",
     "feature_order",
     "margin_table",
@@ -77,7 +80,7 @@ def cached_evaluator(
     msp_lam: float | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
-    """:func:`clustering.analysis.evaluate_fit` through :func:`ui.cache.fit` (cached).
+    """:func:`clustering.experiments.protocols.evaluate_fit` through :func:`ui.cache.fit` (cached).
 
     The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a rescaled copy
     of the data is a new entry and the unscaled data share the Cluster page's entries.
@@ -86,7 +89,7 @@ def cached_evaluator(
     X = np.asarray(X, dtype=np.float64)
     fp = state.fingerprint(X, y)
     result = cache.fit(key, dict(params or {}), fp, X, y, msp_lam=msp_lam)
-    return analysis.outcome_from_result(result)
+    return protocols.outcome_from_result(result)
 
 
 def run_with_progress(
@@ -180,7 +183,7 @@ def random_labelings_bound(
     rows = []
     for name, labels in labelings:
         try:
-            check = analysis.lower_bound_check(_X, labels, lam=lam, regularizer=regularizer)
+            check = theorems.lower_bound_check(_X, labels, lam=lam, regularizer=regularizer)
         except Exception as err:  # a degenerate labeling: shown as a message row
             rows.append(
                 {
@@ -211,7 +214,7 @@ def theorem1_table(
     transform = np.asarray(factors, dtype=np.float64)
     rows = []
     for regularizer in regularizers:
-        check = analysis.theorem1_check(_X, labels, transform, lam, regularizer)
+        check = theorems.theorem1_check(_X, labels, transform, lam, regularizer)
         rows.append(
             {
                 "setting": f"Λ = {regularizer}, λ = {lam:g}",
@@ -260,8 +263,8 @@ def margin_table(
     _X: np.ndarray,
     labels: np.ndarray,
 ) -> pd.DataFrame:
-    """Theorem 5 against the data (:func:`clustering.analysis.margin_guarantee`)."""
-    return analysis.margin_guarantee(_X, labels, np.asarray(w), b, msp, rhos)
+    """Theorem 5 against the data (:func:`clustering.theorems.margin_guarantee`)."""
+    return theorems.margin_guarantee(_X, labels, np.asarray(w), b, msp, rhos)
 
 
 # ----------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import metrics
+from .._lam import effective_lam
 from ..evaluation import fit_and_evaluate
 from ..registry import ALGORITHMS
 from . import _methods
@@ -127,7 +128,7 @@ def _msp_own(X, labels, variant, params) -> float | None:
     spec = ALGORITHMS[variant.key]
     full = {**spec.defaults(), **params}
     regularizer = str(full.get("regularizer", "diag"))
-    lam = 0.0 if regularizer == "none" else float(full.get("lam", 1.0))
+    lam = effective_lam(full.get("lam", 1.0), regularizer)
     try:
         return float(metrics.msp_score(X, labels, lam=lam, regularizer=regularizer))
     except (ValueError, np.linalg.LinAlgError, ArithmeticError):

@@ -1,4 +1,4 @@
-"""Experiments behind the lab's analysis pages and the MSPC paper's Figs. 1-3.
+"""The lab's protocols: the sweeps behind the analysis pages and the MSPC paper's Figs. 1-3.
 
 Pure Python (numpy, pandas); never imports streamlit. Every function takes plain arrays, fits
 estimators through :func:`clustering.evaluation.fit_and_evaluate` and returns tidy
@@ -11,10 +11,12 @@ implementation.
   selection (the ``lam`` maximising MSP next to the one maximising accuracy).
 * :func:`msp_accuracy_family` with :func:`pearson` and :func:`fit_line` -- one (MSP,
   accuracy) point per task, the MSPC paper's Figs. 2-3.
-* :func:`theorem1_check` -- the MSP of a fixed labeling before and after rescaling
-  (Theorem 1).
-* :func:`lower_bound_check`, :func:`margin_guarantee` -- Theorem 2's bound (4) against
-  ``kappa^2`` and Theorem 5's Chebyshev guarantee against the measured relative margins.
+
+Every protocol fits through one evaluator, :func:`evaluate_fit` (over
+:func:`clustering.evaluation.fit_and_evaluate`, the numbers of the Cluster page and of the
+papers' tables), and measures with one result type, :class:`FitOutcome`; the app passes a
+cached evaluator with the same signature. The live checks of the theorems are in
+:mod:`clustering.theorems`.
 
 ``progress`` arguments take a callable ``progress(fraction, message)`` (``fraction`` in
 ``[0, 1]``), which the app connects to ``st.progress``.
@@ -34,11 +36,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._moments import binary_labels, cluster_moments, regularizer_matrix, standardize
-from .evaluation import DEFAULT_MSP_LAM, FitResult, fit_and_evaluate
-from .metrics import chebyshev_fraction, msp_score, relative_margin
-from .mpm import fit_mpm_to_labels
-from .solvers.gep import lower_bound
+from datasets.scaling import PAPER_FACTORS
+
+from .._lam import effective_lam
+from ..evaluation import DEFAULT_MSP_LAM, FitResult, fit_and_evaluate
+from ..metrics import msp_score
 
 __all__ = [
     "DEFAULT_FACTORS",
@@ -46,26 +48,22 @@ __all__ = [
     "SWEEP_MSP_LAM",
     "FitOutcome",
     "LamSweep",
-    "LowerBoundCheck",
     "SensitivityResult",
-    "Theorem1Check",
     "afs_sensitivity",
     "apply_factors",
     "evaluate_fit",
     "fit_line",
     "lam_sweep",
     "load_tasks",
-    "lower_bound_check",
-    "margin_guarantee",
     "msp_accuracy_family",
     "outcome_from_result",
     "pearson",
     "summarize_sensitivity",
-    "theorem1_check",
 ]
 
-#: Scaling factors of the MSPC paper's Fig. 1, with 1 (no scaling) as the reference.
-DEFAULT_FACTORS = (1.0, 2.0, 4.0, 8.0, 16.0)
+#: Scaling factors of the MSPC paper's Fig. 1 (:data:`datasets.scaling.PAPER_FACTORS`), with
+#: 1 (no scaling) as the reference.
+DEFAULT_FACTORS = (1.0, *PAPER_FACTORS)
 
 #: The paper's grid for ``lam``: ``10^-4, ..., 10^4``.
 DEFAULT_LAMS = tuple(10.0 ** np.arange(-4, 5))
@@ -533,9 +531,7 @@ def lam_sweep(
         msp = outcome.msp
         if msp_lam is not None and outcome.result is not None and outcome.labels is not None:
             regularizer = outcome.result.msp_regularizer
-            msp = _msp_or_nan(
-                X, outcome.labels, 0.0 if regularizer == "none" else msp_lam, regularizer
-            )
+            msp = _msp_or_nan(X, outcome.labels, effective_lam(msp_lam, regularizer), regularizer)
         rows.append(
             {
                 "lam": lam,
@@ -683,181 +679,3 @@ def fit_line(x, y) -> tuple[float, float]:
         return float("nan"), float("nan")
     slope, intercept = np.polyfit(x, y, 1)
     return float(slope), float(intercept)
-
-
-# --------------------------------------------------------------------------------------------
-# Theorems, live
-# --------------------------------------------------------------------------------------------
-
-
-class Theorem1Check(NamedTuple):
-    """Result of :func:`theorem1_check`.
-
-    Attributes
-    ----------
-    msp_before, msp_after : float
-        MSP of the labeling on the original and on the transformed data.
-    relative_difference : float
-        ``|after - before| / max(before, tiny)``.
-    expected_invariant : bool
-        Whether the theory says the two must agree for this transformation, ``lam`` and
-        regularizer (see :func:`theorem1_check`).
-    """
-
-    msp_before: float
-    msp_after: float
-    relative_difference: float
-    expected_invariant: bool
-
-
-def theorem1_check(
-    X, labels, factors, lam: float = 0.0, regularizer: str = "diag"
-) -> Theorem1Check:
-    """The MSP of a fixed labeling before and after rescaling the features (Theorem 1).
-
-    Theorem 1 of the MSPC paper: the MSP is unchanged by any invertible linear map
-    ``x -> P'x`` when ``lam = 0``. With ``lam > 0`` it stays unchanged for every positive
-    rescaling of features when ``regularizer="diag"`` (``Lambda = diag(Sigma)`` rescales
-    with the data), for every invertible map with ``"total"``, and is not protected with
-    ``"identity"``.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, d)
-    labels : array-like of shape (n_samples,)
-        A two-cluster labeling (any two values).
-    factors : array-like of shape (d,), dict {feature: factor}, or ndarray of shape (d, d)
-        Positive per-feature factors, or an invertible matrix ``P`` (the data become
-        ``X @ P``).
-    lam : float, default=0.0
-    regularizer : {"diag", "identity", "total", "none"}, default="diag"
-
-    Returns
-    -------
-    Theorem1Check
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(60, 3)); labels = (X[:, 0] > 0).astype(int)
-    >>> check = theorem1_check(X, labels, [1, 100, 0.01], lam=0.1)
-    >>> check.relative_difference < 1e-9, check.expected_invariant
-    (True, True)
-    """
-    X = np.asarray(X, dtype=np.float64)
-    labels = np.asarray(labels)
-    matrix = isinstance(factors, np.ndarray) and factors.ndim == 2
-    if matrix:
-        P = np.asarray(factors, dtype=np.float64)
-        if P.shape != (X.shape[1], X.shape[1]):
-            raise ValueError(f"P must be a {X.shape[1]} x {X.shape[1]} matrix; got {P.shape}.")
-        if np.linalg.cond(P) > 1e12:
-            raise ValueError("P is (numerically) singular; Theorem 1 needs an invertible map.")
-        X_after = X @ P
-        diagonal_positive = bool(
-            np.allclose(P, np.diag(np.diag(P)), rtol=0, atol=0) and (np.diag(P) > 0).all()
-        )
-    else:
-        X_after = apply_factors(X, factors)
-        diagonal_positive = True
-    before = msp_score(X, labels, lam=lam, regularizer=regularizer)
-    after = msp_score(X_after, labels, lam=lam, regularizer=regularizer)
-    rel = abs(after - before) / max(abs(before), np.finfo(float).tiny)
-    if lam == 0 or regularizer in ("none", "total"):
-        expected = True
-    elif regularizer == "diag":
-        expected = diagonal_positive
-    else:  # identity with lam > 0
-        expected = bool(np.allclose(X_after, X))
-    return Theorem1Check(float(before), float(after), float(rel), expected)
-
-
-class LowerBoundCheck(NamedTuple):
-    """Result of :func:`lower_bound_check`.
-
-    Attributes
-    ----------
-    kappa_squared : float
-        ``kappa^2`` of the MPM on the labeling (MSPC paper eq. 2).
-    bound : float
-        Theorem 2's lower bound (4) evaluated at the MPM direction ``w``.
-    r1 : float
-        Fraction of samples in cluster 1.
-    """
-
-    kappa_squared: float
-    bound: float
-    r1: float
-
-
-def lower_bound_check(X, labels, lam: float = 0.1, regularizer: str = "diag") -> LowerBoundCheck:
-    """``kappa^2`` of a labeling next to Theorem 2's lower bound (4) at the same ``w``.
-
-    Bound (4) holds for every ``w`` and the MPM's ``kappa`` maximises over ``w``, so
-    ``bound <= kappa_squared`` always; the two are close when the clusters are balanced
-    (``r1`` near 1/2).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> rng = np.random.default_rng(0)
-    >>> X = rng.normal(size=(80, 2)); labels = (X[:, 0] > 0).astype(int)
-    >>> check = lower_bound_check(X, labels)
-    >>> bool(check.bound <= check.kappa_squared)
-    True
-    """
-    X = np.asarray(X, dtype=np.float64)
-    labels01 = binary_labels(np.asarray(labels), X.shape[0])
-    lam_eff = 0.0 if regularizer == "none" else float(lam)
-    sol, _, _ = fit_mpm_to_labels(X, labels01, lam_eff, regularizer)
-    std = standardize(X)
-    Lambda = regularizer_matrix(std, regularizer)
-    m = cluster_moments(std.Z, labels01)
-    w = sol.w
-    Sigma = std.Z.T @ std.Z / std.Z.shape[0]
-    quad = float(w @ (Sigma + lam_eff * Lambda) @ w)
-    r1 = m.n1 / (m.n1 + m.n0)
-    bound = float(lower_bound(np.array([w @ (m.mu1 - m.mu0)]), quad, np.array([r1]))[0])
-    return LowerBoundCheck(float(sol.kappa) ** 2, bound, float(r1))
-
-
-def margin_guarantee(X, labels, w, b, msp: float, rhos: Sequence[float]) -> pd.DataFrame:
-    """Theorem 5 against the data: the fraction of each cluster with relative margin
-    ``|w'x - b| / Delta >= rho / 2`` next to the guaranteed fraction ``1 - r``.
-
-    The theorem speaks of distributions with the clusters' moments and an MSP with
-    ``lam = 0``; on the sample itself the measured fractions usually exceed the bound.
-
-    Parameters
-    ----------
-    X : array-like of shape (n_samples, d)
-    labels : array-like of shape (n_samples,)
-    w, b : the hyperplane ``w'x - b = 0`` (e.g. a fitted MSPC's ``w_``, ``b_``)
-    msp : float
-        The MSP ``p`` of the labeling.
-    rhos : sequence of float in [0, 1]
-
-    Returns
-    -------
-    DataFrame
-        ``rho``, ``guarantee`` (``1 - r``), ``fraction_cluster_0``, ``fraction_cluster_1``,
-        ``fraction_min`` (the smaller of the two).
-    """
-    X = np.asarray(X, dtype=np.float64)
-    labels01 = binary_labels(np.asarray(labels), X.shape[0])
-    margins = relative_margin(X, labels01, w, b)
-    rows = []
-    for rho in rhos:
-        f0 = float(np.mean(margins[labels01 == 0] >= rho / 2))
-        f1 = float(np.mean(margins[labels01 == 1] >= rho / 2))
-        rows.append(
-            {
-                "rho": float(rho),
-                "guarantee": chebyshev_fraction(float(msp), float(rho)),
-                "fraction_cluster_0": f0,
-                "fraction_cluster_1": f1,
-                "fraction_min": min(f0, f1),
-            }
-        )
-    return pd.DataFrame(rows)

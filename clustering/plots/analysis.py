@@ -1,4 +1,5 @@
-"""Plotly figures of the analysis pages: pure functions of :mod:`clustering.analysis` results.
+"""Plotly figures of the analysis pages: pure functions of the results of
+:mod:`clustering.experiments.protocols` and :mod:`clustering.theorems`.
 
 - :func:`sensitivity_figure`: accuracy against the scaling factor per method, with error
   bars (the MSPC paper's Fig. 1).
@@ -26,7 +27,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from ..analysis import LamSweep, fit_line, pearson
+from ..experiments.protocols import LamSweep, fit_line, pearson
 from .style import OKABE_ITO, series_color
 
 __all__ = [
@@ -85,7 +86,7 @@ def sensitivity_figure(
     Parameters
     ----------
     summary : DataFrame
-        :attr:`clustering.analysis.SensitivityResult.summary` (``method``, ``factor``,
+        :attr:`clustering.experiments.protocols.SensitivityResult.summary` (``method``, ``factor``,
         ``accuracy_mean``, ``accuracy_std``, ``accuracy_sem``, ``n_runs``).
     error : {"sem", "std", "none"}, default="sem"
         Error bars: standard error of the mean, standard deviation over the repetitions,
@@ -163,7 +164,7 @@ def msp_accuracy_figure(
     ----------
     table : DataFrame
         One row per run with columns ``x``, ``y`` and ``name`` (e.g. from
-        :func:`clustering.analysis.msp_accuracy_family`, or a ``lam_sweep`` table with
+        :func:`clustering.experiments.protocols.msp_accuracy_family`, or a ``lam_sweep`` table with
         ``name`` set to the ``lam``); rows with NaN are left out.
     x, y, name : str
         Column names.
@@ -249,7 +250,7 @@ def lam_sweep_figure(
     Parameters
     ----------
     sweep : LamSweep
-        From :func:`clustering.analysis.lam_sweep`.
+        From :func:`clustering.experiments.protocols.lam_sweep`.
     title : str
     height : int
 
@@ -445,7 +446,7 @@ def lower_bound_figure(
     ----------
     table : DataFrame
         ``name``, ``kappa_squared``, ``bound``, ``r1`` (one row per labeling), e.g. from
-        :func:`clustering.analysis.lower_bound_check` over several labelings.
+        :func:`clustering.theorems.lower_bound_check` over several labelings.
     """
     if table is None or table.empty:
         return _empty(title, "No labelings to compare.", height)
