@@ -25,8 +25,8 @@ import streamlit as st
 import datasets
 from clustering import theorems
 from clustering._lam import effective_lam
-from clustering.experiments import protocols
-from clustering.experiments.protocols import FitOutcome
+from clustering.experiments import evaluator
+from clustering.experiments.evaluator import FitOutcome
 from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
 
@@ -80,7 +80,7 @@ def cached_evaluator(
     msp_lam: float | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
-    """:func:`clustering.experiments.protocols.evaluate_fit` through :func:`ui.cache.fit` (cached).
+    """:func:`clustering.experiments.evaluator.evaluate_fit` through :func:`ui.cache.fit` (cached).
 
     The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a rescaled copy
     of the data is a new entry and the unscaled data share the Cluster page's entries.
@@ -89,7 +89,7 @@ def cached_evaluator(
     X = np.asarray(X, dtype=np.float64)
     fp = state.fingerprint(X, y)
     result = cache.fit(key, dict(params or {}), fp, X, y, msp_lam=msp_lam)
-    return protocols.outcome_from_result(result)
+    return evaluator.outcome_from_result(result)
 
 
 def run_with_progress(
