@@ -50,7 +50,7 @@ def _demo_breast() -> None:
     state.set_regularizer("diag")
     state.set_algorithm_params("mspc-mpm", {"init": "kmeans"})
     state.set_view("discriminant")
-    st.session_state["cluster.autorun"] = True
+    state.set_widget("cluster.autorun", True)
     st.switch_page("pages/2_Cluster.py")
 
 

@@ -42,8 +42,7 @@ choice = state.get_data_choice()
 
 
 def _seed(key: str, value) -> None:
-    if key not in st.session_state:
-        st.session_state[key] = value
+    state.seed_widget(key, value)
 
 
 # ---- seed the widgets from the current choice (first visit, or coming back) --------------
@@ -78,8 +77,8 @@ with left:
     if source == "bundled":
         tasks = datasets.list_datasets("tasks")
         _seed("data.task", datasets.DEFAULT_DATASET)
-        if st.session_state["data.task"] not in tasks:
-            st.session_state["data.task"] = datasets.DEFAULT_DATASET
+        if state.widget_value("data.task") not in tasks:
+            state.set_widget("data.task", datasets.DEFAULT_DATASET)
         name = st.selectbox(
             "Task",
             tasks,
@@ -98,8 +97,8 @@ with left:
         )
         options = datasets.pairs(src)
         default_pair = next((p for p in datasets.MMC_DIGITS_PAIRS if p in options), options[0])
-        if st.session_state.get("data.pair") not in options:
-            st.session_state["data.pair"] = default_pair
+        if state.widget_value("data.pair") not in options:
+            state.set_widget("data.pair", default_pair)
         name = st.selectbox(
             "Pair of classes",
             options,
@@ -134,8 +133,8 @@ with left:
                 header = []
             label_options = [AUTO, NONE, *header]
             _seed("data.label_column", AUTO)
-            if st.session_state["data.label_column"] not in label_options:
-                st.session_state["data.label_column"] = AUTO
+            if state.widget_value("data.label_column") not in label_options:
+                state.set_widget("data.label_column", AUTO)
             label_column = st.selectbox(
                 "Label column",
                 label_options,

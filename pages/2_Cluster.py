@@ -52,8 +52,7 @@ with st.sidebar:
         "λ and Λ apply to every method that has them, and to the MSP column for all methods, "
         "so their MSPs are comparable."
     )
-    if "cluster.autorun" not in st.session_state:
-        st.session_state["cluster.autorun"] = ds.n_samples <= AUTO_RUN_MAX_SAMPLES
+    state.seed_widget("cluster.autorun", ds.n_samples <= AUTO_RUN_MAX_SAMPLES)
     autorun = st.toggle(
         "Run automatically on every change",
         key="cluster.autorun",
@@ -79,7 +78,7 @@ if not keys:
     state.sync_to_url()
     st.stop()
 
-stored = st.session_state.get("cluster.results")
+stored = state.widget_value("cluster.results")
 if run or autorun or (stored is not None and stored["signature"] == signature):
     with st.spinner("Clustering…"):
         results = cache.fit_many(
@@ -92,7 +91,7 @@ if run or autorun or (stored is not None and stored["signature"] == signature):
             cannot_link=cannot_link,
             shared={"lam": lam, "regularizer": reg},
         )
-    st.session_state["cluster.results"] = {"signature": signature, "results": results}
+    state.set_widget("cluster.results", {"signature": signature, "results": results})
     stale = False
 elif stored is not None and stored["signature"][0] == current.fingerprint:
     results = [r for r in stored["results"] if r.key in keys] or stored["results"]

@@ -49,14 +49,11 @@ family_url = ua.url_value(
     family_default if family_default == "lam" else f"pairs:{source_default}",
     ["lam", "uci", *(f"pairs:{s}" for s in datasets.PAIR_SOURCES)],
 )
-if "mva.family" not in st.session_state:
-    st.session_state["mva.family"] = family_url.split(":", 1)[0]
-if "mva.source" not in st.session_state:
-    st.session_state["mva.source"] = (
-        family_url.split(":", 1)[1]
-        if family_url.startswith("pairs:")
-        else source_default or "digits"
-    )
+state.seed_widget("mva.family", family_url.split(":", 1)[0])
+state.seed_widget(
+    "mva.source",
+    family_url.split(":", 1)[1] if family_url.startswith("pairs:") else source_default or "digits",
+)
 
 with st.sidebar:
     st.header("Settings")
@@ -66,8 +63,7 @@ with st.sidebar:
         st.error("No registered method has a λ; this page needs one.")
         st.stop()
     url_method = ua.url_value("method", method_default, LAM_METHODS)
-    if "mva.method" not in st.session_state:
-        st.session_state["mva.method"] = url_method
+    state.seed_widget("mva.method", url_method)
     key = st.selectbox(
         "Method",
         LAM_METHODS,
@@ -142,11 +138,7 @@ if st.button("Compute the family", type="primary", key="mva.run"):
                 text="Sweeping λ…",
             )
             table = sweep.table.assign(name=[f"λ = {v:g}" for v in sweep.table["lam"]])
-            st.session_state["mva.result"] = {
-                "signature": signature,
-                "table": table,
-                "sweep": sweep,
-            }
+            state.set_widget("mva.result", {"signature": signature, "table": table, "sweep": sweep})
         else:
             with st.spinner("Loading the tasks…"):
                 tasks = ua.family_tasks(names)
@@ -157,9 +149,9 @@ if st.button("Compute the family", type="primary", key="mva.run"):
                 {**fit_params, "lam": lam},
                 text="Clustering every task…",
             )
-            st.session_state["mva.result"] = {"signature": signature, "table": table, "sweep": None}
+            state.set_widget("mva.result", {"signature": signature, "table": table, "sweep": None})
 
-stored = st.session_state.get("mva.result")
+stored = state.widget_value("mva.result")
 if stored is None or stored["signature"][:3] != signature[:3]:
     st.info("Press **Compute the family** to run it (runs already computed come back at once).")
 else:

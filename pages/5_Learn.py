@@ -205,7 +205,7 @@ with left:
         "points in cluster 1).",
     )
     if st.button("Draw new labelings", key="learn.t2.draw", help="New random labelings."):
-        st.session_state["learn.t2.seed"] = st.session_state.get("learn.t2.seed", 0) + 1
+        state.bump_counter("learn.t2.seed")
 with right:
     extra = ()
     if source != "true classes":
@@ -216,7 +216,7 @@ with right:
             lam_eff,
             reg,
             int(count),
-            int(st.session_state.get("learn.t2.seed", 0)),
+            int(state.widget_value("learn.t2.seed", 0)),
             X,
             y if binary_y else None,
             extra,
@@ -260,9 +260,9 @@ with left:
         "1000 (a change of units). A random matrix mixes the features too.",
     )
     if st.button("Draw another transformation", key="learn.t1.draw"):
-        st.session_state["learn.t1.seed"] = st.session_state.get("learn.t1.seed", 0) + 1
+        state.bump_counter("learn.t1.seed")
 with right:
-    rng = np.random.default_rng([int(st.session_state.get("learn.t1.seed", 0)), ds.n_features])
+    rng = np.random.default_rng([int(state.widget_value("learn.t1.seed", 0)), ds.n_features])
     d = ds.n_features
     if kind == "rescale every feature":
         factors = 10.0 ** rng.uniform(-3, 3, d)

@@ -104,8 +104,8 @@ st.caption(
     "cells are kept for this session, so running again is instant."
 )
 
-if "repro.cache" not in st.session_state:
-    st.session_state["repro.cache"] = tempfile.mkdtemp(prefix="repro-")
+if state.widget_value("repro.cache") is None:
+    state.set_widget("repro.cache", tempfile.mkdtemp(prefix="repro-"))
 
 if st.button("Run", key=f"repro.run.{name}", type="primary", disabled=not chosen):
     bar = st.progress(0.0, text="Starting…")
@@ -120,14 +120,14 @@ if st.button("Run", key=f"repro.run.{name}", type="primary", disabled=not chosen
             methods=chosen,
             tasks=[task],
             options=options,
-            cache_dir=f"{st.session_state['repro.cache']}/{name}",
+            cache_dir=f"{state.widget_value('repro.cache')}/{name}",
             progress=progress,
             write=False,
         )
-        st.session_state[f"repro.live.{name}"] = live
+        state.set_widget(f"repro.live.{name}", live)
     bar.empty()
 
-live = st.session_state.get(f"repro.live.{name}")
+live = state.widget_value(f"repro.live.{name}")
 if live is not None:
     st.markdown(f"**Live result** ({', '.join(live.config.tasks)})")
     st.markdown(live.markdown)

@@ -53,3 +53,11 @@ def test_ui_state_and_cache_do_not_import_each_other():
     assert not any(m.endswith("state") for m in cache | url)
     for m, names in _imports(ROOT / "ui" / "cache.py") + _imports(ROOT / "ui" / "url.py"):
         assert "state" not in names, m
+
+
+def test_only_ui_state_touches_the_session():
+    files = [*PAGES, *sorted((ROOT / "ui").glob("*.py"))]
+    for path in files:
+        if path.name == "state.py":
+            continue
+        assert "session_state" not in path.read_text(), f"{path.relative_to(ROOT)}"

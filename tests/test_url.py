@@ -166,3 +166,13 @@ def test_the_cluster_page_opens_with_a_warning_on_a_bad_link(query):
     assert not at.exception, [e.message for e in at.exception]
     warnings = " ".join(w.value for w in at.warning)
     assert "Ignored the link's" in warnings
+
+
+def test_lam_policy_agrees_with_every_estimator_that_has_lam():
+    from clustering._lam import DEFAULT_LAM
+
+    for key, spec in ALGORITHMS.items():
+        for p in spec.params:
+            if p.name == "lam" and key.startswith("mspc"):
+                assert (p.low, p.high) == LAM_RANGE, key
+                assert p.default == DEFAULT_LAM, key

@@ -91,6 +91,7 @@ __all__ = [
     "record",
     "record_start",
     "seed",
+    "seed_widget",
     "set_algorithm_params",
     "set_algorithms",
     "set_data_choice",
@@ -442,6 +443,12 @@ def clear_data_error() -> None:
 def set_widget(widget_key: str, value: Any) -> None:
     """Set the value a widget (or a page's own control) shows on its next draw."""
     st.session_state[widget_key] = value
+
+
+def seed_widget(widget_key: str, value: Any) -> None:
+    """Give a page's own control ``value`` unless it already has one this session."""
+    if widget_key not in st.session_state:
+        st.session_state[widget_key] = value
 
 
 def widget_value(widget_key: str, default: Any = None) -> Any:
