@@ -434,7 +434,7 @@ class GeneratorSpec:
     key: str
     name: str
     function: Callable[..., Dataset]
-    params: tuple[Param, ...]
+    params: tuple[GeneratorParam, ...]
     summary: str
     paper: str = ""
 
@@ -453,8 +453,10 @@ class GeneratorSpec:
         return self.function(**params)
 
 
-_N = Param("n_samples", "int", 400, "How many points to draw.", 20, 5000, label="Number of points")
-_SEED = Param(
+_N = GeneratorParam(
+    "n_samples", "int", 400, "How many points to draw.", 20, 5000, label="Number of points"
+)
+_SEED = GeneratorParam(
     "random_state",
     "int",
     0,
@@ -474,7 +476,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 two_gaussians,
                 (
                     _N,
-                    Param(
+                    GeneratorParam(
                         "n_features",
                         "int",
                         2,
@@ -483,7 +485,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         50,
                         label="Dimensions",
                     ),
-                    Param(
+                    GeneratorParam(
                         "separation",
                         "float",
                         3.0,
@@ -493,7 +495,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         10.0,
                         label="Separation",
                     ),
-                    Param(
+                    GeneratorParam(
                         "covariance",
                         "choice",
                         "spherical",
@@ -502,7 +504,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         choices=("spherical", "elongated", "random"),
                         label="Covariance shape",
                     ),
-                    Param(
+                    GeneratorParam(
                         "imbalance",
                         "float",
                         0.5,
@@ -511,7 +513,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         0.95,
                         label="Share of cluster A",
                     ),
-                    Param(
+                    GeneratorParam(
                         "elongation",
                         "float",
                         4.0,
@@ -530,7 +532,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 "DIFFRAC bumps + noise dimensions",
                 diffrac_bumps,
                 (
-                    Param(
+                    GeneratorParam(
                         "n_samples",
                         "int",
                         100,
@@ -539,7 +541,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         2000,
                         label="Number of points",
                     ),
-                    Param(
+                    GeneratorParam(
                         "n_noise_dims",
                         "int",
                         10,
@@ -548,7 +550,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         50,
                         label="Noise dimensions",
                     ),
-                    Param(
+                    GeneratorParam(
                         "noise_scale",
                         "float",
                         1.0,
@@ -568,7 +570,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 "Two moons",
                 moons,
                 (
-                    Param(
+                    GeneratorParam(
                         "n_samples",
                         "int",
                         200,
@@ -577,7 +579,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         5000,
                         label="Number of points",
                     ),
-                    Param(
+                    GeneratorParam(
                         "noise",
                         "float",
                         0.1,
@@ -595,7 +597,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 "Concentric circles",
                 circles,
                 (
-                    Param(
+                    GeneratorParam(
                         "n_samples",
                         "int",
                         200,
@@ -604,7 +606,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         5000,
                         label="Number of points",
                     ),
-                    Param(
+                    GeneratorParam(
                         "noise",
                         "float",
                         0.05,
@@ -613,7 +615,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         0.3,
                         label="Noise",
                     ),
-                    Param(
+                    GeneratorParam(
                         "factor",
                         "float",
                         0.5,
@@ -632,7 +634,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                 afs_trap,
                 (
                     _N,
-                    Param(
+                    GeneratorParam(
                         "scale",
                         "float",
                         1000.0,
@@ -642,7 +644,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
                         log=True,
                         label="Noise feature scale",
                     ),
-                    Param(
+                    GeneratorParam(
                         "separation",
                         "float",
                         6.0,
