@@ -52,6 +52,13 @@ _CHUNK_ROWS = 20_000
 _SNIFF_LINES = 50
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _DECIMAL_POINT = re.compile(r"^[+-]?\d*\.\d+$")
+# Thousands separators: 1,000.5 or 1,000,000 (point convention); 1.000,5 or 1.000.000 (comma).
+_THOUSANDS_POINT = r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
+_THOUSANDS_COMMA = r"^[+-]?\d{1,3}(?:\.\d{3})+(?:,\d+)?$"
+# With a decimal comma, 1,000 is one thousand or one: refused unless other cells decide.
+_AMBIGUOUS_COMMA = r"^[+-]?\d{1,3},\d{3}$"
+_DECIMAL_COMMA_CELL = r"^[+-]?\d+,\d+$"
+_FLOAT_SYNTAX = r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$"
 
 _SAVE_AS_CSV = (
     "Save your table as CSV (in Excel or LibreOffice: File > Save As > 'CSV UTF-8') and "
@@ -166,6 +173,25 @@ def _is_mostly_binary(data: bytes) -> bool:
     return controls > max(1, len(sample) // 100)
 
 
+def _utf16_without_bom(data: bytes) -> str | None:
+    """``"utf-16-le"``/``"utf-16-be"`` when ``data`` looks like UTF-16 text without a BOM.
+
+    Text in a Latin script saved as UTF-16 has a zero byte in (almost) every other position:
+    the odd positions for little-endian, the even ones for big-endian. Binary data does not
+    keep that pattern over a whole sample.
+    """
+    sample = data[:8192]
+    if len(sample) < 4 or (len(sample) % 2 and len(data) == len(sample)):
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    zeros_even, zeros_odd = even.count(0), odd.count(0)
+    if zeros_odd >= 0.9 * len(odd) and zeros_even == 0:
+        return "utf-16-le"
+    if zeros_even >= 0.9 * len(even) and zeros_odd == 0:
+        return "utf-16-be"
+    return None
+
+
 def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
     """Text and the name of the encoding it was read with."""
     if encoding is not None:
@@ -205,6 +231,12 @@ def _decode(data: bytes, encoding: str | None) -> tuple[str, str]:
             f"This file is binary (it looks like a Python pickle, which is never loaded for "
             f"safety), not a CSV text file. {_SAVE_AS_CSV}"
         )
+    utf16 = _utf16_without_bom(data)
+    if utf16 is not None:
+        try:
+            return data.decode(utf16), f"{utf16.upper()} (no BOM)"
+        except UnicodeDecodeError:
+            pass  # not text after all: the binary check below names it
     if b"\x00" in data or _is_mostly_binary(data):
         raise DatasetError(
             f"This file contains binary data, not text, so it is not a CSV file. {_SAVE_AS_CSV}"
@@ -329,14 +361,32 @@ class _Column:
     chunks: list[np.ndarray] = field(default_factory=list)
     n_text: int = 0
     examples: list[str] = field(default_factory=list)
+    n_thousands: int = 0
+    n_ambiguous: int = 0
+    n_decimal: int = 0
+    ambiguous_examples: list[str] = field(default_factory=list)
 
     def add(self, cells: tuple[str, ...], decimal_comma: bool) -> None:
         array = np.empty(len(cells), dtype=object)
         array[:] = cells
+        original = array
         if decimal_comma:
+            commas = pd.Series(array, dtype=object).str.strip()
+            has_comma = commas.str.contains(",", regex=False).to_numpy(dtype=bool)
+            if has_comma.any():
+                with_comma = commas[has_comma]
+                ambiguous = with_comma.str.match(_AMBIGUOUS_COMMA).to_numpy(dtype=bool)
+                decimal = with_comma.str.match(_DECIMAL_COMMA_CELL).to_numpy(dtype=bool)
+                self.n_ambiguous += int(ambiguous.sum())
+                self.n_decimal += int((decimal & ~ambiguous).sum())
+                if ambiguous.any() and len(self.ambiguous_examples) < 1:
+                    self.ambiguous_examples.append(str(with_comma[ambiguous].iloc[0])[:30])
             array = pd.Series(array).str.replace(",", ".", regex=False).to_numpy(dtype=object)
         values = np.asarray(pd.to_numeric(array, errors="coerce"), dtype=np.float64)
         failed = np.isnan(values)
+        if failed.any():
+            self._thousands_and_overflow(original, values, failed, decimal_comma)
+            failed = np.isnan(values)
         if failed.any():
             stripped = pd.Series(array[failed], dtype=object).str.strip()
             text = stripped[~stripped.str.lower().isin(_NA_TOKENS)]
@@ -347,6 +397,34 @@ class _Column:
                 if value not in self.examples:
                     self.examples.append(value[:30])
         self.chunks.append(values)
+
+    def _thousands_and_overflow(self, original, values, failed, decimal_comma) -> None:
+        """Read thousands separators (in ``values``, in place); refuse numbers beyond the
+        floating-point range."""
+        cells = pd.Series(original[failed], dtype=object).str.strip()
+        pattern = _THOUSANDS_COMMA if decimal_comma else _THOUSANDS_POINT
+        grouped = cells.str.match(pattern).fillna(False).to_numpy(dtype=bool)
+        if grouped.any():
+            digits = cells[grouped]
+            if decimal_comma:
+                digits = digits.str.replace(".", "", regex=False).str.replace(",", ".")
+            else:
+                digits = digits.str.replace(",", "", regex=False)
+            index = np.flatnonzero(failed)[grouped]
+            values[index] = pd.to_numeric(digits, errors="coerce").to_numpy(dtype=np.float64)
+            self.n_thousands += int(grouped.sum())
+        rest = cells[~grouped]
+        if decimal_comma:
+            rest = rest.str.replace(",", ".", regex=False)
+        syntax = rest[rest.str.match(_FLOAT_SYNTAX).fillna(False).to_numpy(dtype=bool)]
+        for cell in syntax.head(50):
+            if not np.isfinite(float(cell)):
+                raise DatasetError(
+                    f"Column '{self.name}' holds {cell[:30]}, beyond the range of "
+                    "floating-point numbers (about ±1.8e308). Rescale that column in the "
+                    "source file (for example divide it by 1e300), or remove the value, and "
+                    "upload it again."
+                )
 
     def values(self) -> np.ndarray:
         return np.concatenate(self.chunks) if self.chunks else np.empty(0)
@@ -703,6 +781,20 @@ def _parse(
     kept: list[_Column] = []
     values: list[np.ndarray] = []
     for column in columns:
+        if column.n_ambiguous and not column.n_decimal:
+            example = column.ambiguous_examples[0]
+            raise DatasetError(
+                f"Column '{column.name}': a value like '{example}' could be a number with a "
+                f"thousands separator ({example.replace(',', '')}) or with a decimal comma "
+                f"({example.replace(',', '.')}), and no other cell of the column decides. "
+                "Save the file without thousands separators (or with a decimal point) and "
+                "upload it again."
+            )
+        if column.n_thousands:
+            notes.append(
+                f"Column '{column.name}' has {_count(column.n_thousands, 'number')} with a "
+                "thousands separator (1,000.5 or 1.000,5); they were read as 1000.5."
+            )
         v = column.values()
         n_numbers = int(np.count_nonzero(~np.isnan(v)))
         if n_numbers == 0:
