@@ -64,7 +64,14 @@ def test_unknown_method_names_the_registered_ones():
 
 @pytest.mark.parametrize(
     "params",
-    [{"n_samples": 100_000, "n_features": 500}, {"n_samples": 5001}, {"n_features": 51}],
+    [
+        {"n_samples": 100_000, "n_features": 500},  # the link: gen=n_samples=...
+        {"n_samples": 5001},
+        {"n_features": 51},
+        {"n_samples": float("inf")},
+        {"n_samples": float("nan")},
+        {"n_samples": -3},
+    ],
 )
 def test_generator_sizes_above_the_ui_limits_are_refused(params):
     with pytest.raises(TooExpensiveError, match="outside the range"):
