@@ -4,14 +4,17 @@ Each method's cost is a model fitted to fits measured on the lab's machine
 (``bench/bench_cost_model.py`` measures, fits and prints the coefficients below; the
 measured-vs-predicted table is in ``bench/RESULTS.md``):
 
-* time: ``seconds = c * N**a * d**b`` (times a parameter factor, e.g. ``n_init / 10``);
+* time: ``seconds = t0 + c * N**a * d**b`` (times a parameter factor, e.g. ``n_init / 10``),
+  measured single-threaded;
 * memory: ``peak_bytes = m0 + m1 * N * d + m2 * N**2 + m3 * N**3`` (traced allocations).
 
 A prediction is a rough guide, good enough to tell a run of a second from one of ten
-minutes: on the 101 fits it was fitted to, the prediction was within a factor 2 of the
-measured time for 85 and within a factor 3.4 for all (see ``bench/RESULTS.md``); beyond the
-measured N it extrapolates a power law, and the load of the machine moves times by more than
-that (``tests/test_cost.py`` accepts measured/predicted between 1/30 and 3). Two thresholds use it:
+minutes: on the 100 fits it was fitted to, it was within a factor 2 of the measured time for
+90 and within a factor 3 for 98 (see ``bench/RESULTS.md``). It was measured on a loaded
+machine, so on a quiet one it over-predicts; beyond N = 400 it extrapolates.
+``tests/test_cost.py`` accepts measured / predicted between 1/100 and 3.
+
+Two thresholds use it:
 
 * :data:`AUTO_RUN_SECONDS` / :data:`AUTO_RUN_BYTES`: below both, a run may start by itself
   (from a link or a widget); above, the app asks first (:attr:`Cost.auto_run`).
@@ -52,29 +55,29 @@ AUTO_RUN_BYTES = 1 << 30
 HARD_CAP_SECONDS = 600.0
 HARD_CAP_BYTES = 8 << 30
 
-#: ``model: (c, a, b, m0, m1, m2, m3)``: ``seconds = c * N**a * d**b`` and
+#: ``model: (c, a, b, m0, m1, m2, m3, t0)``: ``seconds = t0 + c * N**a * d**b`` and
 #: ``peak_bytes = m0 + m1*N*d + m2*N**2 + m3*N**3``, fitted by ``bench/bench_cost_model.py``
-#: (N from 100 to 400, d 5 and 40; DIFFRAC convex N 30 to 90; hard MVC N = 50 only) while
-#: the 2-core machine ran other jobs, so on a quiet machine times are over-predicted.
+#: (N from 100 to 400, d 5 and 40; DIFFRAC convex N 30 to 90; hard MVC N = 50, d = 5 only),
+#: single-threaded, while the 2-core machine ran other jobs.
 _MODELS: Mapping[str, tuple[float, ...]] = {
-    "mspc-mpm": (0.00448, 1, 0.1339, 2.102e05, 16.54, 0, 0),
-    "mspc-gep": (0.004183, 1, 0, 4.695e04, 31, 0, 0),
-    "mspc-eig": (0.0001212, 1, 0.225, 1667, 30.49, 0, 0.0005346),
-    "kmeans": (0.001607, 1.268, 0, 1.062e04, 18.58, 0.2023, 0),
-    "lda-kmeans": (0.0006964, 1.361, 0.1249, 8200, 27.42, 0.07297, 0),
-    "dis-kmeans": (0.0002609, 1.673, 0, 2.978e04, 37.25, 0.02637, 0),
-    "spectral": (3.878e-05, 2, 0, 6.991e04, 0, 24.47, 3.938e-17),
-    "smic": (9.064e-05, 2, 0.2094, 1.485e05, 0, 33.83, 0),
-    "itersvr": (0.001633, 1.12, 0.4155, 1.062e04, 18.58, 0.2023, 0),
-    "itersvr-rbf": (1.342e-05, 2, 0.08685, 1.062e04, 18.58, 0.2023, 0),
-    "mmc-nmi": (0.000365, 1.569, 0.7586, 6.484e05, 5.992, 10.34, 0.02119),
-    "mmc-rand": (0.01701, 1, 0.07817, 2.809e05, 24.25, 13.44, 0.002025),
-    "mmc-f": (0.001078, 1.219, 0.9011, 2.761e05, 29.96, 12.36, 0.004815),
-    "mmc-error": (0.01808, 1.039, 0, 3.413e05, 23.09, 4.128, 0),
-    "mvc-soft": (5.879e-06, 2, 0.5515, 1.099e05, 0, 30.58, 0.003745),
-    "diffrac": (0.007081, 1, 0.0008654, 2.978e04, 37.25, 0.02637, 0),
-    "diffrac:convex": (1.077e-05, 3, 0.9183, 4.772e05, 0, 2454, 0),
-    "mvc-hard": (9.328e-05, 3, 0.1448, 0, 0, 0, 37.75),
+    "mspc-mpm": (0.0002159, 1, 0.5478, 5.418e05, 24, 0, 0, 0.076),
+    "mspc-gep": (0.0002257, 1, 0.2148, 5.243e05, 24, 0, 0, 0.1048),
+    "mspc-eig": (0.0001146, 1, 0.05839, 5.243e05, 24, 0, 0, 0.0272),
+    "kmeans": (0.0001979, 1, 0, 5.243e05, 24, 0, 0, 0.1064),
+    "lda-kmeans": (0.0002358, 1, 0.1199, 5.243e05, 24, 0, 0, 0.1112),
+    "dis-kmeans": (0.0003564, 1, 0, 5.03e05, 24, 0.1355, 0, 0.0848),
+    "spectral": (7.836e-05, 1.205, 0.3166, 2.097e05, 24, 23.47, 0, 0.06),
+    "smic": (0.002818, 1, 0, 1.835e05, 24, 33.58, 0, 0.3808),
+    "itersvr": (3.248e-06, 1.369, 1.739, 5.243e05, 24, 0, 0, 0.1344),
+    "itersvr-rbf": (0.0009403, 1, 0, 5.243e05, 24, 0, 0, 0.2248),
+    "mmc-nmi": (0.0006597, 1, 1.154, 5.438e05, 24, 19.39, 0, 1.433),
+    "mmc-rand": (0.0003234, 1.092, 0.8925, 3.079e05, 24, 14.14, 0, 0.9656),
+    "mmc-f": (0.0002219, 1, 1.492, 3.172e05, 24, 14.09, 0, 0.8248),
+    "mmc-error": (0.001031, 1.273, 0, 4.127e05, 24, 3.659, 0, 1.026),
+    "mvc-soft": (4.969e-06, 1.624, 0.3952, 1.573e05, 24, 31.71, 0, 0.0688),
+    "diffrac": (0.0002897, 1, 0.007972, 5.03e05, 24, 0.1355, 0, 0.1376),
+    "diffrac:convex": (9.86e-06, 3, 0.751, 4.772e05, 24, 2454, 0, 0),
+    "mvc-hard": (5.421e-05, 3, 0, 0, 24, 0, 37.75, 0),
 }
 
 #: What to change when a method is too expensive (appended to the refusal).
@@ -114,7 +117,9 @@ class Cost:
 
     def describe(self) -> str:
         """``"about 4 min and 1.9 GiB"``."""
-        return f"about {_fmt_seconds(self.seconds)} and {_fmt_bytes(self.peak_bytes)}"
+        time = _fmt_seconds(self.seconds)
+        time = time if time.startswith("under") else f"about {time}"
+        return f"{time} and {_fmt_bytes(self.peak_bytes)}"
 
 
 def _fmt_seconds(seconds: float) -> str:
@@ -198,8 +203,8 @@ def predict_cost(
     d = max(1, int(n_features))
     if _refused_by_estimator(key, n, params):
         return Cost(0.0, 0)
-    c, a, b, m0, m1, m2, m3 = _MODELS[_model_name(key, params)]
-    seconds = c * float(n) ** a * float(d) ** b * _factor(key, params)
+    c, a, b, m0, m1, m2, m3, t0 = _MODELS[_model_name(key, params)]
+    seconds = (t0 + c * float(n) ** a * float(d) ** b) * _factor(key, params)
     peak = m0 + m1 * n * d + m2 * float(n) ** 2 + m3 * float(n) ** 3
     return Cost(float(seconds), int(min(peak, 2**62)))
 
