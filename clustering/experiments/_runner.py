@@ -250,10 +250,13 @@ def _store(cache_dir: Path, cell: Cell, result: dict[str, Any]) -> None:
 _watchdog_started = False
 
 
-def _watch_parent(parent_pid: int, interval: float = 0.5) -> None:
-    """In a worker process: exit as soon as ``parent_pid`` is no longer the parent."""
+def _watch_parent(parent_pid: int | None, interval: float = 0.5) -> None:
+    """In a loky worker process: exit as soon as ``parent_pid`` is no longer the parent.
+
+    ``None`` (Dask workers, whose parent is a nanny or another machine) watches nothing.
+    """
     global _watchdog_started
-    if _watchdog_started or os.getpid() == parent_pid:
+    if parent_pid is None or _watchdog_started or os.getpid() == parent_pid:
         return
     _watchdog_started = True
 
@@ -266,7 +269,7 @@ def _watch_parent(parent_pid: int, interval: float = 0.5) -> None:
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
-def _execute(cell: Cell, parent_pid: int, compute=None) -> tuple[str, dict[str, Any]]:
+def _execute(cell: Cell, parent_pid: int | None, compute=None) -> tuple[str, dict[str, Any]]:
     _watch_parent(parent_pid)
     # Looked up at call time so that tests can replace the cell function.
     return cell.key, (compute or _cells.compute_cell)(cell)
@@ -417,7 +420,7 @@ def _stop_workers(backend: str) -> None:
 def _iterate(
     pending: Sequence[Cell], n_jobs: int, backend: str, scheduler: str | None, compute=None
 ) -> Iterable[tuple[str, dict[str, Any]]]:
-    parent = os.getpid()
+    parent = os.getpid() if backend == "loky" else None
     if backend == "sequential" or (backend == "loky" and n_jobs == 1):
         for cell in pending:
             yield _execute(cell, parent, compute)
