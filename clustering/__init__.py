@@ -9,7 +9,12 @@ True
 from . import metrics
 from .diffrac import DIFFRAC
 from .dis_kmeans import DiscriminativeKMeans
-from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+from .exceptions import (
+    DegenerateDataError,
+    ProblemTooLargeError,
+    SolverFailedError,
+    TooExpensiveError,
+)
 from .itersvr import IterSVR
 from .kmeans import KMeansBaseline
 from .lda_kmeans import LDAKMeans
@@ -40,6 +45,7 @@ __all__ = [
     "SoftLabelMVC",
     "SolverFailedError",
     "SpectralBaseline",
+    "TooExpensiveError",
     "make_estimator",
     "metrics",
 ]

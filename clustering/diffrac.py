@@ -64,6 +64,7 @@ from sklearn.metrics.pairwise import euclidean_distances
 from ._compat import Interval, StrOptions, _fit_context, check_random_state, validate_data
 from ._constraints import check_pairs, chunk_cannot_links, must_link_chunks
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .spectral import median_distance
 
@@ -424,6 +425,7 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
         self : DIFFRAC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         n, k = X.shape[0], self.n_clusters
         ml = check_pairs(must_link, n, "must_link")

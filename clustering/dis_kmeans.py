@@ -15,6 +15,7 @@ from ._compat import (
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 from .kmeans import CentroidClusterMixin, centroid_hyperplane
 
 __all__ = ["DiscriminativeKMeans"]
@@ -131,6 +132,7 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self : DiscriminativeKMeans
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         self.mean_ = X.mean(axis=0)
         Xc = X - self.mean_

@@ -24,3 +24,12 @@ class ProblemTooLargeError(ValueError):
 class DegenerateDataError(ValueError):
     """The data cannot be clustered as asked (a single distinct point, all features
     constant, a singular covariance the method cannot regularise away, ...)."""
+
+
+class TooExpensiveError(ProblemTooLargeError):
+    """A run is predicted to take longer or use more memory than this machine allows.
+
+    Raised by :func:`clustering._cost.check_cost` before any work starts. The message gives
+    the predicted time and peak memory, the cap it exceeds, and what to change (fewer
+    samples, a cheaper setting of the method, another method).
+    """

@@ -21,6 +21,7 @@ from ._compat import (
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 
 KERNELS = ("linear", "rbf")
 INITS = ("kmeans", "random")
@@ -195,6 +196,7 @@ class IterSVR(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self : IterSVR
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         labels = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels.copy()

@@ -17,6 +17,7 @@ from ._compat import (
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 
 __all__ = ["CentroidClusterMixin", "KMeansBaseline", "centroid_hyperplane", "nearest_centroid"]
 
@@ -210,6 +211,7 @@ class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self : KMeansBaseline
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         km = KMeans(
             n_clusters=self.n_clusters,

@@ -19,6 +19,7 @@ from ._compat import (
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 from .exceptions import DegenerateDataError
 from .kmeans import CentroidClusterMixin, centroid_hyperplane, nearest_centroid
 
@@ -171,6 +172,7 @@ class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self : LDAKMeans
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         k = self.n_clusters
         self.mean_ = X.mean(axis=0)

@@ -26,6 +26,7 @@ from ._compat import (
 )
 from ._mmc_losses import LOSSES, loss_of_labelings, most_violated_constraint
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 
 INITS = ("kmeans", "random")
 
@@ -335,6 +336,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self : MMCMultivariate
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         labels0 = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels0.copy()

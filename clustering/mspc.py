@@ -20,6 +20,7 @@ from ._compat import (
 )
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 from .mpm import kappa_to_alpha, solve_mpm
 from .solvers import SOLVERS
 from .solvers.eig import solve_eig
@@ -227,6 +228,7 @@ shape (n_samples,), default="kmeans"
         self : MSPC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=4)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         std = standardize(X)
         Lambda = regularizer_matrix(std, self.regularizer)

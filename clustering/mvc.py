@@ -18,6 +18,7 @@ from sklearn.neighbors import kneighbors_graph
 from . import _cvx
 from ._compat import Interval, StrOptions, _fit_context, validate_data
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 from .exceptions import DegenerateDataError, ProblemTooLargeError
 
 AFFINITIES = ("knn", "knn-cosine", "rbf")
@@ -408,6 +409,7 @@ class SoftLabelMVC(ClusterMixin, BaseEstimator):
         self : SoftLabelMVC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
+        check_clusterable(X)
         if np.ptp(X, axis=0).max() == 0:
             raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
         Q = self._build_Q(X)
@@ -585,6 +587,7 @@ class HardLabelMVC(ClusterMixin, BaseEstimator):
         self : HardLabelMVC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_clusterable(X)
         n = X.shape[0]
         if n > self.max_samples:
             raise ProblemTooLargeError(

@@ -63,6 +63,7 @@ from sklearn.neighbors import NearestNeighbors
 from ._compat import Interval, StrOptions, _fit_context, check_random_state, validate_data
 from ._constraints import check_pairs, chunk_cannot_links, must_link_chunks
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 from .spectral import median_distance
 
 __all__ = ["SMIC", "local_scaling_kernel", "smi_model_value", "smi_score"]
@@ -336,6 +337,7 @@ class SMIC(ClusterMixin, BaseEstimator):
         self : SMIC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
+        check_clusterable(X)
         random_state = check_random_state(self.random_state)
         n, c = X.shape[0], self.n_clusters
         if c > n:

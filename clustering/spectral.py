@@ -14,6 +14,7 @@ from sklearn.neighbors import kneighbors_graph
 
 from ._compat import Interval, StrOptions, _fit_context, check_random_state, validate_data
 from ._spec import AlgorithmSpec, Param
+from ._validation import check_clusterable
 
 __all__ = ["SpectralBaseline", "median_distance", "njw_embedding"]
 
@@ -195,6 +196,7 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         self : SpectralBaseline
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
+        check_clusterable(X)
         if X.shape[0] <= self.n_clusters:
             raise ValueError(
                 f"Spectral clustering needs more samples than n_clusters={self.n_clusters}; "

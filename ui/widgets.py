@@ -17,7 +17,6 @@ the pages use.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,6 +33,7 @@ from clustering._moments import REGULARIZERS
 from clustering._spec import Param
 from clustering.evaluation import FitResult
 from clustering.exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+from datasets.export import safe_csv
 
 from . import state
 from .state import KEYS
@@ -507,10 +507,8 @@ def download_labels(
 ) -> None:
     """Download the clusters of every successful fit (one column each) as CSV."""
 
-    def build() -> str:
-        buffer = io.StringIO()
-        labels_frame(dataset, results).to_csv(buffer, index=False)
-        return buffer.getvalue()
+    def build() -> str:  # class names from an upload may look like spreadsheet formulas
+        return safe_csv(labels_frame(dataset, results))
 
     container.download_button(
         "Labels (CSV)",

@@ -35,7 +35,7 @@ from ._base import (
     machine_info,
 )
 from ._cells import MSP_REF_LAM, Cell, compute_cell
-from ._runner import BACKENDS, TerminalProgress, run_cells
+from ._runner import BACKENDS, RunInterrupted, TerminalProgress, run_cells
 from .afs import EXPERIMENT as _AFS
 from .mmc_digits import EXPERIMENT as _MMC
 from .msp_accuracy import EXPERIMENT as _MSP_ACC
@@ -51,6 +51,7 @@ __all__ = [
     "Config",
     "Experiment",
     "ExperimentResult",
+    "RunInterrupted",
     "TerminalProgress",
     "cells_frame",
     "compute_cell",

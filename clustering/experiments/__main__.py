@@ -11,7 +11,15 @@ import json
 import sys
 from pathlib import Path
 
-from . import BACKENDS, EXPERIMENTS, PUBLISHED_DIR, TerminalProgress, load_stored, run_experiment
+from . import (
+    BACKENDS,
+    EXPERIMENTS,
+    PUBLISHED_DIR,
+    RunInterrupted,
+    TerminalProgress,
+    load_stored,
+    run_experiment,
+)
 
 _ROOT = Path(__file__).resolve().parents[2]
 
@@ -133,6 +141,12 @@ def main(argv: list[str] | None = None) -> int:
                 progress=progress,
                 retry_failed=args.retry_failed,
             )
+        except RunInterrupted as exc:
+            print(f"\n{name} {exc.summary()}", file=sys.stderr)
+            return 130
+        except KeyboardInterrupt:
+            print(f"\n{name} interrupted; finished cells are kept in the cache.", file=sys.stderr)
+            return 130
         except (KeyError, ValueError) as exc:
             print(f"{name}: {exc.args[0] if exc.args else exc}", file=sys.stderr)
             status = 2

@@ -1,0 +1,266 @@
+"""Predicted fit time and peak memory of every registered method, and the guard built on it.
+
+Each method's cost is a model fitted to fits measured on the lab's machine
+(``bench/bench_cost_model.py`` measures, fits and prints the coefficients below; the
+measured-vs-predicted table is in ``bench/RESULTS.md``):
+
+* time: ``seconds = t0 + c * N**a * d**b`` (times a parameter factor, e.g. ``n_init / 10``),
+  measured single-threaded;
+* memory: ``peak_bytes = m0 + m1 * N * d + m2 * N**2 + m3 * N**3`` (traced allocations).
+
+A prediction is a rough guide, good enough to tell a run of a second from one of ten
+minutes: on the 100 fits it was fitted to, it was within a factor 2 of the measured time for
+90 and within a factor 3 for 98 (see ``bench/RESULTS.md``). It was measured on a loaded
+machine, so on a quiet one it over-predicts; beyond N = 400 it extrapolates.
+``tests/test_cost.py`` accepts measured / predicted between 1/100 and 3.
+
+Two thresholds use it:
+
+* :data:`AUTO_RUN_SECONDS` / :data:`AUTO_RUN_BYTES`: below both, a run may start by itself
+  (from a link or a widget); above, the app asks first (:attr:`Cost.auto_run`).
+* :data:`HARD_CAP_SECONDS` / :data:`HARD_CAP_BYTES`: above either, :func:`check_cost`
+  refuses with :class:`~clustering.exceptions.TooExpensiveError`.
+
+>>> from clustering._cost import predict_cost
+>>> predict_cost("kmeans", 200, 2).auto_run
+True
+>>> predict_cost("diffrac", 683, 9, {"relaxation": "convex", "max_samples": 1000}).auto_run
+False
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .exceptions import TooExpensiveError
+
+__all__ = [
+    "AUTO_RUN_BYTES",
+    "AUTO_RUN_SECONDS",
+    "HARD_CAP_BYTES",
+    "HARD_CAP_SECONDS",
+    "Cost",
+    "check_cost",
+    "check_generator",
+    "predict_cost",
+]
+
+#: A run predicted below both limits may start without a click.
+AUTO_RUN_SECONDS = 10.0
+AUTO_RUN_BYTES = 1 << 30
+#: A run predicted above either cap is refused: it would not finish on this machine.
+HARD_CAP_SECONDS = 600.0
+HARD_CAP_BYTES = 8 << 30
+
+#: ``model: (c, a, b, m0, m1, m2, m3, t0)``: ``seconds = t0 + c * N**a * d**b`` and
+#: ``peak_bytes = m0 + m1*N*d + m2*N**2 + m3*N**3``, fitted by ``bench/bench_cost_model.py``
+#: (N from 100 to 400, d 5 and 40; DIFFRAC convex N 30 to 90; hard MVC N = 50, d = 5 only),
+#: single-threaded, while the 2-core machine ran other jobs.
+_MODELS: Mapping[str, tuple[float, ...]] = {
+    "mspc-mpm": (0.0002159, 1, 0.5478, 5.418e05, 24, 0, 0, 0.076),
+    "mspc-gep": (0.0002257, 1, 0.2148, 5.243e05, 24, 0, 0, 0.1048),
+    "mspc-eig": (0.0001146, 1, 0.05839, 5.243e05, 24, 0, 0, 0.0272),
+    "kmeans": (0.0001979, 1, 0, 5.243e05, 24, 0, 0, 0.1064),
+    "lda-kmeans": (0.0002358, 1, 0.1199, 5.243e05, 24, 0, 0, 0.1112),
+    "dis-kmeans": (0.0003564, 1, 0, 5.03e05, 24, 0.1355, 0, 0.0848),
+    "spectral": (7.836e-05, 1.205, 0.3166, 2.097e05, 24, 23.47, 0, 0.06),
+    "smic": (0.002818, 1, 0, 1.835e05, 24, 33.58, 0, 0.3808),
+    "itersvr": (3.248e-06, 1.369, 1.739, 5.243e05, 24, 0, 0, 0.1344),
+    "itersvr-rbf": (0.0009403, 1, 0, 5.243e05, 24, 0, 0, 0.2248),
+    "mmc-nmi": (0.0006597, 1, 1.154, 5.438e05, 24, 19.39, 0, 1.433),
+    "mmc-rand": (0.0003234, 1.092, 0.8925, 3.079e05, 24, 14.14, 0, 0.9656),
+    "mmc-f": (0.0002219, 1, 1.492, 3.172e05, 24, 14.09, 0, 0.8248),
+    "mmc-error": (0.001031, 1.273, 0, 4.127e05, 24, 3.659, 0, 1.026),
+    "mvc-soft": (4.969e-06, 1.624, 0.3952, 1.573e05, 24, 31.71, 0, 0.0688),
+    "diffrac": (0.0002897, 1, 0.007972, 5.03e05, 24, 0.1355, 0, 0.1376),
+    "diffrac:convex": (9.86e-06, 3, 0.751, 4.772e05, 24, 2454, 0, 0),
+    "mvc-hard": (5.421e-05, 3, 0, 0, 24, 0, 37.75, 0),
+}
+
+#: What to change when a method is too expensive (appended to the refusal).
+_FIXES: Mapping[str, str] = {
+    "diffrac:convex": "use relaxation='eigen' (any N), or a subsample of at most a few "
+    "hundred samples",
+    "mvc-hard": "use mvc-soft, or a subsample",
+    "kmeans": "lower n_init",
+    "itersvr-rbf": "use itersvr (linear), or a subsample",
+}
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Predicted cost of one fit.
+
+    Attributes
+    ----------
+    seconds : float
+        Predicted wall-clock time of ``fit`` on the lab's machine.
+    peak_bytes : int
+        Predicted peak memory allocated during ``fit``.
+    """
+
+    seconds: float
+    peak_bytes: int
+
+    @property
+    def auto_run(self) -> bool:
+        """Cheap enough to start without asking (below both auto-run limits)."""
+        return self.seconds <= AUTO_RUN_SECONDS and self.peak_bytes <= AUTO_RUN_BYTES
+
+    @property
+    def refused(self) -> bool:
+        """Above a hard cap: :func:`check_cost` raises."""
+        return self.seconds > HARD_CAP_SECONDS or self.peak_bytes > HARD_CAP_BYTES
+
+    def describe(self) -> str:
+        """``"about 4 min and 1.9 GiB"``."""
+        time = _fmt_seconds(self.seconds)
+        time = time if time.startswith("under") else f"about {time}"
+        return f"{time} and {_fmt_bytes(self.peak_bytes)}"
+
+
+def _fmt_seconds(seconds: float) -> str:
+    if seconds < 1:
+        return "under a second"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _fmt_bytes(n: float) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n / 1024:.0f} KiB"
+
+
+def _model_name(key: str, params: Mapping[str, Any]) -> str:
+    if key == "diffrac" and params.get("relaxation", "eigen") == "convex":
+        return "diffrac:convex"
+    return key
+
+
+def _factor(key: str, params: Mapping[str, Any]) -> float:
+    """How a parameter scales the time measured at the defaults."""
+    if key == "kmeans":
+        try:
+            return max(1.0, float(params.get("n_init", 10))) / 10.0
+        except (TypeError, ValueError):
+            return 1.0
+    return 1.0
+
+
+def _refused_by_estimator(key: str, n: int, params: Mapping[str, Any]) -> bool:
+    """The estimator itself refuses this size at once (so the run costs nothing)."""
+    from .registry import ALGORITHMS
+
+    spec = ALGORITHMS[key]
+    if spec.max_samples is not None and n > spec.max_samples:
+        return True
+    if _model_name(key, params) == "diffrac:convex":
+        try:
+            return n > int(params.get("max_samples", 300))
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+def predict_cost(
+    key: str, n_samples: int, n_features: int, params: Mapping[str, Any] | None = None
+) -> Cost:
+    """Predicted time and peak memory of fitting the method ``key`` on ``N x d`` data.
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`clustering.ALGORITHMS`.
+    n_samples, n_features : int
+    params : mapping, optional
+        The method's parameters (defaults where missing).
+
+    Returns
+    -------
+    Cost
+
+    Raises
+    ------
+    KeyError
+        If ``key`` is not registered (the message lists the keys).
+    """
+    from .registry import ALGORITHMS
+
+    if key not in ALGORITHMS:
+        raise KeyError(
+            f"No algorithm is registered as {key!r}. Choose one of: {', '.join(ALGORITHMS)}."
+        )
+    params = dict(params or {})
+    n = max(1, int(n_samples))
+    d = max(1, int(n_features))
+    if _refused_by_estimator(key, n, params):
+        return Cost(0.0, 0)
+    c, a, b, m0, m1, m2, m3, t0 = _MODELS[_model_name(key, params)]
+    seconds = (t0 + c * float(n) ** a * float(d) ** b) * _factor(key, params)
+    peak = m0 + m1 * n * d + m2 * float(n) ** 2 + m3 * float(n) ** 3
+    return Cost(float(seconds), int(min(peak, 2**62)))
+
+
+def check_cost(
+    key: str, n_samples: int, n_features: int, params: Mapping[str, Any] | None = None
+) -> Cost:
+    """:func:`predict_cost`, refusing a run above the hard cap.
+
+    Raises
+    ------
+    TooExpensiveError
+        If the prediction is above :data:`HARD_CAP_SECONDS` or :data:`HARD_CAP_BYTES`; the
+        message gives the prediction and what to change.
+    """
+    params = dict(params or {})
+    cost = predict_cost(key, n_samples, n_features, params)
+    if cost.refused:
+        fix = _FIXES.get(_model_name(key, params), "use a subsample or fewer features")
+        raise TooExpensiveError(
+            f"{key} on {n_samples} samples x {n_features} features is predicted to take "
+            f"{cost.describe()}, above this machine's cap of {_fmt_seconds(HARD_CAP_SECONDS)} "
+            f"and {_fmt_bytes(HARD_CAP_BYTES)}. Fix: {fix}."
+        )
+    return cost
+
+
+def check_generator(key: str, params: Mapping[str, Any]) -> None:
+    """Refuse generator settings outside the ranges the app's widgets offer.
+
+    The generators' own checks accept more (up to 100,000 samples and 500 features) for use
+    from Python; a link or a widget may not go beyond the declared ``GeneratorParam`` range.
+
+    Raises
+    ------
+    TooExpensiveError
+        If a numeric parameter lies outside its declared range (the message names it, the
+        range and the value).
+    KeyError
+        If ``key`` is not a generator.
+    """
+    from datasets.synthetic import GENERATORS
+
+    spec = GENERATORS[key]
+    for param in spec.params:
+        if param.name not in params or param.kind not in ("int", "float"):
+            continue
+        value = params[param.name]
+        try:
+            v = float(value)
+        except (TypeError, ValueError, OverflowError):
+            continue  # the generator's own check names a non-number
+        low = -math.inf if param.low is None else param.low
+        high = math.inf if param.high is None else param.high
+        if not (low <= v <= high):
+            raise TooExpensiveError(
+                f"{key}: {param.name}={value!r} is outside the range the lab runs here "
+                f"({param.low:g} to {param.high:g}). Fix: choose {param.name} in that range."
+            )

@@ -1,0 +1,141 @@
+"""Turning the cells of an upload into columns: numbers (decimal comma, thousands
+separators, values beyond float range), missing values, text, the label column's classes.
+
+Part of :func:`datasets.upload.read_csv`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._base import DatasetError
+
+# Cell values read as "missing" (compared after stripping and lower-casing).
+_NA_TOKENS = frozenset({"", "na", "n/a", "nan", "null", "none", "?", "-", "#n/a", "missing"})
+# Thousands separators: 1,000.5 or 1,000,000 (point convention); 1.000,5 or 1.000.000 (comma).
+_THOUSANDS_POINT = r"^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$"
+_THOUSANDS_COMMA = r"^[+-]?\d{1,3}(?:\.\d{3})+(?:,\d+)?$"
+# With a decimal comma, 1,000 is one thousand or one: refused unless other cells decide.
+_AMBIGUOUS_COMMA = r"^[+-]?\d{1,3},\d{3}$"
+_DECIMAL_COMMA_CELL = r"^[+-]?\d+,\d+$"
+_FLOAT_SYNTAX = r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$"
+
+# --------------------------------------------------------------------------------------------
+# Columns
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Column:
+    name: str
+    index: int
+    chunks: list[np.ndarray] = field(default_factory=list)
+    n_text: int = 0
+    examples: list[str] = field(default_factory=list)
+    n_thousands: int = 0
+    n_ambiguous: int = 0
+    n_decimal: int = 0
+    ambiguous_examples: list[str] = field(default_factory=list)
+
+    def add(self, cells: tuple[str, ...], decimal_comma: bool) -> None:
+        array = np.empty(len(cells), dtype=object)
+        array[:] = cells
+        original = array
+        if decimal_comma:
+            commas = pd.Series(array, dtype=object).str.strip()
+            has_comma = commas.str.contains(",", regex=False).to_numpy(dtype=bool)
+            if has_comma.any():
+                with_comma = commas[has_comma]
+                ambiguous = with_comma.str.match(_AMBIGUOUS_COMMA).to_numpy(dtype=bool)
+                decimal = with_comma.str.match(_DECIMAL_COMMA_CELL).to_numpy(dtype=bool)
+                self.n_ambiguous += int(ambiguous.sum())
+                self.n_decimal += int((decimal & ~ambiguous).sum())
+                if ambiguous.any() and len(self.ambiguous_examples) < 1:
+                    self.ambiguous_examples.append(str(with_comma[ambiguous].iloc[0])[:30])
+            array = pd.Series(array).str.replace(",", ".", regex=False).to_numpy(dtype=object)
+        values = np.asarray(pd.to_numeric(array, errors="coerce"), dtype=np.float64)
+        failed = np.isnan(values)
+        if failed.any():
+            self._thousands_and_overflow(original, values, failed, decimal_comma)
+            failed = np.isnan(values)
+        if failed.any():
+            stripped = pd.Series(array[failed], dtype=object).str.strip()
+            text = stripped[~stripped.str.lower().isin(_NA_TOKENS)]
+            self.n_text += len(text)
+            for value in text:
+                if len(self.examples) >= 3:
+                    break
+                if value not in self.examples:
+                    self.examples.append(value[:30])
+        self.chunks.append(values)
+
+    def _thousands_and_overflow(self, original, values, failed, decimal_comma) -> None:
+        """Read thousands separators (in ``values``, in place); refuse numbers beyond the
+        floating-point range."""
+        cells = pd.Series(original[failed], dtype=object).str.strip()
+        pattern = _THOUSANDS_COMMA if decimal_comma else _THOUSANDS_POINT
+        grouped = cells.str.match(pattern).fillna(False).to_numpy(dtype=bool)
+        if grouped.any():
+            digits = cells[grouped]
+            if decimal_comma:
+                digits = digits.str.replace(".", "", regex=False).str.replace(",", ".")
+            else:
+                digits = digits.str.replace(",", "", regex=False)
+            index = np.flatnonzero(failed)[grouped]
+            values[index] = pd.to_numeric(digits, errors="coerce").to_numpy(dtype=np.float64)
+            self.n_thousands += int(grouped.sum())
+        rest = cells[~grouped]
+        if decimal_comma:
+            rest = rest.str.replace(",", ".", regex=False)
+        syntax = rest[rest.str.match(_FLOAT_SYNTAX).fillna(False).to_numpy(dtype=bool)]
+        for cell in syntax.head(50):
+            if not np.isfinite(float(cell)):
+                raise DatasetError(
+                    f"Column '{self.name}' holds {cell[:30]}, beyond the range of "
+                    "floating-point numbers (about ±1.8e308). Rescale that column in the "
+                    "source file (for example divide it by 1e300), or remove the value, and "
+                    "upload it again."
+                )
+
+    def values(self) -> np.ndarray:
+        return np.concatenate(self.chunks) if self.chunks else np.empty(0)
+
+
+def _label_values(cells: list[str]) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """(known mask, integer codes, class names) of a label column's stripped cells."""
+    series = pd.Series(cells, dtype=object)
+    known = ~series.str.lower().isin(_NA_TOKENS).to_numpy()
+    present = series[known]
+    numbers = pd.to_numeric(present, errors="coerce")
+    if len(present) and not numbers.isna().any():
+        uniques = np.unique(numbers.to_numpy(dtype=np.float64))
+        names = tuple(_format_number(v) for v in uniques)
+        codes = np.searchsorted(uniques, numbers.to_numpy(dtype=np.float64))
+    else:
+        uniques = np.unique(present.to_numpy(dtype=str))
+        names = tuple(str(v) for v in uniques)
+        codes = np.searchsorted(uniques, present.to_numpy(dtype=str))
+    return known, codes.astype(np.int64), names
+
+
+def _format_number(value: float) -> str:
+    if np.isfinite(value) and float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
+
+
+_INDEX_NAMES = frozenset({"index", "id", "unnamed: 0", "row", "#"})
+
+
+def _is_row_number(values: np.ndarray) -> bool:
+    n = len(values)
+    return n > 1 and (
+        np.array_equal(values, np.arange(n)) or np.array_equal(values, np.arange(1, n + 1))
+    )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
