@@ -15,12 +15,14 @@ from ._compat import (
     Interval,
     StrOptions,
     _fit_context,
+    check_is_fitted,
     check_random_state,
     validate_data,
 )
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
 from .mpm import kappa_to_alpha, solve_mpm
+from .mspc_multiclass import fit_general
 from .solvers import SOLVERS
 from .solvers.eig import solve_eig
 
@@ -91,6 +93,16 @@ shape (n_samples,), default="kmeans"
         lie on the wrong side of their own cluster's hyperplane.
     random_state : int, RandomState instance or None, default=None
         Seeds k-means.
+    n_clusters : int, default=2
+        Number of clusters. ``2`` is the paper's MSPC; more runs the multi-class MSPC of
+        :mod:`clustering.mspc_multiclass` (pairwise MPMs scored by the multi-class MSP of
+        :mod:`clustering.msp_multiclass`; ``w_``, ``b_``, ``kappa_`` then hold one row or
+        value per pair of clusters, in ``pairs_`` order).
+    kernel : {"linear", "rbf"}, default="linear"
+        ``"rbf"``: kernel MSPC on a Nystroem map (at most 300 components) of the z-scored
+        data; keeps invariance to per-feature scaling, loses it for general linear maps.
+    gamma : float or None, default=None
+        RBF width for ``kernel="rbf"``; None takes the median heuristic (no labels used).
 
     Attributes
     ----------
@@ -174,6 +186,9 @@ shape (n_samples,), default="kmeans"
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "keep_best": ["boolean"],
         "random_state": ["random_state"],
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [StrOptions({"linear", "rbf"})],
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
     }
 
     def __init__(
@@ -187,6 +202,9 @@ shape (n_samples,), default="kmeans"
         max_iter: int = 50,
         keep_best: bool = False,
         random_state=None,
+        n_clusters: int = 2,
+        kernel: str = "linear",
+        gamma: float | None = None,
     ) -> None:
         self.method = method
         self.lam = lam
@@ -196,6 +214,9 @@ shape (n_samples,), default="kmeans"
         self.max_iter = max_iter
         self.keep_best = keep_best
         self.random_state = random_state
+        self.n_clusters = n_clusters
+        self.kernel = kernel
+        self.gamma = gamma
 
     def _initial_labels(self, X, std, Lambda, random_state) -> np.ndarray:
         init = self.init
@@ -226,6 +247,10 @@ shape (n_samples,), default="kmeans"
         -------
         self : MSPC
         """
+        # Issue 14: more than two clusters or a kernel -> clustering/mspc_multiclass.py.
+        if self.n_clusters != 2 or self.kernel != "linear":
+            return fit_general(self, X)
+        self.model_ = None
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=4)
         random_state = check_random_state(self.random_state)
         std = standardize(X)
@@ -271,6 +296,29 @@ shape (n_samples,), default="kmeans"
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form")
         return self
+
+    def _decision_values(self, X):
+        if getattr(self, "model_", None) is not None:  # multi-class or kernel fit
+            return self.model_.decision_function(X)
+        return X @ self.w_ - self.b_
+
+    def predict(self, X):
+        """Cluster of new samples: the side of the hyperplane, or for ``n_clusters > 2`` or a
+        kernel the one-vs-one vote of the pairwise MPMs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        if getattr(self, "model_", None) is None:
+            return super().predict(X)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.model_.predict(X)
 
 
 _LAM = Param(
