@@ -280,6 +280,7 @@ SPECS = (
         cost=_COST,
         linear=True,
         paper=_PAPER,
+        binary_only=True,
         test_params={"n_init": 2},
     ),
     AlgorithmSpec(
@@ -291,6 +292,7 @@ SPECS = (
         cost=_COST,
         linear=False,
         paper=_PAPER,
+        binary_only=True,
         test_params={"n_init": 2},
     ),
 )
