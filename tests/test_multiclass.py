@@ -109,7 +109,7 @@ def test_msp_bounds_accuracy_on_fresh_samples(seed):
 @pytest.mark.parametrize("method", ["mpm", "gep"])
 @pytest.mark.parametrize("init", ["kmeans", "kmeans-standardized", "eig"])
 def test_multiclass_search_is_monotone(method, init):
-    X, y = load_wine(return_X_y=True)
+    X, _ = load_wine(return_X_y=True)
     est = MSPC(method=method, n_clusters=3, lam=0.1, init=init, random_state=0).fit(X)
     assert np.all(np.diff(est.history_) > 0)
     assert est.msp_ >= multiclass_msp(X, est.init_labels_, lam=0.1) - 1e-12
