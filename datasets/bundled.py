@@ -33,6 +33,7 @@ import numpy as np
 from ._base import Dataset, DatasetError
 from ._normalize import normalize as _normalize_dataset
 from ._sources import _SOURCES, _raw
+from .multiclass import MULTICLASS_TASKS, load_multiclass
 
 __all__ = [
     "DEFAULT_DATASET",
@@ -204,11 +205,12 @@ def list_datasets(kind: str = "all") -> list[str]:
 
     Parameters
     ----------
-    kind : {"all", "tasks", "uci", "pairs"}, default="all"
+    kind : {"all", "tasks", "uci", "pairs", "multiclass"}, default="all"
         ``"tasks"``: the stand-alone binary tasks (the MSPC paper's seven UCI tasks, then
         ``breast_cancer`` and ``sonar``); ``"uci"``: the seven of :data:`UCI_TASKS`;
         ``"pairs"``: every pair task of every source in :data:`PAIR_SOURCES`; ``"all"``:
-        stand-alone tasks then pairs.
+        stand-alone tasks then pairs; ``"multiclass"``: the tasks with every class of a
+        source (:mod:`datasets.multiclass`; not part of ``"all"``, whose tasks are binary).
 
     Examples
     --------
@@ -221,6 +223,8 @@ def list_datasets(kind: str = "all") -> list[str]:
     """
     if kind == "uci":
         return list(UCI_TASKS)
+    if kind == "multiclass":
+        return list(MULTICLASS_TASKS)
     if kind == "tasks":
         return list(_STANDALONE)
     all_pairs = [name for source in PAIR_SOURCES for name in pairs(source)]
@@ -228,7 +232,9 @@ def list_datasets(kind: str = "all") -> list[str]:
         return all_pairs
     if kind == "all":
         return list(_STANDALONE) + all_pairs
-    raise DatasetError(f"kind must be one of 'all', 'tasks', 'uci', 'pairs'; got {kind!r}.")
+    raise DatasetError(
+        f"kind must be one of 'all', 'tasks', 'uci', 'pairs', 'multiclass'; got {kind!r}."
+    )
 
 
 @cache
@@ -313,7 +319,8 @@ def load(name: str = DEFAULT_DATASET, normalize: bool = True) -> Dataset:
     Returns
     -------
     Dataset
-        Binary labels ``y`` (0 for the first class of a pair, 1 for the second), feature and
+        For a multi-class task (:mod:`datasets.multiclass`) labels ``0 .. k-1``; otherwise
+        binary labels ``y`` (0 for the first class of a pair, 1 for the second), feature and
         class names, and a description naming the source, the size, the classes and the
         paper table that uses the task. The arrays are new on every call.
 
@@ -334,6 +341,8 @@ def load(name: str = DEFAULT_DATASET, normalize: bool = True) -> Dataset:
     >>> raw.shape, raw.class_names
     ((357, 64), ('3', '8'))
     """
+    if isinstance(name, str) and name.strip().lower() in MULTICLASS_TASKS:
+        return load_multiclass(name, normalize=normalize)
     task = _resolve(name)
     X_all, labels, feature_names = _raw(task.source)
     a, b = task.classes
