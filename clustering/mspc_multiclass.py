@@ -167,7 +167,8 @@ def fit_general(est, X):
     Sets the fitted attributes of :class:`clustering.MSPC`; for ``n_clusters > 2`` ``w_`` and
     ``b_`` are the pairwise hyperplanes (rows, in :attr:`pairs_` order) and ``kappa_`` the
     pairwise ``kappa`` values; for a kernel they are in the feature space and ``w_`` is not
-    set. ``predict`` uses the learnt one-vs-one rule.
+    set. ``predict`` uses the learnt one-vs-one rule; with ``method="eig"`` (labels by
+    k-means rounding) it can disagree with ``labels_`` on training points near a boundary.
     """
     k = int(est.n_clusters)
     X = validate_data(est, X, dtype=np.float64, ensure_min_samples=max(4, k))
