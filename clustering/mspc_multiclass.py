@@ -22,7 +22,10 @@ Kernel
 (:class:`sklearn.kernel_approximation.Nystroem`, at most ``n_components = 300`` landmarks,
 so time and memory stay linear in ``N``) of the z-scored data, with the RBF width from the
 median heuristic (``gamma = 1 / median ||z_i - z_j||^2`` over at most 1000 samples; no
-labels). The MPM in that feature space is a kernel MPM restricted to the landmarks' span.
+labels). The MPM in that feature space is a kernel MPM restricted to the landmarks' span;
+the features are centred, not rescaled, so ``regularizer="diag"`` is ``Lambda = I`` there
+(the kernel MPM's regulariser) and EIG is kernel PCA rounded by k-means. With a kernel, the
+``"kmeans"`` and ``"kmeans-standardized"`` starts both run k-means on the mapped features.
 
 What a kernel keeps and loses: because the data are z-scored before the map, kernel MSPC
 keeps invariance to **per-feature scaling** (any positive or negative factor per feature,

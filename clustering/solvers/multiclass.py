@@ -73,8 +73,8 @@ def solve_mpm_multiclass(
     history = [msp]
     status = "max_iter"
     n_iter = 0
-    emptied = False
     for n_iter in range(1, max_iter + 1):  # noqa: B007
+        emptied = False
         new = model.predict(Z)
         changed = np.flatnonzero(new != labels)
         if changed.size == 0:
