@@ -48,6 +48,7 @@ import streamlit as st
 
 import datasets
 from clustering import ALGORITHMS
+from clustering.mspc import DEFAULT_LAM
 from datasets.synthetic import GENERATORS
 
 __all__ = [
@@ -114,7 +115,6 @@ VIEWS = ("pca", "discriminant", "features")
 
 #: The lam grid of the paper's model selection, 1e-4 .. 1e4, plus 2x and 5x steps.
 _LAM_LOW, _LAM_HIGH = 1e-4, 1e4
-DEFAULT_LAM = 1.0
 DEFAULT_REGULARIZER = "diag"
 DEFAULT_VIEW = "discriminant"
 
