@@ -384,7 +384,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self.msp_ = kappa_to_alpha(self.kappa_)
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
-        self.converged_ = result.status in ("converged", "closed-form")
+        self.converged_ = result.status in ("converged", "closed-form", "local-max")
         return self
 
 
