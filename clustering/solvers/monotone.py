@@ -148,7 +148,10 @@ def climb_gep(
     from .gep import best_split
 
     n = Z.shape[0]
-    C = Z.T @ Z / n + lam * Lambda
+    labels = labels0.astype(np.intp).copy()
+    moments = RunningMoments(Z, labels)
+    # Z is centred, so the total scatter is the sum of the clusters' (no second O(N d^2)).
+    C = (moments.scatter1 + moments.scatter0) / n + lam * Lambda
     try:
         factor = linalg.cho_factor(C, check_finite=False)
     except linalg.LinAlgError:
@@ -156,8 +159,6 @@ def climb_gep(
             "The total covariance plus lam * Lambda is singular (more features than samples, "
             "or linearly dependent features). Use lam > 0 with regularizer='diag'."
         ) from None
-    labels = labels0.astype(np.intp).copy()
-    moments = RunningMoments(Z, labels)
     reg = lam * Lambda
     sol = _mpm_of(moments, reg, 1.0)
     history = [sol.alpha]
