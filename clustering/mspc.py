@@ -110,10 +110,9 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         ``lam=0.2`` it is less accurate than the paper's pipeline (k-means start, plain
         alternation) on 5 (breast 96.19 vs 97.36 %, australian 73.33 vs 85.51, diabetes
         58.46 vs 64.58, satellite 95.97 vs 99.64, spam 59.80 vs 76.59) and equal on 2
-        (ionosphere, letter); see ``bench/RESULTS.md``. On scikit-learn's anisotropic blobs it
-        finds the true
-        labeling (ARI 1.00 at ``lam`` 0.01 and 0.1, 0.99 at 0.2) where every k-means start
-        fails (0.00 at 0.01 and 0.1).
+        (ionosphere, letter); see ``bench/RESULTS.md``. On scikit-learn's anisotropic blobs
+        it finds the true labeling (ARI 1.00 at ``lam`` 0.01 and 0.1, 0.99 at 0.2) where
+        every k-means start fails (0.00 at 0.01 and 0.1).
     search : {"monotone", "paper"}, default="monotone"
         ``"monotone"``: accept a step only where the MSP (at this ``lam`` and regulariser)
         rises, so ``history_`` is non-decreasing and ``msp_`` is at least the start's MSP.
