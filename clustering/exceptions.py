@@ -24,3 +24,8 @@ class ProblemTooLargeError(ValueError):
 class DegenerateDataError(ValueError):
     """The data cannot be clustered as asked (a single distinct point, all features
     constant, a singular covariance the method cannot regularise away, ...)."""
+
+
+class ExportFailedError(RuntimeError):
+    """A figure could not be exported as an image (no browser for the static export, the
+    export package missing, or the browser failed); the message says what to install or set."""
