@@ -65,7 +65,7 @@ CHROMIUM = "/usr/bin/chromium"
 QUIET_MS = 400
 #: The checkout whose app is measured (``--app-dir``, e.g. an exported older commit).
 APP_DIR = ROOT
-TIMEOUT_S = 180.0
+TIMEOUT_S = 600.0
 
 TARGETS_S = {
     "slider-afs": 0.5,
@@ -382,9 +382,13 @@ def bench_button_runs(p, repeats: int, rows: dict[str, Row], only: set[str]) -> 
                 try:
                     pg, clock = _new_page(browser)
                     _open_demo(pg, clock, url, "demo.digits", "mva.family")
-                    mark = clock.mark()
-                    _by_key(pg, "mva.family").get_by_text("pair", exact=False).first.click()
-                    _idle(pg, clock, mark)
+                    option = _by_key(pg, "mva.family").locator(
+                        "[data-testid='stRadioOption']", has_text="pair"
+                    )
+                    if not option.locator("input").first.is_checked():
+                        mark = clock.mark()
+                        option.first.click()
+                        _idle(pg, clock, mark)
                     source = _by_key(pg, "mva.source")
                     if "digits" not in source.inner_text():
                         mark = clock.mark()
