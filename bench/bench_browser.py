@@ -390,7 +390,7 @@ def bench_button_runs(p, repeats: int, rows: dict[str, Row], only: set[str]) -> 
                         option.first.click()
                         _idle(pg, clock, mark)
                     source = _by_key(pg, "mva.source")
-                    if "digits" not in source.inner_text():
+                    if "digits" not in source.get_by_role("combobox").first.input_value():
                         mark = clock.mark()
                         _choose(pg, "mva.source", "digits")
                         _idle(pg, clock, mark)
