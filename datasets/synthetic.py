@@ -636,7 +636,7 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
             ),
             GeneratorSpec(
                 "afs_trap",
-                "AFS trap (one feature with a huge scale)",
+                "AFS trap (a noise feature whose scale decides k-means)",
                 afs_trap,
                 (
                     _N,

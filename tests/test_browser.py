@@ -236,13 +236,6 @@ def test_every_page_renders_in_chromium(server):
     assert time.monotonic() - started < 200
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Every rerun re-creates the WebGL scatters (2 contexts each) without releasing the "
-    "old ones; past Chromium's 16 live contexts the oldest -- the unchanged 'before' "
-    "scatters -- are lost and go blank. Fixed by drawing clusters with SVG go.Scatter below "
-    "a point threshold in clustering.plots.cluster_scatter; remove this marker with it.",
-)
 def test_afs_trap_scatters_keep_their_points_after_slider_moves(server):
     sync_playwright = _require_browser()
     SHOTS.mkdir(parents=True, exist_ok=True)
