@@ -78,11 +78,17 @@ class _CCCPProblem:
         self.A = cp.Parameter((max_constraints, d), name="A", value=np.zeros((max_constraints, d)))
         self.c = cp.Parameter(max_constraints, name="c", value=np.zeros(max_constraints))
         self.delta = cp.Parameter(max_constraints, name="Delta", value=np.zeros(max_constraints))
-        objective = cp.Minimize(0.5 * cp.sum_squares(self.w) + C * self.xi)
+        # Solved in the variables u = n w, beta = n b (so w = u / n, b = beta / n): the
+        # constraints sum over n samples while the loss stays in [0, 1], so w shrinks like
+        # 1 / n and the objective like 1 / n^2 (|w| ~ 1e-3, objective ~ 1e-6 at n = 800),
+        # below the QP solver's tolerances. Multiplying the objective by n^2 gives the same
+        # minimiser with u = O(1):  u'u / 2 + C n^2 xi  s.t.  A u / n + c beta / n + Delta <= xi.
+        self.n = n
+        objective = cp.Minimize(0.5 * cp.sum_squares(self.w) + (C * n * n) * self.xi)
         constraints = [
-            self.A @ self.w + cp.multiply(self.c, self.b) + self.delta <= self.xi,
-            # Class balance -l <= sum_i (w'x_i + b) <= l; on centred data the sum is n b.
-            cp.abs(n * self.b) <= l,
+            (self.A @ self.w + cp.multiply(self.c, self.b)) / n + self.delta <= self.xi,
+            # Class balance -l <= sum_i (w'x_i + b) <= l; on centred data the sum is n b = beta.
+            cp.abs(self.b) <= l,
         ]
         self.problem = cp.Problem(objective, constraints)
 
@@ -144,7 +150,7 @@ def solve_mmc(
                 qp.problem, solver=solver, what="the CCCP subproblem (17) of MMC", advice=advice
             )
             n_qp += 1
-            w, b = np.asarray(qp.w.value, dtype=float), float(qp.b.value)
+            w, b = np.asarray(qp.w.value, dtype=float) / n, float(qp.b.value) / n
             s_new = np.where(Xc @ w + b >= 0, 1.0, -1.0)
             done = np.array_equal(s_new, s) or abs(previous - value) <= cccp_tol * abs(value)
             s, previous = s_new, value
@@ -339,12 +345,20 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         labels0 = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels0.copy()
         mean = X.mean(axis=0)
+        n = X.shape[0]
+        # The paper's C multiplies a slack in loss units while the margin term of (12)
+        # sums over n samples, so a fixed paper C means a different trade-off at every n
+        # (the good C falls like 1 / n^2: 1e-5 at n = 200, 1e-6 at n = 800 on two
+        # Gaussians). ``C`` is the trade-off for the per-sample feature map Psi / n
+        # (and, for the error loss, the per-sample error Delta / n): paper C = C / n^2
+        # (C / n^3 for "error").
+        self.C_paper_ = float(self.C / n**3 if self.loss == "error" else self.C / n**2)
         result = solve_mmc(
             X - mean,
             2 * labels0 - 1,
             loss=self.loss,
             beta=self.beta,
-            C=self.C,
+            C=self.C_paper_,
             l=self.l,
             tol=self.tol,
             cccp_tol=self.cccp_tol,
@@ -364,7 +378,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         # Labels exactly as decision_function computes them (no rounding disagreement).
         self.labels_ = (X @ self.w_ - self.b_ >= 0).astype(np.intp)
         self.xi_ = result.xi
-        self.objective_ = float(0.5 * result.w @ result.w + self.C * result.xi)
+        self.objective_ = float(0.5 * result.w @ result.w + self.C_paper_ * result.xi)
         self.n_iter_ = result.n_iter
         self.n_qp_ = result.n_qp
         self.history_ = np.asarray(result.history, dtype=float)

@@ -64,7 +64,9 @@ def test_dis_kmeans_features_give_the_ye_zhao_wu_kernel():
     model = DiscriminativeKMeans(lam=lam, random_state=0, n_init=2).fit(X)
     Xc = X - X.mean(axis=0)
     F = Xc @ model.transform_
-    G = np.eye(30) - np.linalg.inv(np.eye(30) + Xc @ Xc.T / lam)
+    # lam is relative to the mean eigenvalue of the scatter matrix Xc'Xc.
+    assert model.ridge_ == pytest.approx(lam * np.trace(Xc.T @ Xc) / 4, rel=1e-12)
+    G = np.eye(30) - np.linalg.inv(np.eye(30) + Xc @ Xc.T / model.ridge_)
     np.testing.assert_allclose(F @ F.T, G, atol=1e-10)
     # objective_ is the kernel k-means cost trace(G) - sum_k y_k'G y_k / n_k.
     Y = np.eye(2)[model.labels_]
