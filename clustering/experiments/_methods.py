@@ -83,7 +83,8 @@ _GRIDS: Mapping[str, Mapping[str, tuple]] = MappingProxyType(
         "mmc-rand": {"C": (1e-7, 1e-6, 1e-5, 1e-4, 1e-3)},
         "mmc-f": {"C": (1e-7, 1e-6, 1e-5, 1e-4, 1e-3)},
         "mmc-error": {"C": (1e-5, 1e-4, 1e-3, 1e-2, 1e-1)},
-        "mvc-soft": {"gamma": (1e-2, 1e-1, 1.0, 10.0, 100.0)},
+        # The MVC paper lets the graph be a k-NN graph or a Gaussian affinity.
+        "mvc-soft": {"gamma": (1e-2, 1e-1, 1.0, 10.0, 100.0), "affinity": ("knn", "rbf")},
         "mvc-hard": {"gamma": (1e-2, 1.0, 100.0)},
     }
 )
