@@ -71,7 +71,9 @@ class _CCCPProblem:
     ``xi >= 0``), so adding a plane or moving ``s`` only changes parameter values.
     """
 
-    def __init__(self, d: int, n: int, C: float, l: float, max_constraints: int):
+    def __init__(
+        self, d: int, n: int, C: float, l: float, max_constraints: int, loss_scale: float = 1.0
+    ):
         self.w = cp.Variable(d, name="w")
         self.b = cp.Variable(name="b")
         self.xi = cp.Variable(nonneg=True, name="xi")
@@ -83,10 +85,15 @@ class _CCCPProblem:
         # 1 / n and the objective like 1 / n^2 (|w| ~ 1e-3, objective ~ 1e-6 at n = 800),
         # below the QP solver's tolerances. Multiplying the objective by n^2 gives the same
         # minimiser with u = O(1):  u'u / 2 + C n^2 xi  s.t.  A u / n + c beta / n + Delta <= xi.
+        # A loss in [0, loss_scale] (2n for the error loss) is divided by loss_scale too:
+        # xi = loss_scale * (the variable xi), C n^2 loss_scale its weight, Delta given / scale.
         self.n = n
-        objective = cp.Minimize(0.5 * cp.sum_squares(self.w) + (C * n * n) * self.xi)
+        self.loss_scale = float(loss_scale)
+        weight = C * n * n * self.loss_scale
+        objective = cp.Minimize(0.5 * cp.sum_squares(self.w) + weight * self.xi)
         constraints = [
-            (self.A @ self.w + cp.multiply(self.c, self.b)) / n + self.delta <= self.xi,
+            (self.A @ self.w + cp.multiply(self.c, self.b)) / (n * self.loss_scale) + self.delta
+            <= self.xi,
             # Class balance -l <= sum_i (w'x_i + b) <= l; on centred data the sum is n b = beta.
             cp.abs(self.b) <= l,
         ]
@@ -112,7 +119,7 @@ def solve_mmc(
     ``labels0`` (in ``{-1, +1}``) is the first linearisation point ``ybar``.
     """
     n, d = Xc.shape
-    qp = _CCCPProblem(d, n, C, l, max_iter)
+    qp = _CCCPProblem(d, n, C, l, max_iter, loss_scale=float(n) if loss == "error" else 1.0)
     planes: list[np.ndarray] = []
     w, b = np.zeros(d), 0.0
     s = np.where(labels0 > 0, 1.0, -1.0)
@@ -144,7 +151,7 @@ def solve_mmc(
             delta = np.zeros_like(qp.delta.value)
             A[:k] = G @ Xc
             c[:k] = G.sum(axis=1)
-            delta[:k] = [loss_of_labelings(loss, y, s, beta) for y in planes]
+            delta[:k] = [loss_of_labelings(loss, y, s, beta) / qp.loss_scale for y in planes]
             qp.A.value, qp.c.value, qp.delta.value = A, c, delta
             value = _cvx.solve(
                 qp.problem, solver=solver, what="the CCCP subproblem (17) of MMC", advice=advice
