@@ -1,8 +1,9 @@
 """Reproductions of the papers' tables and figures, one command each.
 
 >>> from clustering.experiments import EXPERIMENTS
->>> list(EXPERIMENTS)
-['table2', 'table3', 'afs', 'msp-accuracy', 'mmc-digits']
+>>> list(EXPERIMENTS)  # doctest: +NORMALIZE_WHITESPACE
+['table2', 'table3', 'afs', 'msp-accuracy', 'mmc-digits', 'diffrac-fig1',
+ 'diffrac-table1', 'mvc-fig2']
 
 Command line (from the repository root)::
 
@@ -37,8 +38,11 @@ from ._base import (
 from ._cells import MSP_REF_LAM, Cell, compute_cell
 from ._runner import BACKENDS, RunInterrupted, TerminalProgress, run_cells
 from .afs import EXPERIMENT as _AFS
+from .diffrac_fig1 import EXPERIMENT as _DIFFRAC_FIG1
+from .diffrac_table1 import EXPERIMENT as _DIFFRAC_TABLE1
 from .mmc_digits import EXPERIMENT as _MMC
 from .msp_accuracy import EXPERIMENT as _MSP_ACC
+from .mvc_fig2 import EXPERIMENT as _MVC_FIG2
 from .table2 import EXPERIMENT as _TABLE2
 from .table3 import EXPERIMENT as _TABLE3
 
@@ -66,7 +70,10 @@ __all__ = [
 
 #: Every experiment, by command-line name, in the order of the report.
 EXPERIMENTS: Mapping[str, Experiment] = MappingProxyType(
-    {e.name: e for e in (_TABLE2, _TABLE3, _AFS, _MSP_ACC, _MMC)}
+    {
+        e.name: e
+        for e in (_TABLE2, _TABLE3, _AFS, _MSP_ACC, _MMC, _DIFFRAC_FIG1, _DIFFRAC_TABLE1, _MVC_FIG2)
+    }
 )
 
 #: The measured results kept in the repository (CSV, markdown, per-cell tables).
@@ -145,6 +152,7 @@ def run_experiment(
         scheduler=scheduler,
         progress=progress,
         retry_failed=retry_failed,
+        compute=experiment.compute,
     )
     result = experiment.build(cells_frame(records), config)
     if write:

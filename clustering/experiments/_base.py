@@ -51,6 +51,7 @@ _CELL_COLUMNS = (
     "msp_own",
     "n_iter",
     "time_median",
+    "partition_distance",
 )
 
 
@@ -170,6 +171,10 @@ class Experiment:
         ``figures(result) -> list[plotly Figure]``.
     serial : bool
         Whether cells must run one at a time (timings).
+    compute : callable or None
+        ``compute(cell) -> dict``, a module-level function computing one cell; ``None``
+        uses :func:`~clustering.experiments._cells.compute_cell` (one fit on a bundled task).
+        Experiments on generated data or with constraints bring their own.
     """
 
     name: str
@@ -182,6 +187,7 @@ class Experiment:
     summarize: Callable[[pd.DataFrame, Config], tuple[dict[str, pd.DataFrame], str]]
     figures: Callable[[ExperimentResult], list[Any]]
     serial: bool = False
+    compute: Callable[[Cell], dict[str, Any]] | None = None
 
     def configure(
         self,
@@ -275,7 +281,16 @@ def cells_frame(records: Sequence[tuple[Cell, Mapping[str, Any]]]) -> pd.DataFra
                 *_CELL_COLUMNS,
             ]
         )
-    for column in ("accuracy", "nmi", "rand", "f_measure", "msp", "msp_own", "seconds"):
+    for column in (
+        "accuracy",
+        "nmi",
+        "rand",
+        "f_measure",
+        "msp",
+        "msp_own",
+        "seconds",
+        "partition_distance",
+    ):
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
     return frame
 

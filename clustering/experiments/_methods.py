@@ -84,6 +84,12 @@ VARIANTS: Mapping[str, MethodVariant] = MappingProxyType(
             MappingProxyType({"init": "auto", "search": "monotone"}),
             "MSPC-MPM, the library's default search (multi-start, monotone)",
         ),
+        "diffrac-convex": MethodVariant(
+            "diffrac-convex",
+            "diffrac",
+            MappingProxyType({"relaxation": "convex"}),
+            "DIFFRAC, the paper's convex relaxation (sections 2.2-2.3)",
+        ),
         "mspc-gep-monotone": MethodVariant(
             "mspc-gep-monotone",
             "mspc-gep",

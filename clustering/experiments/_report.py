@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ._base import ExperimentResult, markdown_table
+from ._coverage import coverage_markdown
 from ._notes import GAP_NOTES, INTRO
 
 __all__ = ["build_report", "gap_summary"]
@@ -84,6 +85,7 @@ def build_report(results: dict[str, ExperimentResult | None], source_dir: Path) 
             f"({machine.get('blas')}), scikit-learn {machine.get('scikit-learn')}.",
             "",
         ]
+    parts += [coverage_markdown(results), ""]
     for name, result in results.items():
         if result is None:
             parts += [f"## {name}", "", "_Not run yet: no stored result._", ""]
