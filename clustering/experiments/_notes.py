@@ -160,7 +160,8 @@ GAP_NOTES: dict[str, str] = {
   0.868, 8v9 0.773 -> 0.599), i.e. MMC_uni is more sensitive to its start than the NMI loss.
   Our MMC_multi stays 0.05-0.09 below the paper's on digits 3v8 and 8v9 and on ionosphere.
 - **satellite, `mmc-nmi`**: NMI 0.803 (was 0.368) against the paper's 0.923; the best C of
-  the grid is now C = 0.03 (0.1 gives an unbalanced split, bench/RESULTS.md). Still below the issue's 0.85 target and below `mmc-error` (0.861).
+  the grid is now C = 0.03 (at C = 0.1, NMI 0.389: bench/RESULTS.md). Still below the
+  issue's 0.85 target and below `mmc-error` (0.861).
 - **Not re-run: `mmc-rand` and `mmc-f`** (Tables IV and V): their stored cells are from
   before issue 15 (one shared k-means start of 10 restarts, the old C scaling); the re-run
   did not fit the time on the shared 2-core machine, so their comparison with `mmc-error`
