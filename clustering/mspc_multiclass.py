@@ -140,10 +140,18 @@ def _kmeans_labels(data, k, n_init, random_state) -> np.ndarray:
     return labels.astype(np.intp)
 
 
-def _start(est, X, fmap, Lambda, k, random_state) -> np.ndarray:
+def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two labelings are the same partition (up to renaming the clusters)."""
+    _, ia = np.unique(a, return_index=True)
+    _, ib = np.unique(b, return_index=True)
+    ra = np.argsort(np.argsort(ia))[np.unique(a, return_inverse=True)[1]]
+    rb = np.argsort(np.argsort(ib))[np.unique(b, return_inverse=True)[1]]
+    return np.array_equal(ra, rb)
+
+
+def _start(est, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
     from .mspc import whiten
 
-    init = est.init
     if not isinstance(init, str):
         codes, k_init = encode_labels(init, X.shape[0], what="init")
         if k_init != k:
@@ -162,6 +170,39 @@ def _start(est, X, fmap, Lambda, k, random_state) -> np.ndarray:
     else:
         data = X
     return _kmeans_labels(data, k, est.n_init, random_state)
+
+
+def _multi_start(est, X, fmap, Lambda, reg, k, random_state):
+    """Climb from each start of ``est.init`` (several for the multi-starts of
+    :data:`clustering.mspc.MULTI_STARTS`), keep the highest multi-class MSP (the first on
+    ties); a start that gives the same partition as an earlier one is climbed once."""
+    from .mspc import MULTI_STARTS
+
+    init = est.init
+    names = MULTI_STARTS[init] if isinstance(init, str) and init in MULTI_STARTS else (init,)
+    solver = solve_mpm_multiclass if est.method == "mpm" else solve_gep_multiclass
+    best = None
+    seen: list[np.ndarray] = []
+    est.starts_ = []
+    for name in names:
+        try:
+            labels0 = _start(est, name, X, fmap, Lambda, k, random_state)
+        except DegenerateDataError:
+            if len(names) == 1:
+                raise
+            continue  # e.g. k-means found fewer than k clusters; other starts remain
+        if any(_same_partition(labels0, s) for s in seen):
+            continue
+        seen.append(labels0)
+        result, model = solver(fmap.Z, reg, labels0, k, est.max_iter)
+        msp = model.msp()
+        label = name if isinstance(name, str) else "array"
+        est.starts_.append({"init": label, "msp": msp, "n_iter": result.n_iter})
+        if best is None or msp > best[0] + 1e-12 * max(best[0], 1e-300):
+            best = (msp, result, model, labels0)
+    if best is None:
+        raise DegenerateDataError(f"No start found {k} non-empty clusters. Use fewer clusters.")
+    return best[1], best[2], best[3]
 
 
 def fit_general(est, X):
@@ -191,14 +232,13 @@ def fit_general(est, X):
     lam = est.lam if est.regularizer != "none" else 0.0
     reg = lam * Lambda
     Z = fmap.Z
+    est.starts_ = []
     if est.method == "eig":
         result, model = solve_eig_multiclass(Z, Lambda, reg, k, random_state, est.n_init)
         est.init_labels_ = result.labels.copy()
     else:
-        labels0 = _start(est, X, fmap, Lambda, k, random_state)
+        result, model, labels0 = _multi_start(est, X, fmap, Lambda, reg, k, random_state)
         est.init_labels_ = labels0.copy()
-        solver = solve_mpm_multiclass if est.method == "mpm" else solve_gep_multiclass
-        result, model = solver(Z, reg, labels0, k, est.max_iter)
     if result.status == "empty-cluster":
         warnings.warn(
             "A relabelling step would have emptied a cluster; MSPC rejected it and kept the "
