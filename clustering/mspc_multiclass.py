@@ -15,6 +15,16 @@ clusters: k-means on the raw features (``"kmeans"``), on z-scored features
 under per-feature scaling, and every later step is invariant with ``regularizer="diag"``),
 on PCA-whitened features (``"kmeans-whitened"``, invariant to every invertible map with
 ``regularizer="total"`` up to rounding) or the multi-class EIG labels (``"eig"``).
+The multi-starts are those of the binary MSPC: ``init="auto"`` (the default) climbs from
+``"kmeans-standardized"``, ``"kmeans-whitened"``, ``"eig"`` and then ``"kmeans"``, and keeps
+the labeling of highest multi-class MSP (the first on ties; a start giving the same partition
+as an earlier one is climbed once; ``starts_`` records each climb); ``"auto-invariant"`` leaves
+out the raw ``"kmeans"`` start, so with ``regularizer="diag"`` the labels are exactly
+invariant to per-feature scaling. Measured with the defaults (``lam`` 0.2, ``random_state=0``):
+``wine-raw`` NMI 0.911 with both (the raw k-means start alone 0.831; identical labels under
+random per-feature scaling ``10^U(-3, 3)``); ``digits`` (10 classes) 0.771 with ``"auto"``
+(the raw k-means start has the highest MSP) and 0.654 with ``"auto-invariant"``; ``iris``
+0.742 with ``"auto"``.
 
 Kernel
 ------
@@ -26,6 +36,23 @@ labels). The MPM in that feature space is a kernel MPM restricted to the landmar
 the features are centred, not rescaled, so ``regularizer="diag"`` is ``Lambda = I`` there
 (the kernel MPM's regulariser) and EIG is kernel PCA rounded by k-means. With a kernel, the
 ``"kmeans"`` and ``"kmeans-standardized"`` starts both run k-means on the mapped features.
+
+Measured accuracy with the defaults (``lam`` 0.2, ``random_state=0``): two moons
+(``make_moons(400, noise=0.1, random_state=0)``) 0.865, two circles
+(``make_circles(400, noise=0.05, factor=0.5, random_state=0)``) 0.505; the issue's target of
+0.95 is **not** met. The obstacle is mostly the criterion, not the search. On the moons, at
+the median width and at 2, 4, 8 and 16 times its ``gamma``, ``lam`` 0.001, 0.01, 0.1 and 0.2
+(20 settings), a k-means, whitened k-means or EIG start climbs to a wrong split (accuracy
+0.50 to 0.90) whose MSP is higher than the true labeling's in 19; the exception is 4 times
+``gamma`` at ``lam`` 0.001 (0.966 against 0.964 and 0.960). With 300 components and 400
+points almost any split is nearly separable: the whitened k-means start alone beats the true
+labeling's MSP in 35 of the 40 moons and circles settings. Keeping only the 10 leading kernel
+principal components (z-scored), with a k-nearest-neighbour spectral clustering as a further
+start, the highest-MSP climb finds the circles (accuracy 1.000) in 8 of 9 settings (1, 4, 16
+times ``gamma``; ``lam`` 0.01, 0.1, 0.2), but on the moons a k-means split (accuracy 0.60 to
+0.62) scores higher in 8 of 9; the exception (16 times ``gamma``, ``lam`` 0.01: 0.988 on
+the moons, 1.000 on the circles) was found by looking at accuracy, so it is no label-free
+default and is not used.
 
 What a kernel keeps and loses: because the data are z-scored before the map, kernel MSPC
 keeps invariance to **per-feature scaling** (any positive or negative factor per feature,
@@ -213,6 +240,8 @@ def fit_general(est, X):
     pairwise ``kappa`` values; for a kernel they are in the feature space and ``w_`` is not
     set. ``predict`` uses the learnt one-vs-one rule; with ``method="eig"`` (labels by
     k-means rounding) it can disagree with ``labels_`` on training points near a boundary.
+    ``starts_`` lists each start climbed (``init``, ``msp``, ``n_iter``); it is empty for
+    ``method="eig"``.
     """
     k = int(est.n_clusters)
     X = validate_data(est, X, dtype=np.float64, ensure_min_samples=max(4, k))
