@@ -240,3 +240,21 @@ def test_kernel_mspc_on_moons_keeps_per_feature_scaling_invariance():
     assert np.array_equal(scaled.labels_, est.labels_)
     # EIG's labels come from k-means rounding; predict uses the MPM learnt from them.
     assert np.mean(est.predict(X) == est.labels_) >= 0.95
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 14's kernel target (>= 0.95 on moons and circles with defaults) is not met: "
+    "measured 0.865 and 0.505; the MSP criterion prefers wrong splits (mspc_multiclass)",
+)
+def test_kernel_mspc_defaults_reach_the_target_on_moons_and_circles():
+    from sklearn.datasets import make_circles, make_moons
+
+    from clustering.metrics import clustering_accuracy
+
+    for X, y in (
+        make_moons(400, noise=0.1, random_state=0),
+        make_circles(400, noise=0.05, factor=0.5, random_state=0),
+    ):
+        est = MSPC(kernel="rbf", random_state=0).fit(X)
+        assert clustering_accuracy(y, est.labels_) >= 0.95
