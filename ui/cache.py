@@ -27,7 +27,9 @@ import streamlit as st
 
 import datasets
 from clustering import projections
+from clustering._cost import check_cost, check_generator
 from clustering.evaluation import FitResult, fit_and_evaluate
+from clustering.exceptions import TooExpensiveError
 
 from .model import DataChoice, fingerprint
 
@@ -56,8 +58,13 @@ def load_bundled(name: str, normalize: bool = True) -> datasets.Dataset:
 def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Dataset:
     """A synthetic data set from :data:`datasets.synthetic.GENERATORS`.
 
-    ``params`` are ``(name, value)`` pairs (a tuple, so the call is hashable).
+    ``params`` are ``(name, value)`` pairs (a tuple, so the call is hashable). Settings
+    outside the ranges the lab's widgets offer are refused first
+    (:func:`clustering._cost.check_generator` raises
+    :class:`~clustering.exceptions.TooExpensiveError`, a ``ValueError``): generators share
+    the UI's limits whether the values come from a widget or a link.
     """
+    check_generator(key, dict(params))
     dataset = datasets.synthetic.make(key, **dict(params))
     return datasets.normalize(dataset) if normalize else dataset
 
@@ -201,8 +208,26 @@ def fit(
     Returns
     -------
     FitResult
-        Never raises for a failing method: ``result.error`` holds the message.
+        Never raises for a failing method: ``result.error`` holds the message. A run
+        predicted above this machine's hard cap (:func:`clustering._cost.check_cost`) is
+        not started: its result carries the :class:`~clustering.exceptions.TooExpensiveError`
+        message. Whether a run may start *without a click* is decided before this call
+        (:mod:`ui.runs`).
     """
+    X = np.asarray(X)
+    try:
+        check_cost(key, X.shape[0], X.shape[1] if X.ndim == 2 else 1, dict(params))
+    except TooExpensiveError as err:
+        from clustering import ALGORITHMS
+
+        spec = ALGORITHMS.get(key)
+        return FitResult(
+            key=key,
+            name=spec.name if spec else key,
+            params=dict(params),
+            error=str(err),
+            error_type=type(err).__name__,
+        )
     return _fit(
         key,
         tuple(sorted(dict(params).items())),

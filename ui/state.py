@@ -548,3 +548,22 @@ def set_url_value(name: str, value: str) -> None:
 def init() -> None:
     """Call first on every page: restores the state from the URL on a session's first run."""
     sync_from_url()
+
+
+# ----------------------------------------------------------------------------------------
+# Cost guard: runs approved by a click (ui.runs)
+# ----------------------------------------------------------------------------------------
+
+_APPROVED = "dcl.approved_runs"
+_APPROVED_MAX = 64
+
+
+def approved_runs() -> frozenset:
+    """The run signatures (:attr:`ui.runs.Planned.signature`) a user started by a click."""
+    return frozenset(st.session_state.get(_APPROVED, ()))
+
+
+def approve_runs(signatures: Iterable[tuple]) -> None:
+    """Remember that the user asked for these runs (the most recent :data:`_APPROVED_MAX`)."""
+    kept = [s for s in st.session_state.get(_APPROVED, ()) if s not in set(signatures)]
+    st.session_state[_APPROVED] = (kept + list(signatures))[-_APPROVED_MAX:]

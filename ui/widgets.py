@@ -32,7 +32,12 @@ from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
 from clustering.evaluation import FitResult
-from clustering.exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+from clustering.exceptions import (
+    DegenerateDataError,
+    ProblemTooLargeError,
+    SolverFailedError,
+    TooExpensiveError,
+)
 from datasets.export import safe_csv
 
 from . import state
@@ -73,6 +78,7 @@ REGULARIZER_HELP = {
 _ERROR_TITLES: tuple[tuple[type[BaseException], str], ...] = (
     (datasets.DatasetError, "This data set cannot be used"),
     (SolverFailedError, "The solver did not find a solution"),
+    (TooExpensiveError, "This run would not finish on this machine"),
     (ProblemTooLargeError, "The problem is too large for this method"),
     (DegenerateDataError, "The data cannot be clustered this way"),
     (ValueError, "Invalid input"),

@@ -25,7 +25,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ..metrics import chebyshev_fraction, contingency
 from ..projections import Projection
-from .style import OKABE_ITO, cluster_colors
+from .style import OKABE_ITO, cluster_colors, series_color
 
 __all__ = [
     "CLASS_SYMBOLS",
@@ -186,6 +186,8 @@ def cluster_scatter(
     title: str = "",
     show_misclustered: bool = True,
     height: int = 480,
+    x_range: tuple[float, float] | None = None,
+    y_range: tuple[float, float] | None = None,
 ) -> go.Figure:
     """Scatter of a 2-D view: colour = cluster, shape = true class, misclustered ringed.
 
@@ -204,6 +206,9 @@ def cluster_scatter(
     show_misclustered : bool, default=True
         Ring the samples whose cluster does not map to their class (needs ``y``).
     height : int
+    x_range, y_range : (float, float), optional
+        Axis ranges (to give several panels the same axes); by default the points' own
+        range with a 5 % margin.
 
     Returns
     -------
@@ -285,7 +290,8 @@ def cluster_scatter(
                     hoverinfo="skip",
                 )
             )
-    xr, yr = _padded(xy[:, 0]), _padded(xy[:, 1])
+    xr = tuple(x_range) if x_range is not None else _padded(xy[:, 0])
+    yr = tuple(y_range) if y_range is not None else _padded(xy[:, 1])
     if projection.line is not None:
         seg = _line_segment(projection.line, xr, yr)
         if seg is not None:
@@ -463,11 +469,12 @@ def objective_plot(
 ) -> go.Figure:
     """One line (with markers) per method: its objective at each iteration.
 
-    Methods with an empty history are left out.
+    Methods with an empty history are left out; a method's colour is its colour on every
+    page (:func:`clustering.plots.style.series_color`).
     """
     fig = go.Figure()
-    colors = cluster_colors(max(len(histories), 1))
-    for (name, values), color in zip(histories.items(), colors, strict=False):
+    for i, (name, values) in enumerate(histories.items()):
+        color = series_color(name, i)
         values = np.asarray(values, dtype=np.float64).ravel()
         if values.size == 0:
             continue
