@@ -34,6 +34,7 @@ from clustering.exceptions import TooExpensiveError
 from .model import DataChoice, fingerprint
 
 __all__ = [
+    "WAITS_FOR_CLICK",
     "dataset_fingerprint",
     "fit",
     "fit_many",
@@ -177,6 +178,10 @@ def _fit(
         )
 
 
+#: ``FitResult.error_type`` of a run that waits for a click (:func:`fit`).
+WAITS_FOR_CLICK = "WaitsForClick"
+
+
 def fit(
     key: str,
     params: Mapping[str, Any],
@@ -187,6 +192,8 @@ def fit(
     cannot_link: Sequence[Sequence[int]] | None = None,
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
+    *,
+    clicked: bool = False,
 ) -> FitResult:
     """Fit the algorithm registered as ``key`` (cached).
 
@@ -204,6 +211,9 @@ def fit(
         Constraints for methods that take them.
     msp_lam, msp_regularizer : optional
         ``lam``/``Lambda`` for the MSP column (the same for every method on a page).
+    clicked : bool, default=False
+        The user asked for this run with a button. Without a click, a run predicted above
+        the auto-run limits (:attr:`clustering._cost.Cost.auto_run`) is not started.
 
     Returns
     -------
@@ -211,22 +221,35 @@ def fit(
         Never raises for a failing method: ``result.error`` holds the message. A run
         predicted above this machine's hard cap (:func:`clustering._cost.check_cost`) is
         not started: its result carries the :class:`~clustering.exceptions.TooExpensiveError`
-        message. Whether a run may start *without a click* is decided before this call
-        (:mod:`ui.runs`).
+        message. A run above the auto-run limits without ``clicked`` is not started either:
+        its ``error_type`` is :data:`WAITS_FOR_CLICK` and the message gives the prediction.
     """
     X = np.asarray(X)
-    try:
-        check_cost(key, X.shape[0], X.shape[1] if X.ndim == 2 else 1, dict(params))
-    except TooExpensiveError as err:
-        from clustering import ALGORITHMS
+    from clustering import ALGORITHMS
 
-        spec = ALGORITHMS.get(key)
+    spec = ALGORITHMS.get(key)
+    n, d = X.shape[0], X.shape[1] if X.ndim == 2 else 1
+    try:
+        cost = check_cost(key, n, d, dict(params))
+    except TooExpensiveError as err:
         return FitResult(
             key=key,
             name=spec.name if spec else key,
             params=dict(params),
             error=str(err),
             error_type=type(err).__name__,
+        )
+    except KeyError:  # not registered: _fit reports it
+        cost = None
+    if cost is not None and not clicked and not cost.auto_run:
+        return FitResult(
+            key=key,
+            name=spec.name if spec else key,
+            params=dict(params),
+            error=f"predicted to take {cost.describe()} on {n:,} samples × {d:,} features, "
+            "above what the lab starts without a click. Start it with its button on the "
+            "Cluster page, or choose fewer samples or a cheaper setting.",
+            error_type=WAITS_FOR_CLICK,
         )
     return _fit(
         key,
@@ -254,13 +277,15 @@ def fit_many(
     msp_regularizer: str | None = None,
     shared: Mapping[str, Any] | None = None,
     progress: bool = True,
+    clicked: bool | Sequence[str] = False,
 ) -> list[FitResult]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
     Constraints go only to the methods whose spec accepts them. ``shared``
     (``{"lam": ..., "regularizer": ...}``, the page's one λ and Λ) is given once: it goes
     to every method that has those parameters and is the MSP's ``lam``/``Lambda`` for all
-    (``msp_lam``/``msp_regularizer`` are then not needed).
+    (``msp_lam``/``msp_regularizer`` are then not needed). ``clicked``: the keys (or
+    ``True`` for all) the user started with a button (see :func:`fit`).
     """
     from clustering import ALGORITHMS
 
@@ -292,6 +317,7 @@ def fit_many(
                 cannot_link if takes else None,
                 msp_lam,
                 msp_regularizer,
+                clicked=clicked if isinstance(clicked, bool) else key in clicked,
             )
         )
     if bar is not None:

@@ -170,6 +170,7 @@ def run_planned(
         must_link=must_link,
         cannot_link=cannot_link,
         shared=shared,
+        clicked=[p.key for p in now if p.signature in approved],
     )
     return {r.key: r for r in results}, waiting
 

@@ -144,6 +144,9 @@ def show_result_problems(result: FitResult) -> bool:
 
     Returns ``True`` when the result is usable (the fit succeeded).
     """
+    if not result.ok and result.error_type == "WaitsForClick":  # ui.cache.WAITS_FOR_CLICK
+        st.info(f"**{result.name}** is {result.error}", icon="⏳")
+        return False
     if not result.ok:
         title = next(
             (t for cls, t in _ERROR_TITLES if cls.__name__ == result.error_type),
