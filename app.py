@@ -13,6 +13,9 @@ import streamlit as st
 from ui import state, widgets
 
 ROOT = Path(__file__).resolve().parent
+#: The tab icon, served by the app itself: a ``:material/...:`` page icon would make the
+#: browser fetch the favicon from an external font server, and the lab runs offline.
+FAVICON = str(ROOT / "assets" / "favicon.png")
 
 
 #: Sidebar icons of the known pages (Material Symbols, rendered by Streamlit's own font).
@@ -154,9 +157,7 @@ def page_title(path: Path) -> str:
 
 
 if __name__ == "__main__":
-    st.set_page_config(
-        page_title="Discriminative Clustering Lab", page_icon=":material/hub:", layout="wide"
-    )
+    st.set_page_config(page_title="Discriminative Clustering Lab", page_icon=FAVICON, layout="wide")
     # Every numbered file in pages/ is a page, in file-name order; pages added later by
     # others appear without touching this file.
     pages = [st.Page(home, title="Home", icon=":material/home:", default=True)]
@@ -164,4 +165,9 @@ if __name__ == "__main__":
         st.Page(str(path.relative_to(ROOT)), title=page_title(path), icon=ICONS.get(path.stem))
         for path in sorted((ROOT / "pages").glob("[0-9]*_*.py"))
     ]
-    st.navigation(pages).run()
+    try:
+        st.navigation(pages).run()
+    finally:
+        # Last, so it wins over a page's own icon: a page without one would otherwise show
+        # its ``:material/...:`` sidebar icon in the tab, fetched from the font server.
+        st.set_page_config(page_icon=FAVICON)

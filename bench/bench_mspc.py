@@ -1,6 +1,15 @@
 """Time and peak memory of MSPC's three solvers against k-means, measured in the same run.
 
-Usage: ``python bench/bench_mspc.py [--quick] [--repeats R]``
+Usage: ``python bench/bench_mspc.py [--quick] [--repeats R] [--solvers] [--search]``
+
+``--solvers``: each solver (the paper's alternation, and the monotone search) against a plain
+numpy implementation of the same solver written below, from the same k-means start; the
+column ``ratio`` is MSPC's time over numpy's. Also the cheap starts (``n_init=1``: k-means++
+once; ``init="eig"``) end to end against the 10-restart k-means start.
+
+``--search``: ARI of each start and of the default search on scikit-learn's toy sets, and
+accuracy on the seven UCI tasks of today's pipeline (k-means start, the paper's alternation)
+against the default search and the cheap starts.
 
 Data: two Gaussian clusters of the shapes of the MSPC paper's tasks (letter 1555x16, spam
 4601x57, MNIST pairs ~14000x784) and a large 1,000,000x20 set. Every MSPC method starts
@@ -32,6 +41,8 @@ from clustering import MSPC
 
 SHAPES = [(1555, 16), (4601, 57), (14000, 784), (1_000_000, 20)]
 QUICK_SHAPES = [(1555, 16), (4601, 57)]
+#: ``lam`` of the solver comparison (the bench's data are two well separated clusters).
+LAM = 1.0
 
 
 def make_data(n: int, d: int, seed: int = 0) -> np.ndarray:
@@ -43,12 +54,209 @@ def make_data(n: int, d: int, seed: int = 0) -> np.ndarray:
     return X
 
 
+# ---- plain numpy implementations of the same solvers (the ratio's baseline) ---------------
+
+
+def numpy_mpm(X, lam, labels0, max_iter=50):
+    """The paper's MSPC-MPM in plain numpy: moments recomputed, MPM by the fixed point in t."""
+    Lam = np.diag(X.var(axis=0))
+    y = labels0.astype(bool)
+    t = 1.0
+    for _ in range(max_iter):
+        X1, X0 = X[y], X[~y]
+        mu1, mu0 = X1.mean(axis=0), X0.mean(axis=0)
+        S1 = np.cov(X1.T, bias=True) + lam * Lam
+        S0 = np.cov(X0.T, bias=True) + lam * Lam
+        a = mu1 - mu0
+        for _ in range(100):
+            w = np.linalg.solve(S1 + t * S0, a)
+            b1, b0 = np.sqrt(w @ S1 @ w), np.sqrt(w @ S0 @ w)
+            t_new = b1 / b0
+            if abs(np.log(t_new / t)) < 1e-7:
+                break
+            t = t_new
+        kappa = (a @ w) / (b1 + b0)
+        new = X @ w - (w @ mu1 - kappa * b1) >= 0
+        if np.array_equal(new, y):
+            break
+        y = new
+    return y.astype(int)
+
+
+def numpy_gep(X, lam, labels0, max_iter=50):
+    """The paper's MSPC-GEP in plain numpy: w = (Sigma + lam Lambda)^-1 (mu1 - mu0), best split."""
+    n = X.shape[0]
+    C = np.cov(X.T, bias=True) + lam * np.diag(X.var(axis=0))
+    y = labels0.astype(bool)
+    for _ in range(max_iter):
+        w = np.linalg.solve(C, X[y].mean(axis=0) - X[~y].mean(axis=0))
+        w /= np.linalg.norm(w)
+        quad = w @ C @ w
+        proj = X @ w
+        order = np.argsort(proj)
+        sorted_proj = proj[order]
+        prefix = np.cumsum(sorted_proj)[:-1]
+        k = np.arange(1, n)
+        delta = (sorted_proj.sum() - prefix) / (n - k) - prefix / k
+        r = (n - k) / n
+        rmin, rmax = np.minimum(r, 1 - r), np.maximum(r, 1 - r)
+        den = 2 * quad / rmin - 2 * rmax * delta**2
+        bound = np.where(den > 0, delta**2 / np.where(den > 0, den, 1), np.inf)
+        best = int(np.argmax(bound))
+        new = np.ones(n, dtype=bool)
+        new[order[: best + 1]] = False
+        if np.array_equal(new, y):
+            break
+        y = new
+    return y.astype(int)
+
+
+def numpy_eig(X, LAM):
+    """MSPC-EIG in plain numpy: leading eigenvector of the d x d problem, sign of Z Z'q."""
+    Z = X - X.mean(axis=0)
+    s = 1 / np.sqrt(Z.var(axis=0))
+    _evals, V = np.linalg.eigh((Z * s).T @ (Z * s))
+    q = (Z * s) @ V[:, -1]
+    return (Z @ (Z.T @ q) >= 0).astype(int)
+
+
+def solvers_table(shapes, repeats) -> None:
+    """MSPC's solvers against numpy_* from the same start, and the cheap starts."""
+    for n, d in shapes:
+        X = make_data(n, d)
+        reps = 1 if n * d > 5e6 else repeats
+        lam = LAM
+        start = KMeans(2, n_init=10, random_state=0).fit_predict(X)
+        rows = []
+        cases = [
+            ("MPM", "paper", lambda X=X, s=start: numpy_mpm(X, LAM, s)),
+            ("MPM", "monotone", lambda X=X, s=start: numpy_mpm(X, LAM, s)),
+            ("GEP", "paper", lambda X=X, s=start: numpy_gep(X, LAM, s)),
+            ("GEP", "monotone", lambda X=X, s=start: numpy_gep(X, LAM, s)),
+            ("EIG", "-", lambda X=X: numpy_eig(X, LAM)),
+        ]
+        for method, search, reference in cases:
+            kwargs = {"method": method.lower(), "lam": lam}
+            if method != "EIG":
+                kwargs.update(init=start, search=search)
+            model = MSPC(**kwargs)
+            t_ref, _, _ = measure(reference, repeats=reps)
+            t, mem, fitted = measure(lambda model=model, X=X: model.fit(X), repeats=reps)
+            rows.append(
+                [
+                    f"{n}x{d}",
+                    f"MSPC-{method}",
+                    search,
+                    f"{t:.3f}",
+                    f"{t_ref:.3f}",
+                    f"{t / t_ref:.2f}",
+                    f"{mem:.1f}",
+                    fitted.n_iter_,
+                    f"{fitted.msp_:.3f}",
+                ]
+            )
+        print_table(
+            [
+                "N x d",
+                "solver",
+                "search",
+                "MSPC (s)",
+                "plain numpy (s)",
+                "ratio",
+                "peak MiB",
+                "iters",
+                "MSP",
+            ],
+            rows,
+        )
+        print()
+        rows = []
+        for label, kwargs in [
+            ("k-means, 10 restarts", {"init": "kmeans", "n_init": 10}),
+            ("k-means++ once (n_init=1)", {"init": "kmeans", "n_init": 1}),
+            ("EIG labels (init='eig')", {"init": "eig"}),
+            ("multi-start (init='auto')", {"init": "auto"}),
+        ]:
+            model = MSPC(method="mpm", lam=lam, random_state=0, **kwargs)
+            t, mem, fitted = measure(lambda model=model, X=X: model.fit(X), repeats=reps)
+            rows.append([f"{n}x{d}", label, f"{t:.3f}", f"{mem:.1f}", f"{fitted.msp_:.3f}"])
+        print_table(["N x d", "MSPC-MPM start", "end to end (s)", "peak MiB", "MSP"], rows)
+        print(flush=True)
+
+
+def _toys():
+    from sklearn.datasets import make_blobs
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = make_blobs(n_samples=500, centers=2, random_state=170)
+    yield "blobs", StandardScaler().fit_transform(X), y
+    A = np.array([[0.6, -0.6], [-0.4, 0.8]])
+    yield "anisotropic", StandardScaler().fit_transform(X @ A), y
+    X, y = make_blobs(n_samples=500, centers=2, cluster_std=[1.0, 2.5], random_state=170)
+    yield "varied", StandardScaler().fit_transform(X), y
+
+
+def search_tables(lams=(0.01, 0.1, 0.2, 1.0)) -> None:
+    """ARI per start on toy sets; UCI accuracy of today's pipeline vs the default search."""
+    import warnings
+
+    from sklearn.metrics import adjusted_rand_score
+
+    import datasets
+    from clustering.metrics import clustering_accuracy
+
+    warnings.simplefilter("ignore")
+    starts = ["kmeans", "kmeans-standardized", "kmeans-whitened", "eig"]
+    rows = []
+    for name, X, y in _toys():
+        for lam in lams:
+            paper = MSPC(lam=lam, init="kmeans", search="paper", random_state=0).fit(X)
+            row = [name, lam, f"{adjusted_rand_score(y, paper.labels_):.2f} ({paper.msp_:.3f})"]
+            for init in [*starts, "auto"]:
+                m = MSPC(lam=lam, init=init, random_state=0).fit(X)
+                row.append(f"{adjusted_rand_score(y, m.labels_):.2f} ({m.msp_:.3f})")
+            rows.append(row)
+    print("ARI (MSP) of MSPC-MPM; 'paper': k-means start and the paper's alternation; the")
+    print("other columns climb monotonically from that start; 'auto' is the default search.\n")
+    print_table(["data", "lam", "paper", *starts, "auto (default)"], rows)
+    print()
+    rows = []
+    tasks = ("ionosphere", "breast", "australian", "diabetes", "letter", "satellite", "spam")
+    configs = [
+        ("today: k-means, paper", {"init": "kmeans", "search": "paper"}),
+        ("k-means, monotone", {"init": "kmeans"}),
+        ("k-means++ once, monotone", {"init": "kmeans", "n_init": 1}),
+        ("eig start, monotone", {"init": "eig"}),
+        ("auto (default)", {}),
+    ]
+    for method in ("mpm", "gep"):
+        for task in tasks:
+            ds = datasets.load(task)
+            for lam in lams:
+                row = [f"MSPC-{method.upper()}", task, lam]
+                for _, kwargs in configs:
+                    model = MSPC(method=method, lam=lam, random_state=0, **kwargs)
+                    t, _, m = measure(lambda model=model, X=ds.X: model.fit(X))
+                    row.append(f"{100 * clustering_accuracy(ds.y, m.labels_):.2f} ({t:.2f}s)")
+                rows.append(row)
+    print("Accuracy (%) on the UCI tasks (features in [-1, 1]) and fit time.\n")
+    print_table(["solver", "task", "lam", *[c for c, _ in configs]], rows)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the two small shapes")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per cell (median)")
+    parser.add_argument("--solvers", action="store_true", help="ratio to plain numpy")
+    parser.add_argument("--search", action="store_true", help="accuracy of the searches")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}\n")
+    if args.search:
+        search_tables()
+        return
+    if args.solvers:
+        solvers_table(QUICK_SHAPES if args.quick else SHAPES[:3], args.repeats)
+        return
     rows = []
     for n, d in QUICK_SHAPES if args.quick else SHAPES:
         X = make_data(n, d)
@@ -58,7 +266,7 @@ def main(argv=None) -> None:
         )
         rows.append([f"{n}x{d}", "k-means", f"{t_km:.3f}", "", f"{m_km:.1f}", "1.00", "", ""])
         for method in ("mpm", "gep", "eig"):
-            model = MSPC(method=method, lam=1.0, random_state=0)
+            model = MSPC(method=method, lam=1.0, init="kmeans", search="paper", random_state=0)
             t, mem, fitted = measure(lambda X=X, model=model: model.fit(X), repeats=repeats)
             rows.append(
                 [

@@ -14,8 +14,10 @@ __all__ = ["DEFAULT_LAM", "LAM_RANGE", "effective_lam"]
 #: ``(low, high)`` of ``lam`` (the MSPC paper tries 1e-4 .. 1e4).
 LAM_RANGE: tuple[float, float] = (1e-4, 1e4)
 
-#: The ``lam`` the lab and the MSPC estimator start with.
-DEFAULT_LAM: float = 1.0
+#: The ``lam`` the lab and the MSPC estimator start with: the largest value of the lab's grid at
+#: which the MSP criterion still prefers the true split of scikit-learn's anisotropic blobs
+#: (measurements in the ``lam`` parameter of :class:`clustering.MSPC`).
+DEFAULT_LAM: float = 0.2
 
 
 def effective_lam(lam: float, regularizer: str) -> float:

@@ -83,6 +83,8 @@ class AlgorithmSpec:
         Parameters for the common tests (small, fast settings).
     expected_failed_checks : mapping
         scikit-learn estimator checks that do not apply, with the reason.
+    binary_only : bool
+        Whether the method is two-cluster by nature (no ``n_clusters`` parameter).
     """
 
     key: str
@@ -97,6 +99,7 @@ class AlgorithmSpec:
     paper: str = ""
     test_params: Mapping[str, Any] = field(default_factory=dict)
     expected_failed_checks: Mapping[str, str] = field(default_factory=dict)
+    binary_only: bool = False
 
     def defaults(self) -> dict[str, Any]:
         """The default value of every UI parameter."""

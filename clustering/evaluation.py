@@ -42,6 +42,7 @@ import numpy as np
 from . import metrics as _metrics
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .mpm import fit_mpm_to_labels
+from .mspc import DEFAULT_LAM
 from .registry import ALGORITHMS
 
 __all__ = [
@@ -56,7 +57,7 @@ __all__ = [
 ]
 
 #: ``lam`` used to score a labeling by its MSP when the caller gives none (MSPC's default).
-DEFAULT_MSP_LAM = 1.0
+DEFAULT_MSP_LAM = DEFAULT_LAM
 #: ``Lambda`` used to score a labeling by its MSP when the caller gives none (the paper's).
 DEFAULT_MSP_REGULARIZER = "diag"
 

@@ -282,6 +282,7 @@ SPECS = (
         cost=_COST,
         linear=True,
         paper=_PAPER,
+        binary_only=True,
         test_params={"n_init": 2},
     ),
     AlgorithmSpec(
@@ -293,6 +294,7 @@ SPECS = (
         cost=_COST,
         linear=False,
         paper=_PAPER,
+        binary_only=True,
         test_params={"n_init": 2},
     ),
 )

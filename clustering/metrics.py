@@ -35,7 +35,8 @@ __all__ = [
 
 
 def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
-    """Minimum Separation Probability of a two-cluster labeling.
+    """Minimum Separation Probability of a labeling (two clusters; more via
+    :func:`clustering.msp_multiclass.multiclass_msp`).
 
     The optimal ``p`` of the MPM problem (MSPC paper eq. 1) on the pseudo-labelled data:
     a lower bound on the accuracy of a linear classifier learnt from the labeling, if each
@@ -50,7 +51,8 @@ def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
     ----------
     X : array-like of shape (n_samples, n_features)
     labels : array-like of shape (n_samples,)
-        Exactly two distinct values.
+        At least two distinct values; with more than two the multi-class MSP (pairwise MPMs
+        combined by a union bound, :mod:`clustering.msp_multiclass`) is returned.
     lam : float, default=0.0
         Regularisation weight (``>= 0``).
     regularizer : {"diag", "identity", "total", "none"}, default="diag"
@@ -75,6 +77,10 @@ def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
         raise ValueError("X contains NaN or infinite values; remove or impute them first.")
     if lam < 0:
         raise ValueError(f"lam must be >= 0; got {lam}.")
+    if np.unique(np.asarray(labels)).shape[0] > 2:  # k > 2: clustering/msp_multiclass.py
+        from .msp_multiclass import multiclass_msp
+
+        return multiclass_msp(X, labels, lam, regularizer)
     labels01 = binary_labels(labels, X.shape[0])
     sol, _, _ = fit_mpm_to_labels(X, labels01, lam, regularizer)
     return sol.alpha

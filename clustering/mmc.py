@@ -431,6 +431,7 @@ SPECS = tuple(
         cost=_MMC_COST,
         linear=True,
         paper=_MMC_PAPER,
+        binary_only=True,
         test_params=_MMC_TEST,
     )
     for loss in ("nmi", "rand", "f", "error")

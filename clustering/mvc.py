@@ -679,6 +679,7 @@ SPECS = (
         cost="O(N^2 d + N^3) time (graph, one eigendecomposition), then O(N^2) per SQP "
         "step; memory O(N^2)",
         paper=_PAPER,
+        binary_only=True,
     ),
     AlgorithmSpec(
         key="mvc-hard",
@@ -718,6 +719,7 @@ SPECS = (
         cost="O(N^6.5) time, O(N^4) memory (interior-point SDP); refuses N > 150 by default",
         max_samples=150,
         paper=_PAPER,
+        binary_only=True,
         test_params={"max_samples": 80, "solver_options": {"eps_abs": 1e-3, "eps_rel": 1e-3}},
         expected_failed_checks={
             name: "uses 100-150 samples; HardLabelMVC's O(n^6.5) SDP refuses more than "

@@ -11,8 +11,9 @@ arguments give the same numbers. :data:`GENERATORS` describes each generator's p
   (``diffrac_discriminative_flexible_clustering.txt``, Fig. 1).
 * :func:`moons`, :func:`circles` — scikit-learn's non-linear shapes, where every linear
   method fails.
-* :func:`afs_trap` — two clusters along one feature plus one uninformative feature with a huge
-  scale: k-means splits the wrong feature, affine-invariant methods (MSPC, DIFFRAC) do not.
+* :func:`afs_trap` — two clusters along one feature plus one uninformative feature: give the
+  latter a large scale and k-means splits the wrong feature, affine-invariant methods (MSPC,
+  DIFFRAC) do not.
 
 Invalid arguments raise :class:`~datasets.DatasetError` naming the parameter and its range.
 """
@@ -359,26 +360,31 @@ def circles(
 
 def afs_trap(
     n_samples: int = 400,
-    scale: float = 1000.0,
+    scale: float = 1.0,
     separation: float = 6.0,
     random_state: int | None = 0,
 ) -> Dataset:
-    """Two clusters along ``signal`` plus one uninformative ``noise`` feature with a huge scale.
+    """Two clusters along ``signal`` plus one uninformative ``noise`` feature: a trap for k-means
+    that one change of units springs.
 
     ``signal`` holds two unit-variance Gaussian clusters whose means are ``separation``
     apart; ``noise`` is Gaussian with standard deviation ``scale``, independent of the class.
-    With a large ``scale`` k-means halves the data along ``noise`` (that reduces the
-    within-cluster sum of squares far more) and gets about 50% accuracy; methods invariant to
-    feature scaling, such as MSPC, still split along ``signal``. The noise is unimodal on
-    purpose: a bimodal noise feature would give a second, equally well separated clustering
-    that no criterion could rule out.
+    At the default ``scale=1`` k-means splits along ``signal`` (accuracy 0.995 with the default
+    seed). Measure ``noise`` in units 10 times smaller (multiply it by 10, or generate with
+    ``scale=10``) and k-means halves the data along ``noise`` instead — that reduces the
+    within-cluster sum of squares more — and gets about 50% accuracy (0.502); methods
+    invariant to feature scaling, such as MSPC started from k-means on standardised features,
+    do not move (0.993 before and after). Multiplying ``signal`` by 10 as well rescues k-means
+    (0.995). The noise is unimodal on purpose: a bimodal noise feature would give a second,
+    equally well separated clustering that no criterion could rule out.
 
     Parameters
     ----------
     n_samples : int, default=400
         Total number of points, split evenly (4 to 100,000).
-    scale : float, default=1000.0
-        Standard deviation of the ``noise`` feature (1 makes it as spread as one cluster).
+    scale : float, default=1.0
+        Standard deviation of the ``noise`` feature (1 makes it as spread as one cluster;
+        above about 4 k-means splits along it).
     separation : float, default=6.0
         Distance between the cluster means along ``signal``.
     random_state : int or None, default=0
@@ -630,14 +636,14 @@ GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
             ),
             GeneratorSpec(
                 "afs_trap",
-                "AFS trap (one feature with a huge scale)",
+                "AFS trap (a noise feature whose scale decides k-means)",
                 afs_trap,
                 (
                     _N,
                     GeneratorParam(
                         "scale",
                         "float",
-                        1000.0,
+                        1.0,
                         "Spread of the uninformative feature; large values trap k-means.",
                         1.0,
                         1e6,

@@ -19,7 +19,6 @@ from ui import cache, state, widgets
 
 st.set_page_config(
     page_title="Data · Discriminative Clustering Lab",
-    page_icon=":material/table_chart:",
     layout="wide",
 )
 state.init()
@@ -193,7 +192,7 @@ with left:
         key="data.normalize",
         help="The MSPC paper's preprocessing: each feature is mapped linearly onto [-1, 1] "
         "(constant features are dropped). Turn it off to keep the original units — needed "
-        "to see the AFS trap, where one feature's huge scale is the whole point.",
+        "to see the AFS trap, where one feature's scale decides what k-means finds.",
     )
     if new_choice is not None:
         new_choice = state.DataChoice(

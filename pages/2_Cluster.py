@@ -16,7 +16,6 @@ from ui import cache, runs, state, widgets
 
 st.set_page_config(
     page_title="Cluster · Discriminative Clustering Lab",
-    page_icon=":material/scatter_plot:",
     layout="wide",
 )
 state.init()

@@ -35,6 +35,8 @@ START_LABELS = {
     "kmeans-standardized": "k-means on standardised features — immune to rescaling",
     "kmeans-whitened": "k-means on whitened features — immune to any linear change with Λ = Σ",
     "eig": "MSPC-EIG's labels — immune to rescaling",
+    "auto": "several starts, highest MSP kept (the default; its raw k-means start is not immune)",
+    "auto-invariant": "several starts immune to rescaling, highest MSP kept — immune to rescaling",
 }
 
 st.title("Feature scaling")

@@ -212,7 +212,7 @@ def test_learn_controls_rerun_without_errors():
     assert_clean(at)
     t1 = at.dataframe[1].value
     # A general invertible map: invariant with lam = 0 and with Lambda = total.
-    zero = t1[t1["setting"].str.contains("λ = 0")]
+    zero = t1[t1["setting"].str.endswith("λ = 0")]
     assert len(zero) == 1 and zero["relative_difference"].iloc[0] < 1e-9
     total = t1[t1["setting"].str.startswith("Λ = total")]
     assert total["relative_difference"].iloc[0] < 1e-9

@@ -5,11 +5,17 @@ visits every page in ``pages/`` (so pages added later are covered automatically)
 slider on the Feature scaling page, checks that plotly figures rendered and that no
 exception is shown, and saves a screenshot per page in ``artifacts/screenshots/``.
 
+Offline: every request to a host other than the loopback is blocked and recorded, and the
+test fails if there was one (the favicon, fonts and scripts must all come from the app).
+After slider moves on the AFS trap every scatter must still show its points: the figure's
+data (``gd._fullData``) and the coloured pixels of its plot area are counted.
+
 Skipped when Chromium or Playwright is missing, unless ``CI=true`` (then it fails).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import socket
 import subprocess
@@ -17,7 +23,9 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlparse
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,6 +34,15 @@ SHOTS = ROOT / "artifacts" / "screenshots"
 # Pages that draw plotly figures on a first visit, without pressing a button.
 PAGES_WITH_FIGURES = {"Data", "Cluster", "Feature_scaling"}
 PAGE_TIMEOUT = 60.0
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -120,6 +137,55 @@ def _wait_idle(pg) -> None:
     pg.wait_for_timeout(700)
 
 
+def _block_external(context) -> list[str]:
+    """Abort every request to a non-loopback host; return the list they are recorded in."""
+    external: list[str] = []
+
+    def route(r):
+        url = r.request.url
+        host = urlparse(url).hostname
+        if url.startswith(("data:", "blob:", "about:")) or host in LOOPBACK:
+            r.continue_()
+        else:
+            external.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    return external
+
+
+def _coloured_pixels(png: bytes) -> int:
+    """Pixels of a screenshot with a clear colour (grid lines, text and white are grey)."""
+    from PIL import Image
+
+    rgb = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    return int(((rgb.max(axis=2) - rgb.min(axis=2)) > 60).sum())
+
+
+def _scatter_census(pg) -> list[tuple[str, int, int]]:
+    """(key, points in the figure's marker traces, coloured pixels of its plot area) for every
+    plotly figure with marker traces on the page."""
+    out = []
+    plots = pg.locator("[data-testid='stPlotlyChart'] .js-plotly-plot")
+    for i in range(plots.count()):
+        gd = plots.nth(i)
+        points = gd.evaluate(
+            "gd => (gd._fullData || []).filter(t => (t.mode || '').includes('markers'))"
+            ".reduce((s, t) => s + (t.x ? t.x.length : 0), 0)"
+        )
+        if not points:
+            continue
+        key = gd.evaluate(
+            "gd => { for (let n = gd; n; n = n.parentElement) { const c = [...(n.classList "
+            "|| [])].find(c => c.startsWith('st-key-')); if (c) return c; } return '?'; }"
+        )
+        gd.scroll_into_view_if_needed()
+        pg.wait_for_timeout(200)
+        pixels = _coloured_pixels(gd.locator(".nsewdrag").first.screenshot())
+        out.append((key, points, pixels))
+    return out
+
+
 def _assert_no_exception(pg, name: str) -> None:
     assert pg.locator("[data-testid='stException']").count() == 0, f"{name}: exception shown"
     text = pg.locator("[data-testid='stApp']").inner_text()
@@ -133,19 +199,11 @@ def test_every_page_renders_in_chromium(server):
     assert len(pages) >= 2
     started = time.monotonic()
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            pg = browser.new_page(viewport={"width": 1400, "height": 2400})
+            context = browser.new_context(viewport={"width": 1400, "height": 2400})
+            external = _block_external(context)
+            pg = context.new_page()
             pg.goto(server)
             _wait_idle(pg)
             _assert_no_exception(pg, "Home")
@@ -157,17 +215,57 @@ def test_every_page_renders_in_chromium(server):
                 _wait_idle(pg)
                 _assert_no_exception(pg, name)
                 if name == "Feature_scaling":
-                    sliders = pg.locator("[data-testid='stSlider'] [role='slider']")
-                    if sliders.count():
-                        sliders.first.focus()
-                        pg.keyboard.press("ArrowRight")
-                        pg.keyboard.press("ArrowRight")
-                        _wait_idle(pg)
-                        _assert_no_exception(pg, f"{name} after moving a slider")
+                    # A factor slider (keys fs.factor.<j>); Streamlit's slider thumb is an
+                    # <input type="range">, found by its role.
+                    thumb = pg.locator("[class*='st-key-fs-factor-']").first.get_by_role("slider")
+                    before = thumb.get_attribute("aria-valuetext")
+                    thumb.focus()
+                    pg.keyboard.press("ArrowRight")
+                    pg.keyboard.press("ArrowRight")
+                    _wait_idle(pg)
+                    _assert_no_exception(pg, f"{name} after moving a slider")
+                    moved = pg.locator("[class*='st-key-fs-factor-']").first.get_by_role("slider")
+                    assert moved.get_attribute("aria-valuetext") != before, "slider did not move"
                 pg.screenshot(path=str(SHOTS / f"{page.stem}.png"))
                 plots = pg.locator(".js-plotly-plot").count()
                 if name in PAGES_WITH_FIGURES:
                     assert plots > 0, f"{name}: no plotly figure rendered"
         finally:
             browser.close()
+    assert not external, f"requests left the machine: {sorted(set(external))}"
     assert time.monotonic() - started < 200
+
+
+def test_afs_trap_scatters_keep_their_points_after_slider_moves(server):
+    sync_playwright = _require_browser()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1400, "height": 2400})
+            external = _block_external(context)
+            pg = context.new_page()
+            pg.goto(server)
+            _wait_idle(pg)
+            pg.locator(".st-key-demo-afs button").click()
+            pg.locator("[class*='st-key-fs-factor-']").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
+            _wait_idle(pg)
+            first = _scatter_census(pg)
+            assert len(first) >= 4, f"expected the before/after scatters, got {first}"
+            assert all(pixels > 0 for _, _, pixels in first), first
+            noise = pg.locator("[class*='st-key-fs-factor-'] [data-testid='stSlider']")
+            thumb = noise.filter(has_text="noise").first.get_by_role("slider")
+            for step in range(6):
+                thumb.focus()
+                pg.keyboard.press("ArrowRight")
+                _wait_idle(pg)
+                _assert_no_exception(pg, f"Feature scaling after slider step {step + 1}")
+            pg.screenshot(path=str(SHOTS / "afs_trap_after_slider_moves.png"))
+            census = _scatter_census(pg)
+            assert len(census) == len(first)
+            for key, points, pixels in census:
+                assert points > 0, f"{key}: the figure has no points after the slider moves"
+                assert pixels > 0, f"{key}: {points} points in the figure, none drawn"
+        finally:
+            browser.close()
+    assert not external, f"requests left the machine: {sorted(set(external))}"

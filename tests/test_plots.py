@@ -93,7 +93,8 @@ def test_cluster_scatter_traces(fitted):
     p = projections.discriminant_view(X, result.w, result.b)
     fig = plots.cluster_scatter(p, result.labels, y, ("a", "b"), title="t")
     assert isinstance(fig, go.Figure)
-    points = [t for t in fig.data if t.type == "scattergl" and not t.name.startswith("mis")]
+    points = [t for t in fig.data if t.mode == "markers" and not t.name.startswith("mis")]
+    assert {t.type for t in points} == {"scatter"}  # SVG below SVG_MAX_POINTS
     # Every sample appears once, colour by cluster, symbol by class, customdata = row.
     rows = np.sort(np.concatenate([t.customdata for t in points]))
     np.testing.assert_array_equal(rows, np.arange(X.shape[0]))

@@ -48,6 +48,8 @@ _METHODS = (
     "mspc-mpm",
     "mspc-gep",
     "mspc-eig",
+    "mspc-mpm-monotone",
+    "mspc-gep-monotone",
 )
 
 

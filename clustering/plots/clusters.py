@@ -2,7 +2,8 @@
 
 - :func:`cluster_scatter`: a 2-D view (:mod:`clustering.projections`) coloured by cluster,
   marker shape by true class, misclustered points ringed, the separating line drawn where
-  the view shows it exactly. WebGL (``go.Scattergl``) so thousands of points stay fluid.
+  the view shows it exactly. SVG up to
+  ``SVG_MAX_POINTS`` points, WebGL (``go.Scattergl``) above: a page keeps its WebGL contexts.
 - :func:`margin_histogram`: the signed relative margin ``(w'x - b) / Delta`` per cluster,
   with Theorem 5's Chebyshev guarantee of the MSPC paper overlaid.
 - :func:`guarantee_curve`: the guarantee and the observed fraction of each cluster beyond
@@ -26,6 +27,11 @@ from scipy.optimize import linear_sum_assignment
 from ..metrics import chebyshev_fraction, contingency
 from ..projections import Projection
 from .style import OKABE_ITO, cluster_colors, series_color
+
+#: SVG below this many points, WebGL above: plotly's scattergl takes WebGL contexts that a
+#: rerun does not release, and Chromium keeps 16 per page, dropping the oldest figures' drawing
+#: (the blank "before" scatters of the Feature scaling page).
+SVG_MAX_POINTS = 5000
 
 __all__ = [
     "CLASS_SYMBOLS",
@@ -234,6 +240,7 @@ def cluster_scatter(
             c = int(c)
             return names[c] if 0 <= c < len(names) else str(c)
 
+    trace = go.Scatter if len(idx) <= SVG_MAX_POINTS else go.Scattergl
     groups = []
     for ci, c in enumerate(clusters):
         in_c = lab == c
@@ -251,7 +258,7 @@ def cluster_scatter(
         # far cheaper than one hover string per point.
         hover = f"sample %{{customdata}}<br>{name.replace(' · ', '<br>')}<extra></extra>"
         fig.add_trace(
-            go.Scattergl(
+            trace(
                 x=xy[mask, 0],
                 y=xy[mask, 1],
                 mode="markers",
@@ -275,7 +282,7 @@ def cluster_scatter(
         wrong = wrong_all[idx]
         if wrong.any():
             fig.add_trace(
-                go.Scattergl(
+                trace(
                     x=xy[wrong, 0],
                     y=xy[wrong, 1],
                     mode="markers",

@@ -69,11 +69,22 @@ def solve_eig(
     lam: float,
     labels0: np.ndarray | None = None,
     max_iter: int = 1,
+    *,
+    feature_weights: np.ndarray | None = None,
 ) -> SolverResult:
     """Theorem 3 and Table 1, column 3: ``q*`` from one eigenproblem, labels from the sign
-    of the prediction ``Z w*`` with ``w* = Z'q*``. ``labels0`` and ``max_iter`` are unused."""
+    of the prediction ``Z w*``. ``labels0`` and ``max_iter`` are unused.
+
+    ``q*`` does not depend on feature scaling (with ``Lambda = diag(Sigma)``), but the
+    prediction ``X X' q*`` does: with ``X = Z D`` (``D`` diagonal, the feature scales of the
+    coordinates the prediction is made in) it is ``Z D^2 Z' q*``. ``feature_weights = None``
+    makes it in standardised coordinates (``w* = Z'q*``, invariant to rescaling features);
+    ``feature_weights = D**2`` in the coordinates ``Z D`` (``w* = D^2 Z'q*``), e.g. the paper's
+    centred ``[-1, 1]``-scaled data."""
     q, eigenvalue = leading_indicator(Z, Lambda, lam)
     w = Z.T @ q
+    if feature_weights is not None:
+        w = w * feature_weights
     norm = np.linalg.norm(w)
     if norm == 0:
         raise DegenerateDataError("MSPC-EIG found no direction of variation in the data.")

@@ -107,4 +107,31 @@ def solve_gep(
             status = "converged"
             break
         labels = new
-    return SolverResult(labels, w, threshold, tuple(history), n_iter, status)
+    return SolverResult(
+        labels, w, threshold, tuple(history), n_iter, status, _kappa(Z, C, lam * Lambda, labels)
+    )
+
+
+def _kappa(Z: np.ndarray, C: np.ndarray, reg: np.ndarray, labels: np.ndarray) -> float:
+    """MPM optimum (the MSP's kappa) of ``labels``, reusing the total scatter in ``C``.
+
+    Only the smaller cluster's scatter is computed (``O(min(N1, N0) d^2)``); the other is
+    the total (``N (C - reg)``, ``Z`` being centred) minus it.
+    """
+    from ..mpm import solve_mpm
+
+    n = Z.shape[0]
+    mask = labels.astype(bool)
+    small = mask if mask.sum() <= n / 2 else ~mask
+    Zs = Z[small]
+    n_s = Zs.shape[0]
+    sum_s = Zs.sum(axis=0)
+    scatter_s = Zs.T @ Zs
+    scatter_l = n * (C - reg) - scatter_s
+    mu_s, mu_l = sum_s / n_s, -sum_s / (n - n_s)
+    S_s = scatter_s / n_s - np.outer(mu_s, mu_s)
+    S_l = scatter_l / (n - n_s) - np.outer(mu_l, mu_l)
+    S_s, S_l = (S_s + S_s.T) / 2 + reg, (S_l + S_l.T) / 2 + reg
+    if small is mask:
+        return solve_mpm(mu_s, mu_l, S_s, S_l).kappa
+    return solve_mpm(mu_l, mu_s, S_l, S_s).kappa

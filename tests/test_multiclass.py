@@ -1,0 +1,213 @@
+"""Multi-class MSP and MSPC (issue 14): the k = 2 case, Theorem 1 for k > 2, the accuracy
+bound on fresh samples, the monotone search, scale invariance and bad input."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_wine
+
+from clustering import MSPC, DegenerateDataError
+from clustering._moments import regularizer_matrix, standardize
+from clustering.metrics import msp_score
+from clustering.msp_multiclass import multiclass_msp, pairwise_mpm
+from clustering.n_clusters import make_estimator_k
+from clustering.solvers.multiclass import solve_mpm_multiclass
+
+CENTRES = np.array([[0.0, 0.0, 0.0], [4.0, 0.0, 1.0], [0.0, 4.0, -1.0], [4.0, 4.0, 2.0]])
+
+
+def _blobs(k=3, n=60, seed=0, spread=1.0):
+    rng = np.random.default_rng(seed)
+    X = np.vstack([rng.normal(CENTRES[c], spread, (n, 3)) for c in range(k)])
+    return X, np.repeat(np.arange(k), n)
+
+
+# ---- k = 2 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("regularizer", ["diag", "identity", "total"])
+def test_two_clusters_equal_binary_msp(regularizer):
+    X, y = _blobs(k=2, seed=3, spread=2.0)
+    std = standardize(X)
+    reg = 0.1 * regularizer_matrix(std, regularizer)
+    pairwise = pairwise_mpm(std.Z, y, 2, reg)
+    assert pairwise.msp() == msp_score(X, y, lam=0.1, regularizer=regularizer)
+    assert multiclass_msp(X, y, lam=0.1, regularizer=regularizer) == msp_score(
+        X, y, lam=0.1, regularizer=regularizer
+    )
+
+
+def test_two_clusters_mspc_unchanged():
+    X, _ = _blobs(k=2, seed=1, spread=2.0)
+    default = MSPC(lam=0.1, random_state=0).fit(X)
+    explicit = MSPC(lam=0.1, random_state=0, n_clusters=2, kernel="linear").fit(X)
+    assert np.array_equal(default.labels_, explicit.labels_)
+    assert default.msp_ == explicit.msp_
+    assert np.array_equal(default.predict(X), explicit.predict(X))
+
+
+def test_msp_score_dispatches_for_more_clusters():
+    X, y = _blobs(k=3)
+    assert msp_score(X, y, lam=0.1) == multiclass_msp(X, y, lam=0.1)
+
+
+# ---- Theorem 1 for k > 2 -------------------------------------------------------------------
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(3, 4))
+def test_multiclass_msp_invariant_to_invertible_maps(seed, k):
+    X, y = _blobs(k=k, seed=seed, spread=1.5)
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(3, 3)) + 3 * np.eye(3)
+    shift = rng.normal(size=3)
+    scale = 10.0 ** rng.uniform(-3, 3, 3) * rng.choice([-1, 1], 3)
+    for lam, regularizer, Y in (
+        (0.1, "total", X @ A + shift),
+        (0.0, "none", X @ A + shift),
+        (0.1, "diag", X * scale + shift),
+    ):
+        before = multiclass_msp(X, y, lam=lam, regularizer=regularizer)
+        after = multiclass_msp(Y, y, lam=lam, regularizer=regularizer)
+        assert after == pytest.approx(before, abs=1e-7)
+
+
+def test_identity_regularizer_is_not_invariant():
+    """The counter-check that the invariance test can fail."""
+    X, y = _blobs(k=3, seed=0)
+    a = multiclass_msp(X, y, lam=1.0, regularizer="identity")
+    b = multiclass_msp(X * [1e3, 1, 1], y, lam=1.0, regularizer="identity")
+    assert a > 0 and abs(a - b) > 1e-4
+
+
+# ---- the bound -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_msp_bounds_accuracy_on_fresh_samples(seed):
+    """The one-vs-one MPM classifier learnt from the labeling is at least MSP-accurate on
+    fresh samples of the same Gaussian clusters (beyond sampling error)."""
+    k = 4
+    X, y = _blobs(k=k, n=400, seed=seed, spread=1.3)
+    est = MSPC(n_clusters=k, init=y, lam=0.0, regularizer="none", max_iter=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est.fit(X)
+    msp = multiclass_msp(X, y)
+    assert 0.3 < msp < 1
+    Xf, yf = _blobs(k=k, n=5000, seed=seed + 100, spread=1.3)
+    pred = est.predict(Xf)
+    acc = np.mean(pred == yf)
+    se = np.sqrt(acc * (1 - acc) / len(yf))
+    assert acc >= msp - 3 * se
+
+
+# ---- the search ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["mpm", "gep"])
+@pytest.mark.parametrize("init", ["kmeans", "kmeans-standardized", "eig"])
+def test_multiclass_search_is_monotone(method, init):
+    X, _ = load_wine(return_X_y=True)
+    est = MSPC(method=method, n_clusters=3, lam=0.1, init=init, random_state=0).fit(X)
+    assert np.all(np.diff(est.history_) > 0)
+    assert est.msp_ >= multiclass_msp(X, est.init_labels_, lam=0.1) - 1e-12
+    assert est.msp_ == pytest.approx(multiclass_msp(X, est.labels_, lam=0.1), abs=1e-12)
+    assert np.array_equal(est.predict(X), est.model_.predict(X))
+
+
+@pytest.mark.parametrize("method", ["mpm", "gep", "eig"])
+def test_identical_labels_under_per_feature_scaling(method):
+    X, _ = load_wine(return_X_y=True)
+    rng = np.random.default_rng(7)
+    params = {"method": method, "n_clusters": 3, "lam": 0.1, "random_state": 0}
+    if method != "eig":
+        params["init"] = "kmeans-standardized"
+    ref = MSPC(**params).fit(X).labels_
+    for _ in range(3):
+        scale = 10.0 ** rng.uniform(-3, 3, X.shape[1])
+        assert np.array_equal(MSPC(**params).fit(X * scale).labels_, ref)
+
+
+def test_wine_raw_target():
+    from clustering.metrics import nmi
+
+    X, y = load_wine(return_X_y=True)
+    est = MSPC(n_clusters=3, lam=0.1, init="kmeans-standardized", random_state=0).fit(X)
+    assert nmi(y, est.labels_) >= 0.80
+
+
+# ---- bad input -----------------------------------------------------------------------------
+
+
+def test_one_cluster_is_refused():
+    X, _ = _blobs()
+    with pytest.raises(ValueError, match="at least 2"):
+        MSPC(n_clusters=1).fit(X)
+
+
+def test_more_clusters_than_distinct_samples():
+    X = np.repeat(np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0]]), 5, axis=0)
+    with pytest.raises(DegenerateDataError, match="only 3 distinct samples"):
+        MSPC(n_clusters=4).fit(X)
+
+
+def test_start_with_empty_cluster_is_refused():
+    X, y = _blobs(k=3)
+    std = standardize(X)
+    with pytest.raises(DegenerateDataError, match="empty"):
+        solve_mpm_multiclass(std.Z, 0.1 * np.eye(3), y, 4)
+
+
+def test_a_step_that_empties_a_cluster_is_rejected():
+    """Four clusters asked of three blobs: the one-vs-one vote wants to empty a cluster;
+    the search keeps all four and says why it stopped."""
+    X, _ = _blobs(k=3, n=50, seed=2, spread=0.3)
+    rng = np.random.default_rng(0)
+    start = rng.integers(0, 4, X.shape[0])
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        est = MSPC(n_clusters=4, init=start, lam=0.1, random_state=0).fit(X)
+    assert np.bincount(est.labels_, minlength=4).min() > 0
+    assert np.all(np.diff(est.history_) > 0)
+
+
+def test_binary_methods_say_so():
+    with pytest.raises(ValueError, match="binary"):
+        make_estimator_k("itersvr", 3)
+    with pytest.raises(ValueError, match="binary"):
+        make_estimator_k("mvc-soft", 4)
+    assert make_estimator_k("smic", 3).n_clusters == 3
+
+
+def test_init_with_wrong_number_of_clusters():
+    X, y = _blobs(k=3)
+    with pytest.raises(ValueError, match="n_clusters=4"):
+        MSPC(n_clusters=4, init=y).fit(X)
+
+
+# ---- kernel --------------------------------------------------------------------------------
+
+
+def test_kernel_mspc_on_moons_keeps_per_feature_scaling_invariance():
+    """Measured, not the issue's target: RBF MSPC (median-heuristic width) reaches 0.865 on
+    two moons where k-means reaches 0.77; it does not reach 0.95 (see REPRODUCTION.md)."""
+    from sklearn.cluster import KMeans
+    from sklearn.datasets import make_moons
+
+    from clustering.metrics import clustering_accuracy
+
+    X, y = make_moons(400, noise=0.1, random_state=0)
+    est = MSPC(method="eig", kernel="rbf", lam=0.1, random_state=0).fit(X)
+    km = KMeans(2, n_init=10, random_state=0).fit_predict(X)
+    assert clustering_accuracy(y, est.labels_) >= 0.85 > clustering_accuracy(y, km)
+    assert est.gamma_ > 0 and not hasattr(est, "w_")
+    scaled = MSPC(method="eig", kernel="rbf", lam=0.1, random_state=0).fit(X * [1e3, -1e-2])
+    assert np.array_equal(scaled.labels_, est.labels_)
+    # EIG's labels come from k-means rounding; predict uses the MPM learnt from them.
+    assert np.mean(est.predict(X) == est.labels_) >= 0.95
