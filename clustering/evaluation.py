@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from sklearn.metrics import adjusted_rand_score
 
 from . import metrics as _metrics
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
@@ -67,6 +68,7 @@ METRIC_COLUMNS: Mapping[str, str] = {
     "accuracy": "accuracy",
     "nmi": "NMI",
     "rand": "Rand",
+    "ari": "ARI",
     "f": "F",
     "seconds": "time (s)",
     "n_iter": "iterations",
@@ -199,8 +201,10 @@ def evaluate(
     Returns
     -------
     dict
-        ``msp`` (``None`` unless the labeling has exactly two clusters, or when the MPM
-        cannot be fitted to it), ``accuracy``, ``nmi``, ``rand`` and ``f`` (F1 over pairs).
+        ``msp`` (the multi-class MSP for more than two clusters; ``None`` for one cluster,
+        or when the MPM cannot be fitted to it), ``accuracy`` (under the optimal matching
+        of clusters to classes), ``nmi``, ``rand``, ``ari`` (adjusted Rand index) and ``f``
+        (F1 over pairs).
 
     Examples
     --------
@@ -218,9 +222,10 @@ def evaluate(
         "accuracy": None,
         "nmi": None,
         "rand": None,
+        "ari": None,
         "f": None,
     }
-    if np.unique(labels).shape[0] == 2:
+    if np.unique(labels).shape[0] >= 2:
         try:
             out["msp"] = float(_metrics.msp_score(X, labels, lam=lam, regularizer=regularizer))
         except (ValueError, np.linalg.LinAlgError, ArithmeticError):
@@ -229,6 +234,7 @@ def evaluate(
         out["accuracy"] = _metrics.clustering_accuracy(y, labels)
         out["nmi"] = _metrics.nmi(y, labels)
         out["rand"] = _metrics.rand_index(y, labels)
+        out["ari"] = float(adjusted_rand_score(np.asarray(y), labels))
         out["f"] = _metrics.f_measure(y, labels)
     return out
 

@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from clustering import ALGORITHMS, plots
+from clustering import plots_animation as animation_plots
 from clustering.evaluation import metrics_table
 from ui import cache, runs, state, widgets
 
@@ -32,6 +33,7 @@ X, y = ds.X, ds.y
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
+    k = widgets.n_clusters_control("n_clusters")
     lam = widgets.lam_slider("lam")
     reg = widgets.regularizer_select("regularizer")
     params: dict[str, dict] = {}
@@ -75,6 +77,7 @@ planned = runs.plan(
     ds.n_samples,
     ds.n_features,
     shared=shared,
+    n_clusters=k,
     context=(
         current.fingerprint,
         tuple(map(tuple, must_link)),
@@ -172,8 +175,11 @@ for row_size in runs.grid_rows(len(order)):
     for key, panel in zip(order[row_start : row_start + row_size], columns, strict=False):
         with panel:
             st.markdown(f"**{ALGORITHMS[key].name}**")
+            item = next(p for p in planned if p.key == key)
+            if item.unavailable:
+                st.info(item.unavailable, icon="ℹ️")
+                continue
             if key in waiting_keys:
-                item = next(p for p in waiting if p.key == key)
                 if item.auto_run:
                     st.info("Waiting: press **Run** in the sidebar.")
                 else:
@@ -304,6 +310,51 @@ if histories:
         "Each method's own objective: MSPC (MPM) the MSP of the current labels, MSPC (GEP) "
         "the lower bound (4), MSPC (EIG) its eigenvalue. Scales differ between methods."
     )
+
+# ---- MSPC step by step ----------------------------------------------------------------------
+stepper = next((r for r in ok_results if r.key in ("mspc-mpm", "mspc-gep")), None)
+if stepper is not None and k == 2:
+    st.subheader("MSPC step by step")
+    one = runs.predict_cost(stepper.key, ds.n_samples, ds.n_features, stepper.params)
+    replay = runs.Cost(one.seconds * ((stepper.n_iter or 1) + 1), one.peak_bytes)
+    st.caption(
+        f"Replays {stepper.name}'s search from its start: the labels, the hyperplane and the "
+        f"MSP after every iteration ({(stepper.n_iter or 1) + 1} fits, predicted "
+        f"{replay.describe()})."
+    )
+    if replay.auto_run or st.toggle("Replay it", key="cluster.steps_on"):
+        with widgets.guard(title="The iterations cannot be replayed"):
+            steps = runs.mspc_steps(current.fingerprint, X, stepper.params)
+            feats = (0, 1 if ds.n_features > 1 else 0)
+            if view.startswith("features:"):
+                feats = tuple(int(j) for j in view.split(":", 1)[1].split(","))
+            fig = animation_plots.mspc_steps_figure(
+                steps, X, features=feats, feature_names=ds.feature_names
+            )
+            figures["mspc-steps"] = fig
+            st.plotly_chart(fig, key="mspc.steps")
+            st.caption(runs.steps_note(stepper.name, steps))
+
+# ---- choosing k --------------------------------------------------------------------------
+st.subheader("How many clusters? MSP against k")
+cost = runs.curve_cost(ds.n_samples, ds.n_features)
+st.caption(
+    f"Multi-class MSPC for every k from {runs.CURVE_KS[0]} to {runs.CURVE_KS[-1]} and the MSP "
+    f"of each labeling (predicted {cost.describe()}). The suggested k is the one after which "
+    "the MSP falls the most."
+)
+curve_key = (current.fingerprint, lam, reg)
+if cost.refused:
+    st.info("These data are too large for the curve on this machine; use a subsample.")
+elif st.button(f"Compute the MSP curve ({cost.describe()})", key="cluster.curve"):
+    state.set_widget("cluster.curve_for", curve_key)
+if state.widget_value("cluster.curve_for") == curve_key:
+    with widgets.guard(title="The MSP curve cannot be computed"):
+        curve = runs.msp_curve(current.fingerprint, X, lam, reg)
+        fig = plots.msp_curve_figure(curve)
+        figures["msp-curve"] = fig
+        st.plotly_chart(fig, key="msp.curve")
+        st.caption(runs.curve_note(curve))
 
 # ---- downloads --------------------------------------------------------------------------
 st.subheader("Downloads")

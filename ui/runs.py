@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import streamlit as st
 
 from clustering import ALGORITHMS
 from clustering._cost import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, Cost, check_cost, predict_cost
@@ -38,14 +39,22 @@ from . import cache, state
 
 __all__ = [
     "AUTO_RUN_LIMIT",
+    "CURVE_KS",
+    "Cost",
     "Planned",
     "comparison_note",
+    "curve_cost",
+    "curve_note",
     "grid_rows",
     "merged_params",
+    "msp_curve",
+    "mspc_steps",
     "objective_notes",
     "plan",
+    "predict_cost",
     "run_planned",
     "shared_ranges",
+    "steps_note",
 ]
 
 #: The auto-run limits in words, for the page's messages.
@@ -70,6 +79,9 @@ class Planned:
     refused : str
         The :class:`~clustering.exceptions.TooExpensiveError` message when the run is above
         the hard cap (``""`` otherwise).
+    unavailable : str
+        Why the method does not run at all here (a two-cluster method asked for k > 2),
+        ``""`` otherwise.
     """
 
     key: str
@@ -78,6 +90,7 @@ class Planned:
     signature: tuple = ()
     cost: Cost = field(default_factory=lambda: Cost(0.0, 0))
     refused: str = ""
+    unavailable: str = ""
 
     @property
     def auto_run(self) -> bool:
@@ -115,16 +128,36 @@ def plan(
     *,
     shared: Mapping[str, Any] | None = None,
     context: tuple = (),
+    n_clusters: int = 2,
 ) -> list[Planned]:
     """The predicted cost of fitting each of ``keys`` on ``n_samples x n_features`` data.
 
-    ``context`` (the data fingerprint, constraints, ...) goes into each signature.
+    ``context`` (the data fingerprint, constraints, ...) goes into each signature. With
+    ``n_clusters > 2`` every method that can find more than two clusters gets
+    ``n_clusters``; a two-cluster method (:attr:`AlgorithmSpec.binary_only`) is planned as
+    ``unavailable`` with the reason. With 2 nothing is added, so the results are today's.
     """
     shared = dict(shared or {})
     full = merged_params(keys, params, shared)
     out = []
     for key in keys:
         p = full[key]
+        spec = ALGORITHMS[key]
+        if n_clusters != 2 and spec.binary_only:
+            out.append(
+                Planned(
+                    key,
+                    spec.name,
+                    p,
+                    (key, "binary"),
+                    unavailable=f"{spec.name} is a two-cluster method by nature (one "
+                    f"separating hyperplane), so it cannot find k = {n_clusters} clusters. Set "
+                    "k = 2 to run it.",
+                )
+            )
+            continue
+        if n_clusters != 2:
+            p = {**p, "n_clusters": int(n_clusters)}
         cost = predict_cost(key, n_samples, n_features, p)
         try:
             check_cost(key, n_samples, n_features, p)
@@ -159,6 +192,7 @@ def run_planned(
     is then the refusal, and nothing runs).
     """
     approved = state.approved_runs()
+    planned = [p for p in planned if not p.unavailable]
     now = [p for p in planned if p.refused or p.signature in approved or (autorun and p.auto_run)]
     waiting = [p for p in planned if p not in now]
     results = cache.fit_many(
@@ -215,6 +249,19 @@ def _fmt(v: float) -> str:
     return f"{v:.3f}"
 
 
+def _pair(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with enough digits to tell them apart (3 to 6)."""
+    for digits in range(3, 7):
+        sa, sb = f"{a:.{digits}f}", f"{b:.{digits}f}"
+        if sa != sb:
+            break
+    return sa, sb
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def objective_notes(results: Sequence[FitResult]) -> list[str]:
     """One sentence per method with an objective history, computed from that history.
 
@@ -222,28 +269,35 @@ def objective_notes(results: Sequence[FitResult]) -> list[str]:
     --------
     >>> r = FitResult("m", "M", history=np.array([0.5, 0.7, 0.7]), labels=np.zeros(2))
     >>> objective_notes([r])
-    ['M: 0.500 → 0.700 in 3 iterations (rose at 1 of 2 steps, never fell).']
-    >>> r = FitResult("m", "M", history=np.array([0.5]), labels=np.zeros(2))
+    ['M: 0.500 → 0.700 over 3 iterations (rose at 1 of 2 steps, never fell).']
+    >>> r = FitResult("m", "M", history=np.array([0.84901, 0.84913]), labels=np.zeros(2))
+    >>> objective_notes([r])
+    ['M: 0.8490 → 0.8491 over 2 iterations (rose at 1 of 1 step, never fell).']
+    >>> r = FitResult("m", "M", history=np.array([0.5, 0.5]), labels=np.zeros(2))
     >>> print(objective_notes([r])[0])
-    M: the search converged at its start: the first labeling was already the best it found (0.500).
+    M: the search converged at its start: no step changed the objective (0.500).
     """
     notes = []
     for r in results:
         h = None if r.history is None else np.asarray(r.history, dtype=np.float64).ravel()
         if not r.ok or h is None or h.size == 0:
             continue
-        if h.size == 1 or np.allclose(h, h[0], rtol=0, atol=1e-12):
+        if h.size == 1:
+            notes.append(f"{r.name}: one value, {_fmt(h[0])} (a single iteration).")
+            continue
+        if np.allclose(h, h[0], rtol=0, atol=1e-12):
             notes.append(
-                f"{r.name}: the search converged at its start: the first labeling was already "
-                f"the best it found ({_fmt(h[0])})."
+                f"{r.name}: the search converged at its start: no step changed the objective "
+                f"({_fmt(h[0])})."
             )
             continue
         steps = np.diff(h)
         up = int(np.sum(steps > 1e-12))
         down = int(np.sum(steps < -1e-12))
-        trend = f"rose at {up} of {steps.size} steps"
+        trend = f"rose at {up} of {_count(steps.size, 'step')}"
         trend += ", never fell" if down == 0 else f", fell at {down}"
-        notes.append(f"{r.name}: {_fmt(h[0])} → {_fmt(h[-1])} in {h.size} iterations ({trend}).")
+        first, last = _pair(h[0], h[-1])
+        notes.append(f"{r.name}: {first} → {last} over {h.size} iterations ({trend}).")
     return notes
 
 
@@ -274,4 +328,75 @@ def comparison_note(results: Sequence[FitResult]) -> str:
     return text + (
         " Here the higher MSP is not the more accurate clustering: the MSP is a bound on how "
         "well a linear rule separates the clusters, not a promise about the classes."
+    )
+
+
+# ---- expensive extras behind buttons: the MSP-vs-k curve and MSPC's iterations --------------
+
+#: The numbers of clusters the MSP curve tries.
+CURVE_KS = tuple(range(2, 11))
+
+
+def curve_cost(n_samples: int, n_features: int) -> Cost:
+    """A rough prediction for :func:`msp_curve`: one multi-class MSPC fit per ``k``, each
+    counted as ``k - 1`` binary fits (its pairwise MPMs grow with ``k``)."""
+    one = predict_cost("mspc-mpm", n_samples, n_features)
+    factor = sum(k - 1 for k in CURVE_KS)
+    return Cost(one.seconds * factor, one.peak_bytes)
+
+
+@st.cache_data(max_entries=16, show_spinner="Fitting MSPC for k = 2 … 10…")
+def _msp_curve(data_fingerprint: str, lam: float, regularizer: str, _X: np.ndarray) -> dict:
+    from clustering.msp_multiclass import msp_curve
+
+    return msp_curve(_X, ks=CURVE_KS, lam=lam, regularizer=regularizer)
+
+
+def msp_curve(data_fingerprint: str, X: np.ndarray, lam: float, regularizer: str) -> dict:
+    """:func:`clustering.msp_multiclass.msp_curve` over :data:`CURVE_KS` (cached)."""
+    return _msp_curve(data_fingerprint, float(lam), str(regularizer), X)
+
+
+@st.cache_data(max_entries=16, show_spinner="Replaying MSPC's iterations…")
+def _mspc_steps(data_fingerprint: str, params: tuple, _X: np.ndarray) -> list:
+    from clustering.animation import mspc_iterations
+
+    return mspc_iterations(_X, dict(params))
+
+
+def mspc_steps(data_fingerprint: str, X: np.ndarray, params: Mapping[str, Any]) -> list:
+    """:func:`clustering.animation.mspc_iterations` of MSPC with ``params`` (cached); only
+    the parameters MSPC has are passed."""
+    from clustering import MSPC
+
+    known = MSPC().get_params()
+    clean = tuple(sorted((k, v) for k, v in params.items() if k in known and k != "random_state"))
+    return _mspc_steps(data_fingerprint, clean, X)
+
+
+def steps_note(name: str, steps: Sequence[Any]) -> str:
+    """What the step-through shows, from its steps: the start, the end and the changes."""
+    if not steps:
+        return ""
+    if len(steps) == 1:
+        return (
+            f"{name} converged at its start: no iteration changed a label (MSP "
+            f"{_fmt(steps[0].objective)})."
+        )
+    changed = sum(s.n_changed for s in steps[1:])
+    first, last = _pair(steps[0].objective, steps[-1].objective)
+    return (
+        f"{name}: MSP {first} at the start, {last} after "
+        f"{_count(len(steps) - 1, 'iteration')} that changed labels "
+        f"({_count(changed, 'label change')} in all). Move the slider to step through."
+    )
+
+
+def curve_note(curve: Mapping[str, Any]) -> str:
+    """The suggested k and why, from the curve's own numbers."""
+    ks, msp, best = list(curve["k"]), list(curve["msp"]), int(curve["suggested_k"])
+    i = ks.index(best)
+    return (
+        f"Suggested k = {best}: the MSP falls the most after it, from {msp[i]:.3f} at "
+        f"k = {best} to {msp[i + 1]:.3f} at k = {ks[i + 1]}."
     )

@@ -68,6 +68,8 @@ __all__ = [
     "CurrentData",
     "DataChoice",
     "add_constraints",
+    "approve_runs",
+    "approved_runs",
     "bump_counter",
     "clear_constraints",
     "clear_data_error",
@@ -82,6 +84,7 @@ __all__ = [
     "get_data_choice",
     "get_dataset",
     "get_lam",
+    "get_n_clusters",
     "get_regularizer",
     "get_scaling_factors",
     "get_upload",
@@ -96,6 +99,7 @@ __all__ = [
     "set_algorithms",
     "set_data_choice",
     "set_lam",
+    "set_n_clusters",
     "set_regularizer",
     "set_scaling_factors",
     "set_upload",
@@ -478,6 +482,7 @@ def url_params() -> dict[str, str]:
         get(KEYS.PARAMS),
         get(KEYS.SCALE),
         get_view(),
+        n_clusters=get_n_clusters(),
     )
 
 
@@ -524,6 +529,8 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_algorithm_params(key, {**get_algorithm_params(key), **values})
     if decoded.scale is not None:
         set_scaling_factors(decoded.scale)
+    if decoded.n_clusters is not None:
+        set_n_clusters(decoded.n_clusters)
     _add_problems(problems)
     return problems
 
@@ -567,3 +574,24 @@ def approve_runs(signatures: Iterable[tuple]) -> None:
     """Remember that the user asked for these runs (the most recent :data:`_APPROVED_MAX`)."""
     kept = [s for s in st.session_state.get(_APPROVED, ()) if s not in set(signatures)]
     st.session_state[_APPROVED] = (kept + list(signatures))[-_APPROVED_MAX:]
+
+
+# ----------------------------------------------------------------------------------------
+# Number of clusters (issue 14), in the URL as ``k`` (left out for 2)
+# ----------------------------------------------------------------------------------------
+
+N_CLUSTERS = "dcl.n_clusters"  #: int, the number of clusters every method is asked for
+
+
+def get_n_clusters() -> int:
+    """The number of clusters asked of every method (2 until somebody changes it)."""
+    return int(st.session_state.setdefault(N_CLUSTERS, 2))
+
+
+def set_n_clusters(k: int) -> None:
+    """Set the number of clusters; outside :data:`ui.url.N_CLUSTERS_RANGE` raises
+    ``ValueError``."""
+    low, high = url.N_CLUSTERS_RANGE
+    if isinstance(k, bool) or int(k) != k or not low <= int(k) <= high:
+        raise ValueError(f"The number of clusters must be an integer from {low} to {high}.")
+    _set(N_CLUSTERS, int(k))

@@ -13,6 +13,7 @@ key        value                                          checked against
 ``ap``     ``mspc-mpm.init=eig;kmeans.n_init=10``         each method's ``Param`` range/choices
 ``scale``  ``3:16,5:0.5`` (feature index: factor)         :data:`ui.model.FACTOR_OPTIONS` range
 ``view``   ``pca``, ``discriminant``, ``features:0,2``    :data:`ui.model.VIEWS`
+``k``      ``3`` (number of clusters; left out for 2)      :data:`N_CLUSTERS_RANGE`
 =========  =============================================  ===================================
 
 :func:`decode` never raises: a value it cannot use is left out (the state keeps its default)
@@ -36,7 +37,15 @@ from datasets.synthetic import GENERATORS
 
 from .model import FACTOR_OPTIONS, VIEWS, DataChoice, snap_lam
 
-__all__ = ["Decoded", "decode", "decode_choice", "decode_param", "encode", "encode_value"]
+__all__ = [
+    "N_CLUSTERS_RANGE",
+    "Decoded",
+    "decode",
+    "decode_choice",
+    "decode_param",
+    "encode",
+    "encode_value",
+]
 
 #: Largest feature index a link may name (a data set of the lab has far fewer features).
 MAX_FEATURE_INDEX = 100_000
@@ -134,6 +143,7 @@ class Decoded:
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
     scale: dict[int, float] | None = None
     view: str | None = None
+    n_clusters: int | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -308,6 +318,7 @@ def decode(params: Mapping[str, str]) -> Decoded:
         ("ap", lambda: _decode_algorithm_params(params["ap"], out)),
         ("scale", lambda: _decode_scale(params["scale"], out)),
         ("view", lambda: _decode_view(params["view"], out)),
+        ("k", lambda: _decode_n_clusters(params["k"], out)),
     ]
     for key, step in steps:
         if key != "data" and params.get(key) is None:
@@ -349,6 +360,7 @@ def encode(
     params: Mapping[str, Mapping[str, Any]],
     scale: Mapping[int, float],
     view: str,
+    n_clusters: int = 2,
 ) -> dict[str, str]:
     """The query parameters of a state (the inverse of :func:`decode`)."""
     out: dict[str, str] = {}
@@ -371,4 +383,24 @@ def encode(
     if scale:
         out["scale"] = ",".join(f"{j}:{encode_value(f)}" for j, f in sorted(scale.items()))
     out["view"] = view
+    if int(n_clusters) != 2:
+        out["k"] = str(int(n_clusters))
     return out
+
+
+# ---- number of clusters (issue 14) ---------------------------------------------------------
+
+#: The numbers of clusters the lab offers (the control's range; ten colours and shapes).
+N_CLUSTERS_RANGE = (2, 10)
+
+
+def _decode_n_clusters(text: str, out: Decoded) -> None:
+    low, high = N_CLUSTERS_RANGE
+    try:
+        v = _parse_number(text)
+        if v != math.floor(v) or not low <= v <= high:
+            raise ValueError
+    except (ValueError, OverflowError):
+        _warn(out, "k", f"got {_quote(text)}; accepted: an integer from {low} to {high} (kept 2)")
+        return
+    out.n_clusters = int(v)

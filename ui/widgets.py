@@ -57,6 +57,7 @@ __all__ = [
     "format_number",
     "guard",
     "lam_slider",
+    "n_clusters_control",
     "page_link",
     "param_widget",
     "regularizer_select",
@@ -553,3 +554,28 @@ def download_figure(
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "-" for c in str(name)) or "data"
+
+
+# ----------------------------------------------------------------------------------------
+# Number of clusters (issue 14)
+# ----------------------------------------------------------------------------------------
+
+
+def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
+    """The number of clusters asked of every method (persisted, in the URL as ``k``)."""
+    from .url import N_CLUSTERS_RANGE
+
+    low, high = N_CLUSTERS_RANGE
+    state.seed(key, state.N_CLUSTERS, state.get_n_clusters())
+    value = container.number_input(
+        "Number of clusters k",
+        min_value=low,
+        max_value=high,
+        step=1,
+        key=key,
+        help="Every method is asked for k clusters. IterSVR, MMC and MVC are two-cluster "
+        "methods by nature: with k > 2 their panels say so instead of running.",
+    )
+    k = int(value)
+    state.record(state.N_CLUSTERS, k)
+    return k

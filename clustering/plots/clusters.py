@@ -26,7 +26,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ..metrics import chebyshev_fraction, contingency
 from ..projections import Projection
-from .style import OKABE_ITO, cluster_colors, series_color
+from .style import CLUSTER_SYMBOLS, OKABE_ITO, cluster_colors, series_color
 
 #: SVG below this many points, WebGL above: plotly's scattergl takes WebGL contexts that a
 #: rerun does not release, and Chromium keeps 16 per page, dropping the oldest figures' drawing
@@ -48,17 +48,8 @@ __all__ = [
     "oriented_margins",
 ]
 
-#: Marker shapes for true classes (WebGL supports these).
-CLASS_SYMBOLS = (
-    "circle",
-    "square",
-    "diamond",
-    "triangle-up",
-    "cross",
-    "x",
-    "triangle-down",
-    "star",
-)
+#: Marker shapes for true classes (one place: :data:`clustering.plots.style.CLUSTER_SYMBOLS`).
+CLASS_SYMBOLS = CLUSTER_SYMBOLS
 
 _AXIS = {
     "gridcolor": "#E5E9F0",
