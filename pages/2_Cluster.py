@@ -163,8 +163,7 @@ for result in ok_results:
         projected[result.key] = cache.projection(
             view, current.fingerprint, X, result.w, result.b, ds.feature_names
         )
-titles = {(p.x_title, p.y_title) for p in projected.values()}
-ranges = runs.shared_ranges([p.coords for p in projected.values()]) if len(titles) == 1 else None
+ranges = runs.shared_ranges([p.coords for p in projected.values()])
 
 figures: dict[str, object] = {}
 selection: dict[str, list[int]] = {}
@@ -236,7 +235,7 @@ for row_size in runs.grid_rows(len(order)):
                 )
     row_start += row_size
 if ranges is not None and len(projected) > 1:
-    st.caption("The panels share their axes, so the same point sits at the same place in each.")
+    st.caption(runs.axes_note(view))
 
 # ---- lasso constraints --------------------------------------------------------------------
 if constraint_keys:

@@ -42,6 +42,7 @@ __all__ = [
     "CURVE_KS",
     "Cost",
     "Planned",
+    "axes_note",
     "comparison_note",
     "curve_cost",
     "curve_note",
@@ -243,6 +244,17 @@ def shared_ranges(
         span = pad * (hi - lo) if hi > lo else 1.0
         out.append((round(lo - span, 12), round(hi + span, 12)))
     return out[0], out[1]
+
+
+def axes_note(view: str) -> str:
+    """What the shared axis ranges of the scatter panels mean in ``view``."""
+    if view.startswith("discriminant"):
+        return (
+            "The panels share their axis ranges. In the discriminant view each panel's x axis "
+            "is its own method's direction w'x (unit length), so the spread of the clusters "
+            "compares across panels; a single point may sit elsewhere in each."
+        )
+    return "The panels share their axes, so the same point sits at the same place in each."
 
 
 def _fmt(v: float) -> str:
