@@ -138,6 +138,11 @@ else:
                 help="Share of pairs of samples on which clusters and classes agree "
                 "(together / apart).",
             ),
+            "ARI": st.column_config.NumberColumn(
+                format="%.3f",
+                help="Adjusted Rand index: the Rand index corrected for chance (0 for a "
+                "random clustering, 1 for the classes exactly).",
+            ),
             "F": st.column_config.NumberColumn(
                 format="%.3f", help="F1 score over pairs of samples put together."
             ),
@@ -210,6 +215,8 @@ for row_size in runs.grid_rows(len(order)):
                 x_range=None if ranges is None else ranges[0],
                 y_range=None if ranges is None else ranges[1],
             )
+            if len(order) > 1:
+                plots.grid_panel(fig)
             figures[f"{key}-scatter"] = fig
             if key in constraint_keys:
                 event = st.plotly_chart(
@@ -288,6 +295,8 @@ else:
         with cols[i % len(cols)], widgets.guard(title="The margins cannot be drawn"):
             margins = result.margins(X)
             fig = plots.margin_histogram(margins, result.labels, result.msp, rho, title=result.name)
+            if len(margin_results) > 1:
+                plots.grid_panel(fig)
             figures[f"{result.key}-margins"] = fig
             st.plotly_chart(fig, key=f"margins.{result.key}")
             if result.msp is not None:
@@ -300,14 +309,14 @@ else:
 histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size}
 if histories:
     st.subheader("Objective per iteration")
-    fig = plots.objective_plot(histories, y_title="objective (method's own scale)")
+    fig = plots.objective_grid(histories)
     figures["objective"] = fig
     st.plotly_chart(fig, key="objective")
     for line in runs.objective_notes(ok_results):
         st.caption(line)
     st.caption(
-        "Each method's own objective: MSPC (MPM) the MSP of the current labels, MSPC (GEP) "
-        "the lower bound (4), MSPC (EIG) its eigenvalue. Scales differ between methods."
+        "Each method's own objective, on its own scale: MSPC (MPM) the MSP of the current "
+        "labels, MSPC (GEP) the lower bound (4), MSPC (EIG) its eigenvalue."
     )
 
 # ---- MSPC step by step ----------------------------------------------------------------------
