@@ -1,8 +1,11 @@
 """Cluster page: run one or several methods side by side on the current data.
 
-Metrics table, 2-D views with the separating line, margin histograms with Theorem 5, the
-objective per iteration, lasso constraints for DIFFRAC/SMIC, and downloads. Widgets and
-layout only: fits go through :mod:`ui.cache`, figures come from :mod:`clustering.plots`.
+Metrics table, 2-D views with the separating line (a grid of at most three panels a row,
+shared axis ranges), margin histograms with Theorem 5, the objective per iteration, MSPC
+step by step, the MSP against k, lasso constraints for DIFFRAC/SMIC, and downloads. The
+number of clusters k goes to every method. Widgets and layout only: what may run is
+decided by the cost guard in :mod:`ui.runs`, fits go through :mod:`ui.cache`, figures come
+from :mod:`clustering.plots`.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ Lambda              get_regularizer / set_…    ``reg=diag``
 per-method params   get_algorithm_params / …   ``ap=mspc-mpm.init=eig``
 scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature index: factor)
 2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
+clusters k          get_n_clusters / set_…     ``k=3`` (left out for 2)
 ==================  =========================  ============================================
 
 An uploaded file cannot be put in a URL: with an upload chosen, ``data`` is left out of the
