@@ -212,3 +212,13 @@ def test_mspc_step_through_frames_and_caption():
     else:
         n = int(re.search(r"after (\d+) iteration", note).group(1))
         assert len(frames) == n + 1
+
+
+def test_multiclass_mspc_on_breast_waits_for_a_click():
+    """Multi-class MSPC took 15 s on breast at k = 3 (the binary model predicted 0.6 s):
+    with the multi-class factor it is above the auto-run limit and waits for its button."""
+    at = cluster(data="breast", algos="mspc-mpm", k="3")
+    assert not at.exception
+    assert "scatter.mspc-mpm" not in charts(at)
+    assert "predicted to take" in " ".join(i.value for i in at.info)
+    assert at.button(key="cluster.run.mspc-mpm")
