@@ -40,14 +40,12 @@ from typing import Any
 import numpy as np
 
 from . import metrics as _metrics
+from ._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .mpm import fit_mpm_to_labels
-from .mspc import DEFAULT_LAM
 from .registry import ALGORITHMS
 
 __all__ = [
-    "DEFAULT_MSP_LAM",
-    "DEFAULT_MSP_REGULARIZER",
     "EXPECTED_ERRORS",
     "METRIC_COLUMNS",
     "FitResult",
@@ -56,10 +54,6 @@ __all__ = [
     "metrics_table",
 ]
 
-#: ``lam`` used to score a labeling by its MSP when the caller gives none (MSPC's default).
-DEFAULT_MSP_LAM = DEFAULT_LAM
-#: ``Lambda`` used to score a labeling by its MSP when the caller gives none (the paper's).
-DEFAULT_MSP_REGULARIZER = "diag"
 
 #: Keys of :attr:`FitResult.metrics` and the column titles :func:`metrics_table` gives them.
 METRIC_COLUMNS: Mapping[str, str] = {
@@ -142,8 +136,8 @@ class FitResult:
     error: str | None = None
     error_type: str = ""
     warnings: tuple[str, ...] = ()
-    msp_lam: float = DEFAULT_MSP_LAM
-    msp_regularizer: str = DEFAULT_MSP_REGULARIZER
+    msp_lam: float = MSP_REFERENCE_LAM
+    msp_regularizer: str = MSP_REFERENCE_REGULARIZER
 
     @property
     def ok(self) -> bool:
@@ -179,8 +173,8 @@ def evaluate(
     X,
     y,
     labels,
-    lam: float = DEFAULT_MSP_LAM,
-    regularizer: str = DEFAULT_MSP_REGULARIZER,
+    lam: float = MSP_REFERENCE_LAM,
+    regularizer: str = MSP_REFERENCE_REGULARIZER,
 ) -> dict[str, float | None]:
     """Score a labeling: its MSP and, when the true classes are known, the external measures.
 
@@ -191,7 +185,7 @@ def evaluate(
         True classes; ``None`` for unlabelled data (the external measures are then ``None``).
     labels : array-like of shape (n_samples,)
         The clustering.
-    lam : float, default=1.0
+    lam : float, default=MSP_REFERENCE_LAM (0.01)
         ``lam`` of the MSP (:func:`clustering.metrics.msp_score`).
     regularizer : str, default="diag"
         ``Lambda`` of the MSP.
@@ -290,8 +284,8 @@ def fit_and_evaluate(
         Giving non-empty constraints to any other method gives an error result.
     msp_lam, msp_regularizer : float and str, optional
         ``lam`` and ``Lambda`` of the MSP in the metrics. By default the algorithm's own
-        ``lam``/``regularizer`` when it has them, else :data:`DEFAULT_MSP_LAM` and
-        :data:`DEFAULT_MSP_REGULARIZER`. Pass the same values for every algorithm to compare
+        ``lam``/``regularizer`` when it has them, else :data:`clustering._lam.MSP_REFERENCE_LAM`
+        and ``MSP_REFERENCE_REGULARIZER``. Pass the same values for every algorithm to compare
         their MSPs.
     random_state : int or None, default=0
         Set on estimators that take a ``random_state`` and were not given one, so results
@@ -327,11 +321,11 @@ def fit_and_evaluate(
     full = {**spec.defaults(), **dict(params or {})}
     X = np.asarray(X, dtype=np.float64)
     y = None if y is None else np.asarray(y)
-    lam = msp_lam if msp_lam is not None else float(full.get("lam", DEFAULT_MSP_LAM))
+    lam = msp_lam if msp_lam is not None else float(full.get("lam", MSP_REFERENCE_LAM))
     regularizer = (
         msp_regularizer
         if msp_regularizer is not None
-        else str(full.get("regularizer", DEFAULT_MSP_REGULARIZER))
+        else str(full.get("regularizer", MSP_REFERENCE_REGULARIZER))
     )
     base = {"key": key, "name": spec.name, "msp_lam": lam, "msp_regularizer": regularizer}
 

@@ -145,7 +145,7 @@ def test_lam_sweep_argmaxes_match_its_table_and_msp_is_on_one_scale():
         sweep.accuracy_at_best_msp
         == table.loc[table["lam"] == sweep.best_msp_lam, "accuracy"].iloc[0]
     )
-    # Every labeling's MSP is measured with lam = DEFAULT_MSP_LAM; own_msp with its own lam,
+    # Every labeling's MSP is measured with lam = SWEEP_MSP_LAM; own_msp with its own lam,
     # which falls as lam grows (bigger regularised covariances).
     model = ALGORITHMS["mspc-gep"].make(lam=1e3, n_init=2, random_state=0).fit(X)
     row = table.iloc[-1]

@@ -103,6 +103,38 @@ class FitOutcome:
     error: str
     result: FitResult | None = None
 
+    @property
+    def ok(self) -> bool:
+        """Whether the fit succeeded."""
+        return not self.error
+
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as plain JSON values (what an experiment cell stores on disk).
+
+        ``status`` (``"ok"`` or ``"failed"``), ``error`` (``"<type>: <message>"`` or
+        ``None``), ``seconds``, and on success ``warnings``, ``accuracy``, ``nmi``,
+        ``rand``, ``msp`` (``None`` where undefined), ``n_iter`` and ``n_clusters``.
+        """
+        result = self.result
+        if not self.ok:
+            error = self.error
+            if result is not None and result.error_type:
+                error = f"{result.error_type}: {result.error}"
+            return {"status": "failed", "error": error, "seconds": self.seconds}
+        assert result is not None  # a successful outcome always carries its result
+        return {
+            "status": "ok",
+            "error": None,
+            "seconds": result.seconds,
+            "warnings": list(result.warnings),
+            "accuracy": result.metrics["accuracy"],
+            "nmi": result.metrics["nmi"],
+            "rand": result.metrics["rand"],
+            "msp": result.metrics["msp"],
+            "n_iter": result.n_iter,
+            "n_clusters": result.n_clusters,
+        }
+
 
 def _nan(value: Any) -> float:
     return np.nan if value is None else float(value)
@@ -115,6 +147,7 @@ def evaluate_fit(
     y=None,
     *,
     msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
     """Fit the method ``key`` on ``X`` and measure accuracy (against ``y``) and MSP.
@@ -136,7 +169,9 @@ def evaluate_fit(
     msp_lam : float or None, default=None
         ``lam`` of the MSP. ``None``: the method's own ``lam`` and ``regularizer`` when it
         has them (MSPC reports the MSP it maximised), else
-        :data:`clustering.evaluation.DEFAULT_MSP_LAM` with ``regularizer="diag"``.
+        :data:`clustering._lam.MSP_REFERENCE_LAM` with ``regularizer="diag"``.
+    msp_regularizer : str or None, default=None
+        ``Lambda`` of the MSP (``None``: as for ``msp_lam``).
     random_state : int or None, default=0
         Set on estimators that take a ``random_state`` and were not given one.
 
@@ -147,7 +182,13 @@ def evaluate_fit(
     X = np.asarray(X, dtype=np.float64)
     try:
         result = fit_and_evaluate(
-            key, dict(params or {}), X, y, msp_lam=msp_lam, random_state=random_state
+            key,
+            dict(params or {}),
+            X,
+            y,
+            msp_lam=msp_lam,
+            msp_regularizer=msp_regularizer,
+            random_state=random_state,
         )
     except KeyError as err:
         return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, str(err.args[0]))

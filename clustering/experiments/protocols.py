@@ -37,8 +37,7 @@ import pandas as pd
 
 from datasets.scaling import PAPER_FACTORS
 
-from .._lam import effective_lam
-from ..evaluation import DEFAULT_MSP_LAM
+from .._lam import MSP_REFERENCE_LAM, effective_lam
 from .evaluator import (
     Evaluator,
     FitOutcome,
@@ -78,9 +77,9 @@ DEFAULT_FACTORS = (1.0, *PAPER_FACTORS)
 DEFAULT_LAMS = tuple(10.0 ** np.arange(-4, 5))
 
 #: ``lam`` that :func:`lam_sweep` measures the MSP of every labeling with, so that the
-#: labelings of different ``lam`` are compared on one scale: the same reference value the
-#: Cluster page uses to compare methods (:data:`clustering.evaluation.DEFAULT_MSP_LAM`).
-SWEEP_MSP_LAM = DEFAULT_MSP_LAM
+#: labelings of different ``lam`` are compared on one scale: the lab's one reference,
+#: :data:`clustering._lam.MSP_REFERENCE_LAM` (also the papers' tables' label-free choice).
+SWEEP_MSP_LAM = MSP_REFERENCE_LAM
 
 # --------------------------------------------------------------------------------------------
 # Fig. 1: sensitivity to anisotropic feature scaling
@@ -348,7 +347,7 @@ def lam_sweep(
     params : mapping or None
         Other estimator parameters (``lam`` is overridden).
     progress : callable(fraction, message) or None
-    msp_lam : float or None, keyword-only, default=0.1
+    msp_lam : float or None, keyword-only, default=SWEEP_MSP_LAM (0.01)
         ``lam`` of the MSP used for selection; ``None`` uses each run's own ``lam``.
     random_state : int or None, keyword-only, default=0
     evaluator : callable or None, keyword-only
