@@ -154,8 +154,8 @@ def compute_cell(cell: Cell) -> dict[str, Any]:
     """Compute one cell; never raises for a failing method (the result says what failed).
 
     The fit and its scores come from :func:`~clustering.experiments.evaluator.evaluate_fit`
-    (a :class:`~clustering.experiments.evaluator.FitOutcome`, stored with
-    :meth:`~clustering.experiments.evaluator.FitOutcome.to_dict`), so the numbers agree with
+    (a :class:`~clustering.evaluation.FitOutcome`, stored with
+    :meth:`~clustering.evaluation.FitOutcome.to_dict`), so the numbers agree with
     the app's and the lab's sweeps.
 
     Returns
