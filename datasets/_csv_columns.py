@@ -1,5 +1,6 @@
-"""Turning the cells of an upload into columns: numbers (decimal comma, thousands
-separators, values beyond float range), missing values, text, the label column's classes.
+"""Turning the cells pandas could not read as numbers into columns: numbers (decimal comma,
+thousands separators, values beyond float range), missing values, text; the label column's
+classes.
 
 Part of :func:`datasets.upload.read_csv`.
 """
@@ -40,9 +41,13 @@ class _Column:
     n_decimal: int = 0
     ambiguous_examples: list[str] = field(default_factory=list)
 
-    def add(self, cells: tuple[str, ...], decimal_comma: bool) -> None:
-        array = np.empty(len(cells), dtype=object)
-        array[:] = cells
+    def add(self, cells: np.ndarray, decimal_comma: bool) -> None:
+        """Add the column's cells: float64 numbers pandas has parsed, or an object array of
+        the cells' text (str) for the numbers, missing values and text to be told apart."""
+        if cells.dtype != object:
+            self.chunks.append(np.asarray(cells, dtype=np.float64))
+            return
+        array = cells
         original = array
         if decimal_comma:
             commas = pd.Series(array, dtype=object).str.strip()
@@ -101,6 +106,8 @@ class _Column:
                 )
 
     def values(self) -> np.ndarray:
+        if len(self.chunks) == 1:
+            return self.chunks[0]
         return np.concatenate(self.chunks) if self.chunks else np.empty(0)
 
 
@@ -135,7 +142,3 @@ def _is_row_number(values: np.ndarray) -> bool:
     return n > 1 and (
         np.array_equal(values, np.arange(n)) or np.array_equal(values, np.arange(1, n + 1))
     )
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
