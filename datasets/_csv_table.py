@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import warnings
 from itertools import repeat
 
@@ -27,6 +28,8 @@ from ._base import DatasetError
 from ._csv_text import _SAVE_AS_CSV, _scan_rows, _too_many_rows
 
 __all__ = ["_read_table"]
+
+_NON_BLANK = re.compile(rb"\S")
 
 # What pandas.read_csv raises for a file it cannot split (and a mismatch of widths, which
 # is turned into an error below so that no value is silently dropped).
@@ -99,7 +102,7 @@ def _read_table(
     ``payload`` is the file as UTF-8 and ``offset`` the byte just after the header row (0
     without a header); ``text`` is the same file decoded, for the re-scan.
     """
-    if not payload[offset:].strip():
+    if _NON_BLANK.search(payload, offset) is None:
         return [np.empty(0, dtype=object) for _ in range(n_columns)], 0
     text_columns = [label_index] if label_index is not None else []
     checked = False
@@ -144,6 +147,12 @@ def _pandas_or_refuse(
 ) -> pd.DataFrame:
     try:
         return _pandas(payload, offset, delimiter, width, text_columns=text_columns)
+    except _PANDAS_ERRORS:
+        pass
+    # Python's csv ends a quoted value that is still open at the end of the file there (the
+    # re-scan has checked that it is short); pandas refuses it unless the quote is closed.
+    try:
+        return _pandas(payload + b'"', offset, delimiter, width, text_columns=text_columns)
     except _PANDAS_ERRORS:
         raise DatasetError(
             "The file could not be split into rows and columns; check its quotation marks "

@@ -308,9 +308,9 @@ def _parse(
 
     label_index, label_notes = _resolve_label(header, label_column, has_header)
     notes.extend(label_notes)
-    offset = 0
-    if has_header:  # pandas starts after the header row (bytes of UTF-8 from `base`)
-        offset = base + len(text[:header_end].encode("utf-8"))
+    # pandas starts after the header row, or at the first row when that is data; `payload`
+    # holds the text as UTF-8 from byte `base` on.
+    offset = base + (len(text[:header_end].encode("utf-8", "surrogatepass")) if has_header else 0)
     cells, n_rows = _read_table(
         payload,
         offset,
