@@ -111,21 +111,29 @@ class _Column:
         return np.concatenate(self.chunks) if self.chunks else np.empty(0)
 
 
-def _label_values(cells: list[str]) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    """(known mask, integer codes, class names) of a label column's stripped cells."""
-    series = pd.Series(cells, dtype=object)
-    known = ~series.str.lower().isin(_NA_TOKENS).to_numpy()
-    present = series[known]
-    numbers = pd.to_numeric(present, errors="coerce")
+def _label_values(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """(known mask, integer codes, class names) of a label column's cells (text).
+
+    The work is done on the distinct values (pandas' hash table), not on every cell: a
+    label column has few of them.
+    """
+    raw_codes, raw_uniques = pd.factorize(pd.Series(cells, dtype=object).fillna(""))
+    stripped_codes, uniques = pd.factorize(pd.Series([str(u).strip() for u in raw_uniques]))
+    codes = stripped_codes[raw_codes]
+    uniques = np.asarray(uniques, dtype=object)
+    unique_known = ~pd.Series(uniques, dtype=object).str.lower().isin(_NA_TOKENS).to_numpy()
+    known = unique_known[codes]
+    present = uniques[unique_known]
+    numbers = pd.to_numeric(pd.Series(present, dtype=object), errors="coerce")
     if len(present) and not numbers.isna().any():
-        uniques = np.unique(numbers.to_numpy(dtype=np.float64))
-        names = tuple(_format_number(v) for v in uniques)
-        codes = np.searchsorted(uniques, numbers.to_numpy(dtype=np.float64))
+        classes, index = np.unique(numbers.to_numpy(dtype=np.float64), return_inverse=True)
+        names = tuple(_format_number(v) for v in classes)
     else:
-        uniques = np.unique(present.to_numpy(dtype=str))
-        names = tuple(str(v) for v in uniques)
-        codes = np.searchsorted(uniques, present.to_numpy(dtype=str))
-    return known, codes.astype(np.int64), names
+        classes, index = np.unique(np.array(present, dtype=str), return_inverse=True)
+        names = tuple(str(v) for v in classes)
+    class_of = np.full(len(uniques), -1, dtype=np.int64)
+    class_of[unique_known] = np.asarray(index, dtype=np.int64).ravel()
+    return known, class_of[codes[known]], names
 
 
 def _format_number(value: float) -> str:

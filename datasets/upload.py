@@ -325,7 +325,7 @@ def _parse(
     for column in columns:
         column.add(cells[column.index], decimal_comma)
         cells[column.index] = None
-    label_cells = [str(c).strip() for c in cells[label_index]] if label_index is not None else []
+    label_cells = cells[label_index] if label_index is not None else None
     del cells
 
     if n_rows == 0:
@@ -428,7 +428,7 @@ def _parse(
         )
 
     X = np.column_stack(values)
-    X_kept_rows = X[keep]
+    X_kept_rows = X if keep.all() else X[keep]  # no copy of a large X when no row goes
     # A column with no usable value among the kept rows cannot be filled or used.
     all_missing = ~np.isfinite(X_kept_rows).any(axis=0) if len(X_kept_rows) else np.zeros(0, bool)
     if len(X_kept_rows) and all_missing.any():
@@ -447,7 +447,7 @@ def _parse(
             )
 
     # ---- missing and infinite values ----------------------------------------------------
-    X_rows = X[keep]
+    X_rows = X if keep.all() else X[keep]
     n_missing = int(np.isnan(X_rows).sum())
     n_infinite = int(np.isinf(X_rows).sum())
     removed_for_missing = 0
@@ -496,7 +496,8 @@ def _parse(
             f"Only {_count(n_usable, 'usable row')} {'was' if n_usable == 1 else 'were'} found; "
             f"clustering needs at least {MIN_ROWS}.{reason}"
         )
-    X = X[keep]
+    if not keep.all():
+        X = X[keep]
     if y is not None:
         y = y[keep]
         present = np.unique(y)
