@@ -99,8 +99,9 @@ def _read_table(
     """Each of the ``n_columns`` columns as an array (float64 where pandas read every cell as
     a number, else the cells' text as an object array) and the number of rows.
 
-    ``payload`` is the file as UTF-8 and ``offset`` the byte just after the header row (0
-    without a header); ``text`` is the same file decoded, for the re-scan.
+    ``payload`` is the file as UTF-8 and ``offset`` the byte just after the header row (the
+    start of the text when the first row is data); ``text`` is the same file decoded, for
+    the re-scan.
     """
     if _NON_BLANK.search(payload, offset) is None:
         return [np.empty(0, dtype=object) for _ in range(n_columns)], 0
