@@ -8,7 +8,7 @@ Each wrapper is keyed by everything its result depends on:
 - :func:`dataset_fingerprint`: a hash of ``X`` and ``y`` that keys the caches below, so a
   fit is never recomputed for the same numbers and never reused for different ones;
 - :func:`fit`: one registered algorithm on one data set → :class:`clustering.evaluation.
-  FitResult` (labels, metrics, time, ``w``/``b``, objective history, or the error message
+  FitOutcome` (labels, metrics, time, ``w``/``b``, objective history, or the error message
   in place of an exception);
 - :func:`projection`: a 2-D view of the data for the scatter plots.
 
@@ -28,7 +28,7 @@ import streamlit as st
 import datasets
 from clustering import projections
 from clustering._cost import check_cost, check_generator
-from clustering.evaluation import FitResult, fit_and_evaluate
+from clustering.evaluation import FitOutcome, fit_and_evaluate
 from clustering.exceptions import TooExpensiveError
 
 from .model import DataChoice, fingerprint
@@ -152,7 +152,7 @@ def _fit(
     msp_regularizer: str | None,
     _X: np.ndarray,
     _y: np.ndarray | None,
-) -> FitResult:
+) -> FitOutcome:
     try:
         return fit_and_evaluate(
             key,
@@ -168,7 +168,7 @@ def _fit(
         from clustering import ALGORITHMS
 
         spec = ALGORITHMS.get(key)
-        return FitResult(
+        return FitOutcome(
             key=key,
             name=spec.name if spec else key,
             params=dict(params),
@@ -178,7 +178,7 @@ def _fit(
         )
 
 
-#: ``FitResult.error_type`` of a run that waits for a click (:func:`fit`).
+#: ``FitOutcome.error_type`` of a run that waits for a click (:func:`fit`).
 WAITS_FOR_CLICK = "WaitsForClick"
 
 
@@ -194,7 +194,7 @@ def fit(
     msp_regularizer: str | None = None,
     *,
     clicked: bool = False,
-) -> FitResult:
+) -> FitOutcome:
     """Fit the algorithm registered as ``key`` (cached).
 
     Parameters
@@ -217,7 +217,7 @@ def fit(
 
     Returns
     -------
-    FitResult
+    FitOutcome
         Never raises for a failing method: ``result.error`` holds the message. A run
         predicted above this machine's hard cap (:func:`clustering._cost.check_cost`) is
         not started: its result carries the :class:`~clustering.exceptions.TooExpensiveError`
@@ -232,7 +232,7 @@ def fit(
     try:
         cost = check_cost(key, n, d, dict(params))
     except TooExpensiveError as err:
-        return FitResult(
+        return FitOutcome(
             key=key,
             name=spec.name if spec else key,
             params=dict(params),
@@ -242,7 +242,7 @@ def fit(
     except KeyError:  # not registered: _fit reports it
         cost = None
     if cost is not None and not clicked and not cost.auto_run:
-        return FitResult(
+        return FitOutcome(
             key=key,
             name=spec.name if spec else key,
             params=dict(params),
@@ -278,7 +278,7 @@ def fit_many(
     shared: Mapping[str, Any] | None = None,
     progress: bool = True,
     clicked: bool | Sequence[str] = False,
-) -> list[FitResult]:
+) -> list[FitOutcome]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
     Constraints go only to the methods whose spec accepts them. ``shared``

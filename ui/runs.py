@@ -32,7 +32,7 @@ import streamlit as st
 
 from clustering import ALGORITHMS
 from clustering._cost import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, Cost, check_cost, predict_cost
-from clustering.evaluation import FitResult
+from clustering.evaluation import FitOutcome as FitResult
 from clustering.exceptions import TooExpensiveError
 
 from . import cache, state
