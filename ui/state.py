@@ -84,6 +84,7 @@ __all__ = [
     "get_lam",
     "get_regularizer",
     "get_scaling_factors",
+    "get_scaling_preset",
     "get_upload",
     "get_view",
     "init",
@@ -98,6 +99,7 @@ __all__ = [
     "set_lam",
     "set_regularizer",
     "set_scaling_factors",
+    "set_scaling_preset",
     "set_upload",
     "set_url_value",
     "set_view",
@@ -548,3 +550,26 @@ def set_url_value(name: str, value: str) -> None:
 def init() -> None:
     """Call first on every page: restores the state from the URL on a session's first run."""
     sync_from_url()
+
+
+# ----------------------------------------------------------------------------------------
+# Feature scaling: the animation's preset (issue 13). Kept apart for easy merges.
+# ----------------------------------------------------------------------------------------
+
+#: Session key of the Feature scaling animation's preset ("break", "rescue" or "").
+SCALE_PRESET = "dcl.scale_preset"
+
+
+def get_scaling_preset() -> str:
+    """The preset the Feature scaling animation starts from ("" for none)."""
+    return str(st.session_state.get(SCALE_PRESET, ""))
+
+
+def set_scaling_preset(name: str) -> None:
+    """Choose the Feature scaling animation's preset (a key of
+    :data:`clustering.animation.PRESETS`, or "" for none); ``ValueError`` otherwise."""
+    from clustering.animation import PRESETS
+
+    if name and name not in PRESETS:
+        raise ValueError(f"Unknown scaling preset {name!r}; choose one of {sorted(PRESETS)}.")
+    st.session_state[SCALE_PRESET] = str(name)
