@@ -107,7 +107,10 @@ def test_afs_demo_opens_feature_scaling_ready_to_break_kmeans(home):
     assert not home.exception, [e.message for e in home.exception]
     assert home.title[0].value == "Feature scaling"
     assert home.session_state["dcl.scale"] == {1: 10.0}  # 'noise' ×10
-    assert home.session_state["dcl.scale_preset"] == "break"
+    # The break preset is ready: the animation sweeps 'noise' with 'signal' at ×1.
+    assert home.selectbox(key="fs.anim.feature").value == 1
+    anim = [c for c in home.get("plotly_chart") if c.proto.id and "fs.anim" in c.proto.id]
+    assert anim, "the animation was not drawn"
     assert home.select_slider(key="fs.factor.1").value == 10.0
     assert home.select_slider(key="fs.factor.0").value == 1.0
     assert home.query_params["scale"] == "1:10"

@@ -5,7 +5,8 @@
 - :func:`scaled_fingerprint`: the cache key of the rescaled data, derived from the original
   data's fingerprint and the factors (no hash of the scaled ``X`` on every rerun);
 - :func:`comparison_table`: accuracy, MSP and labels changed, before and after, per method;
-- :func:`hyperplane_in_original_units`: the "after" hyperplane drawn in the original units.
+- :func:`hyperplane_in_original_units`: the "after" hyperplane drawn in the original units;
+- :func:`animation`: the play control's sweep, figure and caption (cached).
 """
 
 from __future__ import annotations
@@ -15,15 +16,24 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 import datasets
+from clustering import plots
+from clustering.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
 from clustering.evaluation import FitResult
 from clustering.metrics import clustering_error
 
+from . import cache
+
 __all__ = [
+    "animation",
+    "animation_axes",
+    "animation_signature",
     "comparison_table",
     "hyperplane_in_original_units",
     "paper_random_scaling",
+    "preset_available",
     "scaled_fingerprint",
 ]
 
@@ -84,3 +94,69 @@ def hyperplane_in_original_units(w, factors: Sequence[float]) -> np.ndarray | No
     """``w`` of a hyperplane fitted on ``X * factors``, as a hyperplane on ``X``:
     ``w . (x * f) = (w * f) . x``."""
     return None if w is None else np.asarray(w, dtype=float) * np.asarray(factors, dtype=float)
+
+
+# ----------------------------------------------------------------------------------------
+# The play control: one feature's factor swept as animation frames (issue 13)
+# ----------------------------------------------------------------------------------------
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def animation(
+    data_fingerprint: str,
+    methods: tuple,
+    feature: int,
+    fixed: tuple,
+    view: tuple[int, int],
+    feature_names: tuple[str, ...],
+    _X: np.ndarray,
+    _y: np.ndarray | None,
+):
+    """The sweep of ``feature`` over :data:`clustering.animation.DEFAULT_FACTORS` (×0.001 to
+    ×1000) with the other columns held at ``fixed`` (``(column, factor)`` pairs), its
+    figure and the sentence its numbers decide — computed once per setting and cached.
+
+    ``methods`` are ``(display name, key, ((param, value), ...))`` triples. Every fit goes
+    through :func:`ui.cache.fit_on`, so a frame the before/after panels already fitted is
+    not fitted again. Returns ``(sweep, figure, caption)``.
+    """
+    spec = {name: (key, dict(params)) for name, key, params in methods}
+    sweep = scaling_sweep(
+        _X, _y, spec, int(feature), DEFAULT_FACTORS, fixed=dict(fixed), fit=cache.fit_on
+    )
+    fig = plots.scaling_animation_figure(
+        sweep, _X, _y, features=view, feature_names=list(feature_names)
+    )
+    return sweep, fig, describe_sweep(sweep, feature_names[int(feature)])
+
+
+def animation_signature(
+    data_fingerprint: str, methods: dict, feature: int, factors: Sequence[float]
+) -> tuple:
+    """The hashable settings of an animation: data, methods, swept column and the factors
+    the other columns are held at."""
+    fixed = tuple((j, float(f)) for j, f in enumerate(factors) if j != feature and f != 1.0)
+    spec = tuple(
+        (name, key, tuple(sorted(params.items()))) for name, (key, params) in methods.items()
+    )
+    return (data_fingerprint, spec, int(feature), fixed)
+
+
+def animation_axes(view: str, feature: int, order: Sequence[int]) -> tuple[int, int]:
+    """The animation's two axes: the view's features when it shows two features, else the
+    swept feature against the largest-variance other one (``order``: by variance)."""
+    if view.startswith("features:"):
+        i, j = (int(v) for v in view.split(":", 1)[1].split(","))
+        if i != j:
+            return i, j
+    other = next(int(j) for j in order if int(j) != int(feature))
+    return (int(feature), other) if int(feature) < other else (other, int(feature))
+
+
+def preset_available(preset: str, feature_names: Sequence[str]) -> bool:
+    """Whether the data have the features a preset of
+    :data:`clustering.animation.PRESETS` moves (the AFS trap's 'signal' and 'noise')."""
+    from clustering.animation import PRESETS
+
+    p = PRESETS[preset]
+    return all(f in list(feature_names) for f in (p.feature, *p.fixed))
