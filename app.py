@@ -47,23 +47,21 @@ def _numbers(frame, columns: dict[str, str], height: int | str = "auto") -> None
 
 
 def _afs_demo() -> None:
-    st.markdown("#### The AFS trap: one slider breaks k-means")
+    st.markdown("#### The AFS trap")
     with st.spinner("Fitting the AFS trap…"):
         story = ui_demos.afs_story()
+    table = ui_demos.afs_table(story)
     _numbers(
-        ui_demos.afs_table(story),
-        {
-            "accuracy x1": "acc. ×1",
-            "accuracy break": "acc. noise ×10",
-            "accuracy rescue": "acc. + signal ×10",
-            "msp x1": "MSP ×1",
-            "msp break": "MSP noise ×10",
-            "msp rescue": "MSP + signal ×10",
-        },
+        table,
+        {m: m.replace(", standardised start", ", std. start") for m in table if m != "rescaling"},
     )
-    st.caption(story.caption, help="Computed from the numbers above.")
+    st.caption(
+        "Accuracy after multiplying features by the factors on the left. " + story.caption,
+        help="Computed from the numbers above. 'std. start': MSPC's search starts from "
+        "k-means on standardised features.",
+    )
     if st.button(
-        "Open it on Feature scaling, ready to break k-means",
+        "Open on Feature scaling (noise ×10)",
         key="demo.afs",
         type="primary",
         width="stretch",
@@ -72,20 +70,23 @@ def _afs_demo() -> None:
 
 
 def _breast_demo() -> None:
-    st.markdown("#### Breast cancer: does the higher MSP pick the better labeling?")
+    st.markdown("#### Breast cancer")
     with st.spinner("Fitting the breast-cancer task…"):
         story = ui_demos.breast_story()
     _numbers(
         story.table[["method", "accuracy", "msp"]],
         {"accuracy": "accuracy", "msp": "MSP"},
     )
-    st.caption(story.caption, help="Computed from the numbers above.")
-    if st.button("Open it on Cluster", key="demo.breast", type="primary", width="stretch"):
+    st.caption(
+        "Does the labeling with the higher MSP have the higher accuracy? " + story.caption,
+        help="Computed from the numbers above; the MSP needs no true labels.",
+    )
+    if st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch"):
         ui_demos.open_breast()
 
 
 def _digits_demo() -> None:
-    st.markdown("#### Digits 3 vs 8: MSP against accuracy over λ")
+    st.markdown("#### Digits 3 vs 8")
     with st.spinner("Fitting digits 3 vs 8…"):
         story = ui_demos.digits_story()
     _numbers(

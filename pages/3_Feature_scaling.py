@@ -306,6 +306,10 @@ if state.widget_value("fs.anim.request") == signature:
             y,
         )
     st.plotly_chart(anim_fig, key="fs.anim.figure", width="stretch")
+    st.caption(
+        "Press ▶ Play or drag the slider. Points stay in the original units; colours are "
+        "each method's clusters and the dashed line its hyperplane at that factor."
+    )
     st.caption("The numbers of the frames: " + anim_caption)
 elif state.widget_value("fs.anim.request") is not None:
     st.info("The settings changed since the animation was computed — press the button again.")

@@ -99,13 +99,16 @@ def open_digits() -> None:
     st.switch_page("pages/4_MSP_vs_accuracy.py")
 
 
+#: The AFS story's conditions as the Home table names them (rows, in this order).
+AFS_CONDITIONS = {"x1": "×1", "break": "noise ×10", "rescue": "noise ×10, signal ×10"}
+
+
 def afs_table(story: demos.DemoStory):
-    """The AFS story's numbers as shown on Home: one row per method, accuracy and MSP at
-    ×1, after the break and after the rescue."""
+    """The AFS story's accuracies as shown on Home: one row per condition (×1, the break,
+    the rescue), one column per method (the story's method names)."""
     t = story.table
-    out = t.pivot(index="method", columns="condition", values=["accuracy", "msp"])
-    conditions = ("x1", "break", "rescue")
-    out = out.reindex(columns=[(m, c) for m in ("accuracy", "msp") for c in conditions])
-    out.columns = [f"{m} {c}" for m, c in out.columns]
-    order = list(dict.fromkeys(t["method"]))
-    return out.reindex(order).reset_index()
+    out = t.pivot(index="condition", columns="method", values="accuracy")
+    out = out.reindex(index=list(AFS_CONDITIONS), columns=list(dict.fromkeys(t["method"])))
+    out.index = [AFS_CONDITIONS[c] for c in out.index]
+    out.columns.name = None
+    return out.rename_axis("rescaling").reset_index()
