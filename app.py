@@ -53,12 +53,12 @@ def _afs_demo() -> None:
     table = ui_demos.afs_table(story)
     _numbers(
         table,
-        {m: m.replace(", standardised start", ", std. start") for m in table if m != "rescaling"},
+        {m: m.split(" (")[0] for m in table if m != "rescaling"},
     )
     st.caption(
-        "Accuracy after multiplying features by the factors on the left. " + story.caption,
-        help="Computed from the numbers above. 'std. start': MSPC's search starts from "
-        "k-means on standardised features.",
+        "Accuracy after multiplying the features as on the left. " + story.caption,
+        help="Computed from the numbers above. MSPC here is MSPC (MPM) whose search starts "
+        "from k-means on standardised features.",
     )
     if st.button(
         "Open on Feature scaling (noise ×10)",
@@ -94,8 +94,11 @@ def _digits_demo() -> None:
         {"msp": "MSP", "accuracy": "accuracy"},
         height=180,
     )
-    st.caption(story.caption, help="Computed from the numbers above.")
-    if st.button("Open it on MSP vs accuracy", key="demo.digits", type="primary", width="stretch"):
+    st.caption(
+        "MSPC over a grid of λ, every run's MSP measured with one λ. " + story.caption,
+        help="Computed from the numbers above.",
+    )
+    if st.button("Open on MSP vs accuracy", key="demo.digits", type="primary", width="stretch"):
         ui_demos.open_digits()
 
 

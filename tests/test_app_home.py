@@ -48,7 +48,7 @@ def test_afs_caption_claims_hold_for_the_numbers_shown(home):
     km = table["k-means"]
     inv = table["MSPC (MPM), standardised start"]
     caption = _caption(home, "k-means", "noise")
-    k1, kb, kr = km["×1"], km["noise ×10"], km["noise ×10, signal ×10"]
+    k1, kb, kr = km["×1"], km["noise ×10"], km["+ signal ×10"]
     # The redesigned trap: the break costs k-means at least 20 points, MSPC stays.
     assert k1 - kb >= 0.20
     assert f"k-means breaks: accuracy {_f3(k1)} → {_f3(kb)}" in caption

@@ -100,7 +100,7 @@ def open_digits() -> None:
 
 
 #: The AFS story's conditions as the Home table names them (rows, in this order).
-AFS_CONDITIONS = {"x1": "×1", "break": "noise ×10", "rescue": "noise ×10, signal ×10"}
+AFS_CONDITIONS = {"x1": "×1", "break": "noise ×10", "rescue": "+ signal ×10"}
 
 
 def afs_table(story: demos.DemoStory):

@@ -232,8 +232,8 @@ def scaling_animation_figure(
         sliders=[
             {
                 "active": start,
-                "x": 0.16,
-                "len": 0.84,
+                "x": 0.2,
+                "len": 0.8,
                 "y": -0.2,
                 "yanchor": "top",
                 "currentvalue": {"visible": False},
