@@ -101,7 +101,10 @@ def hyperplane_in_original_units(w, factors: Sequence[float]) -> np.ndarray | No
 # ----------------------------------------------------------------------------------------
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+# ``cache_resource``, not ``cache_data``: the result is shared, never copied. Unpickling a
+# cached figure of 13 frames re-validated every plotly property and took 2 s of every
+# rerun of the page under load; nothing mutates the sweep or the figure.
+@st.cache_resource(max_entries=16, show_spinner=False)
 def animation(
     data_fingerprint: str,
     methods: tuple,
@@ -118,7 +121,8 @@ def animation(
 
     ``methods`` are ``(display name, key, ((param, value), ...))`` triples. Every fit goes
     through :func:`ui.cache.fit_on`, so a frame the before/after panels already fitted is
-    not fitted again. Returns ``(sweep, figure, caption)``.
+    not fitted again. Returns ``(sweep, figure, caption)``, shared between reruns and
+    sessions: do not modify them.
     """
     spec = {name: (key, dict(params)) for name, key, params in methods}
     sweep = scaling_sweep(
