@@ -244,7 +244,6 @@ for rb, ra in zip(before, after, strict=True):
             if not widgets.show_result_problems(result):
                 continue
             w = ui_scaling.hyperplane_in_original_units(result.w, factor_vec)
-            proj = cache.projection(view, current.fingerprint, X, w, result.b)
             acc = result.metrics.get("accuracy")
             msp = result.metrics.get("msp")
             bits = [when]
@@ -252,12 +251,20 @@ for rb, ra in zip(before, after, strict=True):
                 bits.append(f"accuracy {acc:.3f}")
             if msp is not None:
                 bits.append(f"MSP {msp:.3f}")
-            fig = plots.cluster_scatter(
-                proj, result.labels, y, ds.class_names, title=" · ".join(bits), height=380
+            fig, note = ui_scaling.scatter_figure(
+                view,
+                current.fingerprint,
+                w,
+                result.b,
+                result.labels,
+                " · ".join(bits),
+                X,
+                y,
+                ds.class_names,
             )
             st.plotly_chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
-            if proj.note:
-                st.caption(proj.note)
+            if note:
+                st.caption(note)
 
 # ---- 3. Play: one factor swept --------------------------------------------------------------
 st.subheader("3 · Play: sweep one feature from ×0.001 to ×1000")

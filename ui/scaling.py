@@ -35,6 +35,7 @@ __all__ = [
     "paper_random_scaling",
     "preset_available",
     "scaled_fingerprint",
+    "scatter_figure",
 ]
 
 
@@ -164,3 +165,34 @@ def preset_available(preset: str, feature_names: Sequence[str]) -> bool:
 
     p = PRESETS[preset]
     return all(f in list(feature_names) for f in (p.feature, *p.fixed))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _scatter_figure(
+    view: str,
+    data_fingerprint: str,
+    w: tuple | None,
+    b: float | None,
+    labels: bytes,
+    title: str,
+    class_names: tuple | None,
+    _X: np.ndarray,
+    _y: np.ndarray | None,
+):
+    wv = None if w is None else np.asarray(w, dtype=np.float64)
+    proj = cache.projection(view, data_fingerprint, _X, wv, b)
+    lab = np.frombuffer(labels, dtype=np.int64)
+    fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
+    return fig, proj.note
+
+
+def scatter_figure(view, data_fingerprint, w, b, labels, title, X, y, class_names=None):
+    """A before/after panel: the clusters in ``view`` with the hyperplane ``w``, ``b`` (in
+    the original units), and the view's note — cached and shared (``cache_resource``), so
+    a slider step rebuilds only the panels whose labels or hyperplane changed (the "before"
+    panels and an invariant method's "after" panel are reused). Do not modify the figure."""
+    wt = None if w is None else tuple(float(v) for v in np.ravel(w))
+    lab = np.asarray(labels, dtype=np.int64).tobytes()
+    names = None if class_names is None else tuple(class_names)
+    bv = None if b is None else float(b)
+    return _scatter_figure(view, data_fingerprint, wt, bv, lab, title, names, X, y)
