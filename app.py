@@ -115,8 +115,9 @@ THEORY = (
     "alone, so it can compare labelings and choose parameters without true labels. "
     "Unlike the margin of k-means or maximum-margin clustering, it does not change when a "
     "feature is measured in other units (Theorem 1 of the paper). "
-    "MSPC's own search is immune to such **anisotropic feature scaling** only when it also "
-    "starts from a labeling that ignores the units, such as k-means on standardised features."
+    "MSPC's own search (with Λ = diag) is immune to such **anisotropic feature scaling** only "
+    "when it also starts from a labeling that ignores the units, such as k-means on "
+    "standardised features."
 )
 
 
