@@ -30,7 +30,6 @@ False
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -233,10 +232,11 @@ def check_cost(
 
 
 def check_generator(key: str, params: Mapping[str, Any]) -> None:
-    """Refuse generator settings outside the ranges the app's widgets offer.
+    r"""Refuse generator settings outside the ranges the app's widgets offer.
 
-    The generators' own checks accept more (up to 100,000 samples and 500 features) for use
-    from Python; a link or a widget may not go beyond the declared ``GeneratorParam`` range.
+    The ranges are the generator's declared ``Param``\s (``datasets.synthetic.GENERATORS``),
+    the same ones the generator functions and the link decoder check: this is the check
+    phrased as a cost refusal, before any data is drawn.
 
     Raises
     ------
@@ -257,9 +257,7 @@ def check_generator(key: str, params: Mapping[str, Any]) -> None:
             v = float(value)
         except (TypeError, ValueError, OverflowError):
             continue  # the generator's own check names a non-number
-        low = -math.inf if param.low is None else param.low
-        high = math.inf if param.high is None else param.high
-        if not (low <= v <= high):
+        if not param.in_range(v):
             raise TooExpensiveError(
                 f"{key}: {param.name}={value!r} is outside the range the lab runs here "
                 f"({param.low:g} to {param.high:g}). Fix: choose {param.name} in that range."

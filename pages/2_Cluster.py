@@ -172,7 +172,7 @@ for result, panel in panels:
             )
             msp = result.msp
             acc = result.metrics.get("accuracy")
-            title = f"MSP {msp:.3f}" if msp is not None else "MSP —"
+            title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
             if acc is not None:
                 title += f" · accuracy {acc:.3f}"
             fig = plots.cluster_scatter(proj, result.labels, y, ds.class_names, title=title)
@@ -250,10 +250,11 @@ else:
     for i, result in enumerate(margin_results):
         with cols[i % len(cols)], widgets.guard(title="The margins cannot be drawn"):
             margins = result.margins(X)
-            fig = plots.margin_histogram(margins, result.labels, result.msp, rho, title=result.name)
+            msp = result.msp if np.isfinite(result.msp) else None
+            fig = plots.margin_histogram(margins, result.labels, msp, rho, title=result.name)
             figures[f"{result.key}-margins"] = fig
             st.plotly_chart(fig, key=f"margins.{result.key}")
-            if result.msp is not None:
+            if np.isfinite(result.msp):
                 with st.expander("Guarantee for every ρ"):
                     curve = plots.guarantee_curve(margins, result.labels, result.msp)
                     figures[f"{result.key}-guarantee"] = curve

@@ -8,7 +8,7 @@ Each wrapper is keyed by everything its result depends on:
 - :func:`dataset_fingerprint`: a hash of ``X`` and ``y`` that keys the caches below, so a
   fit is never recomputed for the same numbers and never reused for different ones;
 - :func:`fit`: one registered algorithm on one data set → :class:`clustering.evaluation.
-  FitResult` (labels, metrics, time, ``w``/``b``, objective history, or the error message
+  FitOutcome` (labels, metrics, time, ``w``/``b``, objective history, or the error message
   in place of an exception);
 - :func:`projection`: a 2-D view of the data for the scatter plots.
 
@@ -27,7 +27,7 @@ import streamlit as st
 
 import datasets
 from clustering import projections
-from clustering.evaluation import FitResult, fit_and_evaluate
+from clustering.evaluation import FitOutcome, fit_and_evaluate
 
 from .model import DataChoice, fingerprint
 
@@ -144,7 +144,7 @@ def _fit(
     msp_regularizer: str | None,
     _X: np.ndarray,
     _y: np.ndarray | None,
-) -> FitResult:
+) -> FitOutcome:
     try:
         return fit_and_evaluate(
             key,
@@ -160,7 +160,7 @@ def _fit(
         from clustering import ALGORITHMS
 
         spec = ALGORITHMS.get(key)
-        return FitResult(
+        return FitOutcome(
             key=key,
             name=spec.name if spec else key,
             params=dict(params),
@@ -180,7 +180,7 @@ def fit(
     cannot_link: Sequence[Sequence[int]] | None = None,
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
-) -> FitResult:
+) -> FitOutcome:
     """Fit the algorithm registered as ``key`` (cached).
 
     Parameters
@@ -200,7 +200,7 @@ def fit(
 
     Returns
     -------
-    FitResult
+    FitOutcome
         Never raises for a failing method: ``result.error`` holds the message.
     """
     return _fit(
@@ -229,7 +229,7 @@ def fit_many(
     msp_regularizer: str | None = None,
     shared: Mapping[str, Any] | None = None,
     progress: bool = True,
-) -> list[FitResult]:
+) -> list[FitOutcome]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
     Constraints go only to the methods whose spec accepts them. ``shared``
@@ -320,7 +320,7 @@ def fit_on(
     *,
     msp_lam: float | None = None,
     random_state: int | None = 0,
-) -> FitResult:
+) -> FitOutcome:
     """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data).
 
     Same signature as :func:`clustering.evaluation.fit_and_evaluate` for the arguments the

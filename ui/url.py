@@ -116,7 +116,7 @@ def decode_param(param: Any, text: str) -> Any:
             if v != math.floor(v):
                 raise ValueError
             v = int(v)
-        if (param.low is not None and v < param.low) or (param.high is not None and v > param.high):
+        if not param.in_range(v):
             raise ValueError
         return v
     except (ValueError, TypeError, OverflowError):

@@ -31,7 +31,7 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
-from clustering.evaluation import FitResult
+from clustering.evaluation import FitOutcome
 from clustering.exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from datasets.export import safe_csv
 
@@ -133,7 +133,7 @@ def guard(title: str | None = None) -> Iterator[None]:
         error_box(err, title=title)
 
 
-def show_result_problems(result: FitResult) -> bool:
+def show_result_problems(result: FitOutcome) -> bool:
     """Show a failed fit's message (``st.error``) or its warnings (``st.warning``).
 
     Returns ``True`` when the result is usable (the fit succeeded).
@@ -491,7 +491,7 @@ def download_config(
     )
 
 
-def labels_frame(dataset, results: Sequence[FitResult]) -> pd.DataFrame:
+def labels_frame(dataset, results: Sequence[FitOutcome]) -> pd.DataFrame:
     """One row per sample: its index, true class (if known) and each method's cluster."""
     frame = pd.DataFrame({"sample": np.arange(dataset.n_samples)})
     if dataset.y is not None:
@@ -503,7 +503,7 @@ def labels_frame(dataset, results: Sequence[FitResult]) -> pd.DataFrame:
 
 
 def download_labels(
-    dataset, results: Sequence[FitResult], key: str = "download.labels", *, container: Any = st
+    dataset, results: Sequence[FitOutcome], key: str = "download.labels", *, container: Any = st
 ) -> None:
     """Download the clusters of every successful fit (one column each) as CSV."""
 
