@@ -3,9 +3,10 @@ decision rule ``X @ w_ - b_``."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 from sklearn.cluster import KMeans
-from threadpoolctl import threadpool_limits
 
 from ._compat import check_is_fitted, validate_data
 from .exceptions import DegenerateDataError
@@ -32,6 +33,29 @@ def two_cluster_labels(labels, n_samples: int, *, what: str = "init") -> np.ndar
 
 #: Below this many entries (samples x features) k-means runs on one OpenMP thread.
 _KMEANS_THREADED_SIZE = 1_000_000
+
+
+_CONTROLLER: list = []
+
+
+def small_data_threads(data: np.ndarray):
+    """Context for fitting on ``data``: one BLAS and one OpenMP thread below
+    :data:`_KMEANS_THREADED_SIZE` entries, the libraries' defaults above.
+
+    On small problems threads only add synchronisation, and on a busy 2-core machine they
+    stall: measured under a load average of 21, scikit-learn's k-means of the AFS trap
+    (400 x 2) took 5.4 s with two OpenMP threads and 0.10 s with one; a 54 x 54 ``eigh``
+    plus a 400 x 54 Gram matrix took 172 ms with two OpenBLAS threads and 1.7 ms with one.
+    The thread-pool controller is built once (building one scans the loaded libraries, about
+    2 ms), so entering the context costs microseconds.
+    """
+    if np.asarray(data).size >= _KMEANS_THREADED_SIZE:
+        return contextlib.nullcontext()
+    if not _CONTROLLER:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1)
 
 
 def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarray:
@@ -64,12 +88,9 @@ def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarr
         return labels
     km = KMeans(n_clusters=2, n_init=n_init, random_state=random_state)
     data = X if data is None else data
-    if data.size < _KMEANS_THREADED_SIZE:
-        # On small data OpenMP threads only add synchronisation: on a busy 2-core machine
-        # k-means of 500 x 2 took 6.0 s with two threads and 0.09 s with one.
-        with threadpool_limits(limits=1, user_api="openmp"):
-            labels = km.fit_predict(data).astype(np.intp)
-    else:
+    # On small data threads only add synchronisation: on a busy 2-core machine k-means of
+    # 500 x 2 took 6.0 s with two threads and 0.09 s with one.
+    with small_data_threads(data):
         labels = km.fit_predict(data).astype(np.intp)
     if np.unique(labels).shape[0] < 2:
         raise DegenerateDataError(

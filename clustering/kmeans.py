@@ -9,6 +9,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.utils.metaestimators import available_if
 
+from ._base import small_data_threads
 from ._compat import (
     Interval,
     _fit_context,
@@ -219,7 +220,9 @@ class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
             max_iter=self.max_iter,
             tol=self.tol,
             random_state=random_state,
-        ).fit(X)
+        )
+        with small_data_threads(X):
+            km.fit(X)
         self.cluster_centers_ = km.cluster_centers_
         self.inertia_ = float(km.inertia_)
         self.n_iter_ = int(km.n_iter_)

@@ -6,14 +6,18 @@
 - :mod:`~clustering.plots.grid`: small multiples (a panel a third of the page wide);
 - :mod:`~clustering.plots.multiclass`: the MSP curve for choosing the number of clusters;
 - :mod:`~clustering.plots.analysis`: the experiments' figures (lam sweep, MSP vs accuracy,
-  Fig. 1 sensitivity, Theorem 1 and Theorem 2 checks, before/after comparison).
+  Fig. 1 sensitivity, Theorem 1 and Theorem 2 checks, before/after comparison);
+- :mod:`~clustering.plots.animation`: figures that move (a feature's factor swept as
+  animation frames, MSPC's iterations as a step-through).
 
 ``from clustering import plots`` gives every public figure function of both.
 """
 
-from . import analysis, clusters, grid, multiclass, style
+from . import analysis, animation, clusters, grid, multiclass, style
 from .analysis import *  # noqa: F403
 from .analysis import __all__ as _analysis_all
+from .animation import *  # noqa: F403
+from .animation import __all__ as _animation_all
 from .clusters import *  # noqa: F403
 from .clusters import __all__ as _clusters_all
 from .grid import *  # noqa: F403
@@ -25,12 +29,14 @@ from .style import __all__ as _style_all
 
 __all__ = [
     "analysis",
+    "animation",
     "clusters",
     "grid",
     "multiclass",
     "style",
     *_clusters_all,
     *_analysis_all,
+    *_animation_all,
     *_multiclass_all,
     *_grid_all,
     *_style_all,
