@@ -63,14 +63,17 @@ def check_clusterable(X: np.ndarray) -> np.ndarray:
     n = X.shape[0]
     if n == 0 or X.size == 0:
         return X
-    top = float(np.abs(X).max())
+    # Two reductions over X and no temporary of its size (np.abs(X) would copy it): the
+    # largest |value| is the larger of |column max| and |column min|.
+    col_max, col_min = X.max(axis=0), X.min(axis=0)
+    top = float(max(col_max.max(), -col_min.min()))
     if top > MAX_ABS:
         raise DegenerateDataError(
             f"The data holds values as large as {top:.3g}: above {MAX_ABS:.0e} their squares "
             "(distances, variances, kernels) overflow floating point. Fix: rescale the data, "
             "e.g. divide it by its largest absolute value or standardise each feature."
         )
-    spread = float(np.max(X.max(axis=0) - X.min(axis=0)))
+    spread = float(np.max(col_max - col_min))
     if spread == 0.0:
         raise DegenerateDataError(
             f"All {n} samples are identical (every feature is constant), so there is nothing "

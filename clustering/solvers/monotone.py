@@ -73,6 +73,8 @@ def climb_mpm(
     lam: float,
     labels0: np.ndarray,
     max_iter: int = 50,
+    *,
+    gram: np.ndarray | None = None,
 ) -> SolverResult:
     """Monotone MPM search from ``labels0`` (see the module docstring).
 
@@ -84,7 +86,7 @@ def climb_mpm(
     """
     n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
-    moments = RunningMoments(Z, labels)
+    moments = RunningMoments(Z, labels, total_scatter=gram)
     reg = lam * Lambda
     sol = _mpm_of(moments, reg, 1.0)
     history = [sol.alpha]
@@ -139,6 +141,8 @@ def climb_gep(
     lam: float,
     labels0: np.ndarray,
     max_iter: int = 50,
+    *,
+    gram: np.ndarray | None = None,
 ) -> SolverResult:
     """GEP steps accepted only while the MSP rises (see the module docstring).
 
@@ -149,9 +153,10 @@ def climb_gep(
 
     n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
-    moments = RunningMoments(Z, labels)
+    moments = RunningMoments(Z, labels, total_scatter=gram)
     # Z is centred, so the total scatter is the sum of the clusters' (no second O(N d^2)).
-    C = (moments.scatter1 + moments.scatter0) / n + lam * Lambda
+    total = moments.scatter1 + moments.scatter0 if gram is None else gram
+    C = total / n + lam * Lambda
     try:
         factor = linalg.cho_factor(C, check_finite=False)
     except linalg.LinAlgError:
