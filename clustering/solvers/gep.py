@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
+from .._threads import serial_blas
 from ..exceptions import DegenerateDataError
 from ._result import SolverResult
 
@@ -95,7 +96,8 @@ def solve_gep(
     total = moments.scatter1 + moments.scatter0 if gram is None else gram
     C = total / n + lam * Lambda
     try:
-        factor = linalg.cho_factor(C, check_finite=False)
+        with serial_blas(C.shape[0]):
+            factor = linalg.cho_factor(C, check_finite=False)
     except linalg.LinAlgError:
         raise DegenerateDataError(
             "The total covariance plus lam * Lambda is singular (more features than samples, "

@@ -49,6 +49,7 @@ import numpy as np
 from scipy import linalg
 
 from .._moments import RunningMoments
+from .._threads import serial_blas
 from ..exceptions import DegenerateDataError
 from ..mpm import solve_mpm
 from ._result import SolverResult
@@ -158,7 +159,8 @@ def climb_gep(
     total = moments.scatter1 + moments.scatter0 if gram is None else gram
     C = total / n + lam * Lambda
     try:
-        factor = linalg.cho_factor(C, check_finite=False)
+        with serial_blas(C.shape[0]):
+            factor = linalg.cho_factor(C, check_finite=False)
     except linalg.LinAlgError:
         raise DegenerateDataError(
             "The total covariance plus lam * Lambda is singular (more features than samples, "
