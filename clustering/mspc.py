@@ -22,7 +22,7 @@ from ._compat import (
 from ._lam import DEFAULT_LAM
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
+from ._validation import checked_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
 from .mspc_multiclass import fit_general
@@ -336,9 +336,9 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
             return fit_general(self, X)
         self.model_ = None
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=4)
-        check_clusterable(X)
+        col_min, col_max = checked_ranges(X)
         random_state = check_random_state(self.random_state)
-        std = standardize(X)
+        std = standardize(X, ptp=col_max - col_min)
         Lambda = regularizer_matrix(std, self.regularizer)
         lam = self.lam if self.regularizer != "none" else 0.0
 
@@ -377,7 +377,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
                             raise
                         continue  # EIG put every sample in one cluster; other starts remain
                 else:
-                    # check_clusterable has refused identical samples already.
+                    # checked_ranges has refused identical samples already.
                     labels0 = two_cluster_labels(name, X.shape[0])
                 if any(np.array_equal(labels0, s) or np.array_equal(labels0, 1 - s) for s in seen):
                     continue  # the same start climbs to the same labeling
