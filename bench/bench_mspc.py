@@ -3,10 +3,20 @@
 Usage: ``python bench/bench_mspc.py [--quick] [--shapes NxD,...] [--repeats R] [--solvers]
 [--search]``
 
-``--solvers``: each solver (the paper's alternation, and the monotone search) against a plain
-numpy implementation of the same solver written below, from the same k-means start; the
-column ``ratio`` is MSPC's time over numpy's. Also the cheap starts (``n_init=1``: k-means++
-once; ``init="eig"``) end to end against the 10-restart k-means start.
+``--solvers``: each solver against a plain numpy implementation of the same algorithm written
+below, from the same k-means start, and ``ratio`` = MSPC's time / numpy's. The comparison is
+algorithm for algorithm: the paper's alternations (``search="paper"``) against
+``numpy_mpm`` / ``numpy_gep``; the monotone searches (``search="monotone"``, a step accepted
+only where the MSP rises) against ``numpy_climb_mpm`` / ``numpy_climb_gep``, which accept
+and reject the same steps (the column ``same labels %`` checks that both end at the same
+labeling); MSPC-EIG against ``numpy_eig`` with the same (invariant) prediction. The numpy
+versions are what one writes in a few lines: moments recomputed from the rows of each
+labeling, the MPM by the plain fixed point in ``t``, no input validation, no MSP of the
+result. MSPC's time is its whole ``fit`` (scikit-learn's parameter and data validation,
+z-scoring, the MSP of the result). Each cell is the median of ``--repeats`` rounds (5x as
+many for shapes below 100,000 entries) in which the two run in turn, so a change of the
+machine's load hits both. Also the cheap starts (``n_init=1``: k-means++ once;
+``init="eig"``) and the default multi-start end to end against the 10-restart k-means start.
 
 ``--search``: ARI of each start and of the default search on scikit-learn's toy sets, and
 accuracy on the seven UCI tasks of today's pipeline (k-means start, the paper's alternation)
@@ -16,14 +26,24 @@ Data: two Gaussian clusters of the shapes of the MSPC paper's tasks (letter 1555
 4601x57, MNIST pairs ~14000x784) and a large 1,000,000x20 set. Every MSPC method starts
 from k-means (the paper's protocol, ``n_init=10``), so "MSPC time" includes k-means.
 
-Cost as N and d grow (memory beyond the data itself):
+Cost as N and d grow (memory beyond the data itself: O(N d + d^2) for every solver, no N x N
+matrix unless d >= N for EIG). ``n_sw``: points that switch cluster in an iteration; ``|C|``:
+points on the wrong side of the MPM hyperplane; one MPM solve is one to three Cholesky
+factorisations of d x d (warm start), O(d^3).
 - k-means: O(N d k) per Lloyd iteration, memory O(N k).
-- MSPC-MPM: O(N d^2) for the first moments, then O(n_switched d^2 + d^3) per iteration;
-  memory O(N d + d^2) (no N x N matrix).
-- MSPC-GEP: O(N d^2 + d^3) once (total covariance, Cholesky), then O(N d + N log N) per
-  iteration; memory O(N d + d^2).
-- MSPC-EIG: O(N d^2 + d^3) when N > d (d x d generalised eigenproblem), O(N^2 d + N^3) when
-  d >= N; memory O(N d + min(N, d)^2).
+- every MSPC fit: validation and z-scoring, O(N d) (about seven passes over X).
+- MSPC-MPM, paper: O(N d^2) once (the two clusters' scatters), then per iteration
+  O(N d + n_sw d^2 + d^3) (rank-one updates of the moments, one MPM solve).
+- MSPC-MPM, monotone: the same start, then per iteration O(N d + |C| d^2 + d^3 log |C|)
+  (the halvings try at most log2 |C| + 1 moves, one MPM solve each).
+- MSPC-GEP, paper: O(N d^2 + d^3) once (scatters, one Cholesky of the total covariance),
+  then O(N d + N log N + n_sw d^2) per iteration; one MPM solve for ``msp_`` at the end.
+- MSPC-GEP, monotone: O(N d + N log N + n_sw d^2 + d^3) per iteration (the MSP of each
+  proposal is one MPM solve).
+- MSPC-EIG: O(N d^2 + d^3) when N > d (Z'Z, the leading eigenvector of a d x d problem),
+  O(N^2 d + N^3) when d >= N; the MSP of its labels O(min(N1, N0) d^2 + d^3) (Z'Z reused).
+- The plain-numpy references recompute the moments of every labeling they score: O(N d^2)
+  per iteration (paper MPM), per trial move (monotone MPM) or per proposal (monotone GEP).
 """
 
 from __future__ import annotations

@@ -72,9 +72,10 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         ``O(N d^2)`` once then ``O(N d + n_moved d^2 + d^3 log n_moved)`` per iteration.
         ``"gep"``: steps from ``w`` of the generalised eigenproblem (5) and the labels that
         maximise the lower bound (4) for that ``w``; ``O(N d^2 + d^3)`` once then
-        ``O(N d + N log N + n_switched d^2 + d^3)`` per iteration (``O(N d + N log N)`` with
-        ``search="paper"``). ``"eig"``: one eigenproblem (Theorem 3), no start, no
-        iterations; ``O(N d^2 + d^3)`` when ``N > d``, ``O(N^2 d + N^3)`` otherwise.
+        ``O(N d + N log N + n_switched d^2 + d^3)`` per iteration (``O(N d + N log N +
+        n_switched d^2)`` with ``search="paper"``). ``"eig"``: one eigenproblem (Theorem
+        3), no start, no iterations; ``O(N d^2 + d^3)`` when ``N > d``, ``O(N^2 d + N^3)``
+        otherwise.
     lam : float, default=DEFAULT_LAM
         Regularisation weight: cluster covariances become ``Sigma_k + lam * Lambda``. The
         paper picks it from ``{1e-4, ..., 1e4}``; ``msp_`` can be compared across ``lam``
