@@ -4,7 +4,8 @@ Usage: ``python bench/bench_mspc.py [--quick] [--shapes NxD,...] [--repeats R] [
 [--search]``
 
 ``--solvers``: each solver against a plain numpy implementation of the same algorithm written
-below, from the same k-means start, and ``ratio`` = MSPC's time / numpy's. The comparison is
+below, from the same k-means start: ``ratio`` = MSPC's wall time / numpy's, ``CPU ratio`` the
+same for CPU time (steadier on a loaded machine, see ``interleaved``). The comparison is
 algorithm for algorithm: the paper's alternations (``search="paper"``) against
 ``numpy_mpm`` / ``numpy_gep``; the monotone searches (``search="monotone"``, a step accepted
 only where the MSP rises) against ``numpy_climb_mpm`` / ``numpy_climb_gep``, which accept
@@ -208,17 +209,25 @@ def numpy_eig(X, LAM):
 
 
 def interleaved(fns, repeats):
-    """Median wall time of each of ``fns`` over ``repeats`` rounds, the functions run in turn
-    within each round (so a change of the machine's load hits all of them), and the results
-    of the last round."""
-    times = [[] for _ in fns]
+    """Median wall time and median CPU time of each of ``fns`` over ``repeats`` rounds, the
+    functions run in turn within each round (so a change of the machine's load hits all of
+    them), and the results of the last round. CPU time (of this process, all threads) does
+    not count the time other jobs hold the cores, so on a loaded machine it is the steadier
+    measure of millisecond fits."""
+    wall = [[] for _ in fns]
+    cpu = [[] for _ in fns]
     results = [None] * len(fns)
     for _ in range(repeats):
         for i, fn in enumerate(fns):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             results[i] = fn()
-            times[i].append(time.perf_counter() - start)
-    return [float(np.median(t)) for t in times], results
+            wall[i].append(time.perf_counter() - start)
+            cpu[i].append(time.process_time() - start_cpu)
+    return (
+        [float(np.median(t)) for t in wall],
+        [float(np.median(t)) for t in cpu],
+        results,
+    )
 
 
 def solvers_table(shapes, repeats) -> None:
@@ -243,7 +252,7 @@ def solvers_table(shapes, repeats) -> None:
             if method != "EIG":
                 kwargs.update(init=start, search=search)
             model = MSPC(**kwargs)
-            (t_ref, t), (ref_labels, fitted) = interleaved(
+            (t_ref, t), (c_ref, c), (ref_labels, fitted) = interleaved(
                 [reference, lambda model=model, X=X: model.fit(X)], reps
             )
             _, mem, _ = measure(lambda model=model, X=X: model.fit(X))
@@ -256,6 +265,7 @@ def solvers_table(shapes, repeats) -> None:
                     f"{t:.4f}",
                     f"{t_ref:.4f}",
                     f"{t / t_ref:.2f}",
+                    f"{c / c_ref:.2f}",
                     f"{mem:.1f}",
                     fitted.n_iter_,
                     f"{fitted.msp_:.3f}",
@@ -270,6 +280,7 @@ def solvers_table(shapes, repeats) -> None:
                 "MSPC (s)",
                 "plain numpy (s)",
                 "ratio",
+                "CPU ratio",
                 "peak MiB",
                 "iters",
                 "MSP",
