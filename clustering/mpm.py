@@ -172,8 +172,8 @@ def solve_mpm(
     def evaluate(t: float) -> tuple[np.ndarray, float, float, float]:
         nonlocal n_factorisations
         n_factorisations += 1
-        # LAPACK directly (what cho_factor / cho_solve call, without their per-call
-        # overhead of ~70 us, which dominated small problems).
+        # LAPACK directly (what cho_factor / cho_solve call, without their argument
+        # handling: 2.8 us against 12.5 us for d = 16, where it dominated).
         c, info = _potrf(Sigma1 + t * Sigma0, lower=False, clean=False, overwrite_a=True)
         if info != 0:
             raise _singular_error()
