@@ -5,8 +5,9 @@ BLAS calls, each a synchronisation point of OpenBLAS's threads. On a 2-core mach
 with other jobs (load average 11-21) a thread that waits for a descheduled partner makes
 them 10-80x slower than one thread: a 784 x 784 Cholesky took 0.70 s with two threads and
 0.05 s with one; the leading eigenvector of a 784 x 784 matrix 9.5 s against 0.15 s
-(``python bench/bench_mspc.py --solvers``, ``bench/RESULTS.md``). Large products
-(``Z'Z``, ``N d^2``) keep every thread.
+(timed under load 21-29, reported in ``bench/RESULTS.md``). Large products (``Z'Z``,
+``N d^2``) keep every thread. The limit is process-wide (threadpoolctl), as scikit-learn's
+own limits are.
 """
 
 from __future__ import annotations
