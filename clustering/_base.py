@@ -3,12 +3,11 @@ decision rule ``X @ w_ - b_``."""
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 from sklearn.cluster import KMeans
 
 from ._compat import check_is_fitted, validate_data
+from ._threads import small_data_threads
 from .exceptions import DegenerateDataError
 
 
@@ -29,33 +28,6 @@ def two_cluster_labels(labels, n_samples: int, *, what: str = "init") -> np.ndar
             f"{values.shape[0]}: {values[:5].tolist()}."
         )
     return (labels == values[1]).astype(np.intp)
-
-
-#: Below this many entries (samples x features) k-means runs on one OpenMP thread.
-_KMEANS_THREADED_SIZE = 1_000_000
-
-
-_CONTROLLER: list = []
-
-
-def small_data_threads(data: np.ndarray):
-    """Context for fitting on ``data``: one BLAS and one OpenMP thread below
-    :data:`_KMEANS_THREADED_SIZE` entries, the libraries' defaults above.
-
-    On small problems threads only add synchronisation, and on a busy 2-core machine they
-    stall: measured under a load average of 21, scikit-learn's k-means of the AFS trap
-    (400 x 2) took 5.4 s with two OpenMP threads and 0.10 s with one; a 54 x 54 ``eigh``
-    plus a 400 x 54 Gram matrix took 172 ms with two OpenBLAS threads and 1.7 ms with one.
-    The thread-pool controller is built once (building one scans the loaded libraries, about
-    2 ms), so entering the context costs microseconds.
-    """
-    if np.asarray(data).size >= _KMEANS_THREADED_SIZE:
-        return contextlib.nullcontext()
-    if not _CONTROLLER:
-        from threadpoolctl import ThreadpoolController
-
-        _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0].limit(limits=1)
 
 
 def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarray:

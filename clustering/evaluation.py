@@ -43,8 +43,8 @@ import numpy as np
 from sklearn.metrics import adjusted_rand_score
 
 from . import metrics as _metrics
-from ._base import small_data_threads
 from ._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
+from ._threads import small_data_threads
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .mpm import fit_mpm_to_labels
 from .registry import ALGORITHMS
@@ -396,7 +396,7 @@ def fit_and_evaluate(
 
     start = time.perf_counter()
     try:
-        # One BLAS and one OpenMP thread on small data: see clustering._base.small_data_threads.
+        # One BLAS and one OpenMP thread on small data: see clustering._threads.small_data_threads.
         with warnings.catch_warnings(record=True) as caught, small_data_threads(np.asarray(X)):
             warnings.simplefilter("always")
             estimator.fit(X, **fit_kwargs)

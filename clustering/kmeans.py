@@ -9,7 +9,6 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.utils.metaestimators import available_if
 
-from ._base import small_data_threads
 from ._compat import (
     Interval,
     _fit_context,
@@ -18,6 +17,7 @@ from ._compat import (
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
+from ._threads import small_data_threads
 from ._validation import check_clusterable
 
 __all__ = ["CentroidClusterMixin", "KMeansBaseline", "centroid_hyperplane", "nearest_centroid"]
