@@ -1,4 +1,4 @@
-"""Fits on small data run on one BLAS and one OpenMP thread (clustering._threads.small_data_threads):
+"""Fits on small data run on one BLAS and one OpenMP thread (clustering._threads):
 on a busy 2-core machine the libraries' own threads stall each other (bench/RESULTS.md)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import contextlib
 import numpy as np
 from threadpoolctl import threadpool_info
 
-from clustering._threads import SMALL_DATA_SIZE as _KMEANS_THREADED_SIZE, small_data_threads
+from clustering._threads import SMALL_DATA_SIZE as _KMEANS_THREADED_SIZE
+from clustering._threads import small_data_threads
 
 
 def test_small_data_runs_on_one_thread_and_the_limit_is_undone():
