@@ -14,7 +14,6 @@ import numpy as np
 import streamlit as st
 
 from clustering import ALGORITHMS, plots
-from clustering import plots_animation as animation_plots
 from clustering.evaluation import metrics_table
 from ui import cache, runs, state, widgets
 
@@ -340,7 +339,7 @@ if stepper is not None and k == 2:
             feats = (0, 1 if ds.n_features > 1 else 0)
             if view.startswith("features:"):
                 feats = tuple(int(j) for j in view.split(":", 1)[1].split(","))
-            fig = animation_plots.mspc_steps_figure(
+            fig = plots.mspc_steps_figure(
                 steps, X, features=feats, feature_names=ds.feature_names
             )
             figures["mspc-steps"] = fig
