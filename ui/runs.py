@@ -327,15 +327,23 @@ def comparison_note(results: Sequence[FitResult]) -> str:
     scored = [r for r in results if r.ok and r.msp is not None and np.isfinite(r.msp)]
     if len(scored) < 2:
         return ""
-    best_msp = max(scored, key=lambda r: r.msp)
-    text = f"Highest MSP: {best_msp.name} ({_fmt(best_msp.msp)})"
+    # Compare the values as the table shows them (three decimals), so a tie on screen is
+    # called a tie.
+    top_msp = max(float(_fmt(r.msp)) for r in scored)
+    msp_leaders = [r for r in scored if float(_fmt(r.msp)) == top_msp]
+    text = f"Highest MSP: {' = '.join(r.name for r in msp_leaders)} ({_fmt(top_msp)})"
     with_acc = [r for r in scored if r.metrics.get("accuracy") is not None]
     if len(with_acc) < 2:
         return text + "."
-    best_acc = max(with_acc, key=lambda r: r.metrics["accuracy"])
-    text += f"; highest accuracy: {best_acc.name} ({_fmt(best_acc.metrics['accuracy'])})."
-    top_acc = best_acc.metrics["accuracy"]
-    if best_msp.metrics.get("accuracy") is not None and best_msp.metrics["accuracy"] >= top_acc:
+    top_acc = max(float(_fmt(r.metrics["accuracy"])) for r in with_acc)
+    acc_leaders = [r for r in with_acc if float(_fmt(r.metrics["accuracy"])) == top_acc]
+    text += f"; highest accuracy: {' = '.join(r.name for r in acc_leaders)} ({_fmt(top_acc)})."
+    if len(msp_leaders) > 1:
+        return text + (
+            " The highest MSPs tie at three decimals, so here the MSP does not tell these "
+            "clusterings apart."
+        )
+    if msp_leaders[0] in acc_leaders:
         return text + " Here the clustering with the higher MSP is also the most accurate."
     return text + (
         " Here the higher MSP is not the more accurate clustering: the MSP is a bound on how "
