@@ -15,6 +15,7 @@ Lambda              get_regularizer / set_…    ``reg=diag``
 per-method params   get_algorithm_params / …   ``ap=mspc-mpm.init=eig``
 scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature index: factor)
 2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
+presenter mode      get_presenter / set_…      ``present=1`` (left out when off)
 ==================  =========================  ============================================
 
 An uploaded file cannot be put in a URL: with an upload chosen, ``data`` is left out of the
@@ -82,6 +83,7 @@ __all__ = [
     "get_data_choice",
     "get_dataset",
     "get_lam",
+    "get_presenter",
     "get_regularizer",
     "get_scaling_factors",
     "get_upload",
@@ -96,6 +98,7 @@ __all__ = [
     "set_algorithms",
     "set_data_choice",
     "set_lam",
+    "set_presenter",
     "set_regularizer",
     "set_scaling_factors",
     "set_upload",
@@ -128,6 +131,7 @@ class KEYS:
     URL_READ = "dcl.url_read"  #: bool, the URL was read into the state this session
     DATA_ERROR = "dcl.data_error"  #: str, why the requested data could not be used
     WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
+    PRESENTER = "dcl.presenter"  #: bool, presenter mode (large fonts, theory collapsed)
 
 
 # ----------------------------------------------------------------------------------------
@@ -150,6 +154,7 @@ def _defaults() -> dict[str, Any]:
         KEYS.URL_READ: False,
         KEYS.DATA_ERROR: "",
         KEYS.WIDGETS: {},
+        KEYS.PRESENTER: False,
     }
 
 
@@ -407,6 +412,19 @@ def clear_constraints(data_fingerprint: str) -> None:
     st.session_state[KEYS.CONSTRAINTS] = table
 
 
+# ---- presenter mode (issue 13) ---------------------------------------------------------
+
+
+def get_presenter() -> bool:
+    """Whether presenter mode is on (large fonts, theory collapsed, slide export)."""
+    return bool(get(KEYS.PRESENTER))
+
+
+def set_presenter(on: bool) -> None:
+    """Switch presenter mode on or off (kept in the URL as ``present=1``)."""
+    _set(KEYS.PRESENTER, bool(on))
+
+
 # ----------------------------------------------------------------------------------------
 # Writes on behalf of widgets and pages (the only writes of session keys)
 # ----------------------------------------------------------------------------------------
@@ -478,6 +496,7 @@ def url_params() -> dict[str, str]:
         get(KEYS.PARAMS),
         get(KEYS.SCALE),
         get_view(),
+        presenter=get_presenter(),
     )
 
 
@@ -524,6 +543,8 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_algorithm_params(key, {**get_algorithm_params(key), **values})
     if decoded.scale is not None:
         set_scaling_factors(decoded.scale)
+    if decoded.presenter is not None:
+        set_presenter(decoded.presenter)
     _add_problems(problems)
     return problems
 

@@ -13,6 +13,7 @@ key        value                                          checked against
 ``ap``     ``mspc-mpm.init=eig;kmeans.n_init=10``         each method's ``Param`` range/choices
 ``scale``  ``3:16,5:0.5`` (feature index: factor)         :data:`ui.model.FACTOR_OPTIONS` range
 ``view``   ``pca``, ``discriminant``, ``features:0,2``    :data:`ui.model.VIEWS`
+``present``  ``1`` (presenter mode; left out when off)    a boolean
 =========  =============================================  ===================================
 
 :func:`decode` never raises: a value it cannot use is left out (the state keeps its default)
@@ -134,6 +135,7 @@ class Decoded:
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
     scale: dict[int, float] | None = None
     view: str | None = None
+    presenter: bool | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -308,6 +310,7 @@ def decode(params: Mapping[str, str]) -> Decoded:
         ("ap", lambda: _decode_algorithm_params(params["ap"], out)),
         ("scale", lambda: _decode_scale(params["scale"], out)),
         ("view", lambda: _decode_view(params["view"], out)),
+        ("present", lambda: _decode_presenter(params["present"], out)),
     ]
     for key, step in steps:
         if key != "data" and params.get(key) is None:
@@ -317,6 +320,16 @@ def decode(params: Mapping[str, str]) -> Decoded:
         except Exception as err:  # a link must never break a page
             _warn(out, key, f"could not read it ({type(err).__name__})")
     return out
+
+
+# ---- presenter mode (issue 13) -----------------------------------------------------------
+
+
+def _decode_presenter(text: str, out: Decoded) -> None:
+    try:
+        out.presenter = _parse_bool(text)
+    except ValueError:
+        _warn(out, "present", f"got {_quote(text)}; accepted: 1 or 0 (kept 0)")
 
 
 def _decode_reg(text: str, out: Decoded) -> None:
@@ -349,6 +362,7 @@ def encode(
     params: Mapping[str, Mapping[str, Any]],
     scale: Mapping[int, float],
     view: str,
+    presenter: bool = False,
 ) -> dict[str, str]:
     """The query parameters of a state (the inverse of :func:`decode`)."""
     out: dict[str, str] = {}
@@ -371,4 +385,6 @@ def encode(
     if scale:
         out["scale"] = ",".join(f"{j}:{encode_value(f)}" for j, f in sorted(scale.items()))
     out["view"] = view
+    if presenter:
+        out["present"] = "1"
     return out

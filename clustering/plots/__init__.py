@@ -9,12 +9,22 @@
 ``from clustering import plots`` gives every public figure function of both.
 """
 
-from . import analysis, clusters, style
+from . import analysis, clusters, compare, style
 from .analysis import *  # noqa: F403
 from .analysis import __all__ as _analysis_all
 from .clusters import *  # noqa: F403
 from .clusters import __all__ as _clusters_all
+from .compare import compare_figure
 from .style import *  # noqa: F403
 from .style import __all__ as _style_all
 
-__all__ = ["analysis", "clusters", "style", *_clusters_all, *_analysis_all, *_style_all]
+__all__ = [
+    "analysis",
+    "clusters",
+    "compare",
+    "compare_figure",
+    "style",
+    *_clusters_all,
+    *_analysis_all,
+    *_style_all,
+]
