@@ -13,7 +13,6 @@ import streamlit as st
 
 import datasets
 from clustering import plots
-from clustering._cost import AUTO_RUN_SECONDS
 from ui import compare, presenter, state, widgets
 
 st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")
@@ -65,7 +64,7 @@ else:
         if skipped:
             st.caption(
                 f"{len(skipped)} panel(s) not run: each was predicted above the "
-                f"{AUTO_RUN_SECONDS:.0f} s auto-run limit ("
+                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit ("
                 + "; ".join(f"{plots.method_name(c.key)} on {c.row}" for c in skipped[:6])
                 + "). Run them one at a time on the Cluster page."
             )

@@ -12,9 +12,10 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from clustering._cost import AUTO_RUN_SECONDS
 from clustering.compare import CompareRow, compare_grid, row_coords, standard_rows
 
-__all__ = ["grid"]
+__all__ = ["AUTO_RUN_SECONDS", "grid"]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
