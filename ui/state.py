@@ -49,7 +49,7 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 
-from . import cache, url
+from . import cache, uploads, url
 from .model import (
     DEFAULT_LAM,
     DEFAULT_REGULARIZER,
@@ -108,6 +108,7 @@ __all__ = [
     "snap_lam",
     "sync_from_url",
     "sync_to_url",
+    "upload_link_note",
     "url_params",
     "url_value",
     "user_chose_data",
@@ -132,6 +133,7 @@ class KEYS:
     DATA_ERROR = "dcl.data_error"  #: str, why the requested data could not be used
     WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
     PRESENTER = "dcl.presenter"  #: bool, presenter mode (large fonts, theory collapsed)
+    UPLOAD_TOKEN = "dcl.upload_token"  #: str, the upload's key in ui.uploads' server store
 
 
 # ----------------------------------------------------------------------------------------
@@ -155,6 +157,7 @@ def _defaults() -> dict[str, Any]:
         KEYS.DATA_ERROR: "",
         KEYS.WIDGETS: {},
         KEYS.PRESENTER: False,
+        KEYS.UPLOAD_TOKEN: "",
     }
 
 
@@ -217,6 +220,8 @@ def set_data_choice(choice: DataChoice, chosen: bool = True) -> None:
     _set(KEYS.DATA, choice)
     st.session_state[KEYS.DATA_CHOSEN] = bool(chosen)
     st.session_state[KEYS.DATA_ERROR] = ""
+    if choice.kind == "upload":
+        _remember_upload()
 
 
 def get_upload() -> dict | None:
@@ -227,6 +232,7 @@ def get_upload() -> dict | None:
 def set_upload(name: str, content: bytes) -> None:
     """Remember an uploaded file (its bytes stay in the session, never in the URL)."""
     st.session_state[KEYS.UPLOAD] = {"name": str(name), "content": bytes(content)}
+    _remember_upload()
 
 
 def get_current_data() -> CurrentData:
@@ -425,6 +431,60 @@ def set_presenter(on: bool) -> None:
     _set(KEYS.PRESENTER, bool(on))
 
 
+# ---- uploads that survive a reload (issue 13) -------------------------------------------
+
+#: URL parameter of an upload's token (see :mod:`ui.uploads`).
+UPLOAD_URL_KEY = "upload"
+
+
+def _remember_upload() -> None:
+    """Keep the session's upload (and the choice made of it) in the server store."""
+    upload = get_upload()
+    if upload is None:
+        return
+    token = get(KEYS.UPLOAD_TOKEN) or uploads.new_token()
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    choice = get_data_choice()
+    uploads.remember(token, {**upload, "choice": choice if choice.kind == "upload" else None})
+
+
+def _upload_url_params() -> dict[str, str]:
+    if get_data_choice().kind == "upload" and get(KEYS.UPLOAD_TOKEN):
+        return {UPLOAD_URL_KEY: get(KEYS.UPLOAD_TOKEN)}
+    return {}
+
+
+def _restore_upload(token: str | None) -> list[str]:
+    """Bring back the upload a reloaded link names; a warning when the server lost it."""
+    if not token:
+        return []
+    entry = uploads.recall(token)
+    if entry is None:
+        return [
+            "Ignored the link's `upload`: the uploaded file it names is not on this server "
+            "any more (uploads are kept in memory only while the lab runs, and never in the "
+            "link itself). Upload the file again on the Data page."
+        ]
+    st.session_state[KEYS.UPLOAD] = {"name": entry["name"], "content": entry["content"]}
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    if entry.get("choice") is not None:
+        set_data_choice(entry["choice"], chosen=True)
+    return []
+
+
+def upload_link_note(upload_kind: bool = False) -> str:
+    """What a link carries of an upload (for the Data page): ``""`` unless the current data
+    (or, with ``upload_kind=True``, the data being chosen) are an upload."""
+    if get_data_choice().kind != "upload" and not upload_kind:
+        return ""
+    return (
+        "The address bar keeps this upload for a reload in this browser while the lab runs "
+        "(the file stays on this server, in memory). A link cannot carry the file itself: "
+        "anyone else opening it, or opening it after the lab restarts, gets the default data "
+        "set — send them the CSV file."
+    )
+
+
 # ----------------------------------------------------------------------------------------
 # Writes on behalf of widgets and pages (the only writes of session keys)
 # ----------------------------------------------------------------------------------------
@@ -488,7 +548,7 @@ def bump_counter(key: str) -> int:
 
 def url_params() -> dict[str, str]:
     """The query parameters that describe the current state (see the module docstring)."""
-    return url.encode(
+    out = url.encode(
         get_data_choice(),
         get_algorithms(),
         get_lam(),
@@ -498,6 +558,8 @@ def url_params() -> dict[str, str]:
         get_view(),
         presenter=get_presenter(),
     )
+    out.update(_upload_url_params())
+    return out
 
 
 def _query() -> dict[str, str]:
@@ -545,6 +607,7 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_scaling_factors(decoded.scale)
     if decoded.presenter is not None:
         set_presenter(decoded.presenter)
+    problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
     _add_problems(problems)
     return problems
 

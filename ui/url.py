@@ -145,7 +145,8 @@ def _warn(out: Decoded, key: str, message: str) -> None:
 
 def _bundled_name(name: str) -> str | None:
     key = name.strip().lower()
-    for known in datasets.list_datasets():
+    # The multi-class data sets (issue 14) are bundled too, but not in "all" (binary tasks).
+    for known in [*datasets.list_datasets(), *datasets.list_datasets("multiclass")]:
         if known.lower() == key:
             return known
     return None
