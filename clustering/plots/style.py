@@ -10,7 +10,9 @@ from __future__ import annotations
 __all__ = [
     "METHOD_PALETTE",
     "OKABE_ITO",
+    "apply_method_style",
     "cluster_colors",
+    "display_label",
     "method_color",
     "method_name",
     "series_color",
@@ -90,3 +92,80 @@ def series_color(series: str, i: int) -> str:
     """The colour of a figure's ``i``-th series: its method's colour when ``series`` names a
     method, else the ``i``-th Okabe-Ito colour."""
     return method_color(series) or OKABE_ITO[i % len(OKABE_ITO)]
+
+
+# ---- one style for stored and live experiment figures (issue 13) --------------------------
+
+
+def _method_key_and_suffix(label: str) -> tuple[str | None, str]:
+    """``"mspc-mpm-monotone"`` -> ``("mspc-mpm", "monotone")``: the longest registered key
+    that ``label`` starts with, and the rest."""
+    key = _key_of(label)
+    if key is not None:
+        return key, ""
+    best = None
+    for k in _registry():
+        if label.startswith(k + "-") or label.startswith(k + " ") or label.startswith(k + "/"):
+            if best is None or len(k) > len(best):
+                best = k
+    if best is None:
+        return None, ""
+    return best, label[len(best) :].strip(" -/")
+
+
+def display_label(label: str) -> str:
+    """A series or column label with registry keys replaced by display names:
+    ``"mspc-mpm"`` -> ``"MSPC (MPM)"``, ``"mspc-mpm-monotone"`` -> ``"MSPC (MPM), monotone"``;
+    anything else unchanged."""
+    key, suffix = _method_key_and_suffix(str(label))
+    if key is None:
+        return str(label)
+    name = method_name(key)
+    return f"{name}, {suffix}" if suffix else name
+
+
+def apply_method_style(fig, *, legend_on_top: bool = True):
+    """Give a figure's method series their colours and display names, and a layout whose
+    legend, title and tick labels do not overlap (returns ``fig``, changed in place).
+
+    Every trace named after a registered method (by key or name, or a key with a suffix
+    such as ``-monotone``) gets :func:`method_color` and :func:`display_label`; bar labels
+    are shortened to 3 significant digits and hidden rather than overlapped; the legend goes
+    above the plot area and the margins grow to fit titles and ticks.
+    """
+    for trace in fig.data:
+        name = getattr(trace, "name", None)
+        if not name:
+            continue
+        key, _ = _method_key_and_suffix(str(name))
+        if key is None:
+            continue
+        color = method_color(key)
+        trace.name = display_label(str(name))
+        if trace.legendgroup in (None, "", name):
+            trace.legendgroup = trace.name
+        if trace.type in ("bar",):
+            trace.marker.color = color
+        elif trace.type in ("scatter", "scattergl"):
+            trace.line.color = color
+            trace.marker.color = color
+        if trace.type == "bar" and trace.text is not None and trace.texttemplate is None:
+            trace.texttemplate = "%{text:.3g}"
+            trace.cliponaxis = False
+    fig.update_layout(uniformtext={"minsize": 9, "mode": "hide"})
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
+    if legend_on_top:
+        fig.update_layout(
+            legend={
+                "orientation": "h",
+                "yanchor": "bottom",
+                "y": 1.02,
+                "xanchor": "left",
+                "x": 0,
+                "title": None,
+            },
+            title={"y": 0.98, "yanchor": "top", "x": 0, "xanchor": "left"},
+            margin={"t": 110},
+        )
+    return fig
