@@ -12,13 +12,10 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .clusters import MISCLUSTERED_COLOR, misclustered
 from .style import OKABE_ITO, method_name
 
-__all__ = ["MISCLUSTERED_COLOR", "compare_figure"]
-
-#: Outline of a misclustered point's ring: a neutral dark grey that reads on both cluster
-#: colours and on white.
-MISCLUSTERED_COLOR = "#333333"
+__all__ = ["compare_figure"]
 
 
 def _padded(v: np.ndarray) -> list[float]:
@@ -95,8 +92,6 @@ def compare_figure(
                     col=c,
                 )
                 if y is not None:
-                    from .clusters import misclustered
-
                     wrong = misclustered(y, labels)
                     if wrong.any():
                         fig.add_trace(
