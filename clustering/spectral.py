@@ -6,6 +6,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg, sparse
+from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import eigsh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
@@ -86,16 +87,21 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
     ----------
     n_clusters : int, default=2
         Number of clusters (1 gives the trivial one-cluster partition).
-    affinity : {"gaussian", "knn"}, default="gaussian"
-        ``"gaussian"``: dense ``A_ij = exp(-||x_i - x_j||^2 / (2 sigma^2))``, ``O(N^2)``
-        memory. ``"knn"``: sparse symmetric k-nearest-neighbour graph (``A_ij = 1`` when
-        either point is among the other's ``n_neighbors`` nearest), ``O(N n_neighbors)``
-        memory.
+    affinity : {"gaussian", "knn"}, default="knn"
+        ``"knn"``: sparse symmetric k-nearest-neighbour graph (``A_ij = 1`` when either
+        point is among the other's ``k`` nearest), ``O(N k)`` memory; the default, as
+        scikit-learn's ``SpectralClustering(affinity="nearest_neighbors")`` (ARI 1.00 on
+        its noisy moons and noisy circles, 500 points, noise 0.05, standardised, where the
+        Gaussian affinity of median width gets 0.49 and 0.00). ``"gaussian"``: dense
+        ``A_ij = exp(-||x_i - x_j||^2 / (2 sigma^2))``, ``O(N^2)`` memory; better on
+        australian (accuracy 0.82 against 0.57) and ionosphere/diabetes (by 0.02).
     sigma : float or None, default=None
         Width of the Gaussian affinity; ``None`` takes the median pairwise distance (on a
         subsample of 1000 points for larger data). Ignored for ``"knn"``.
     n_neighbors : int, default=10
-        Neighbours per point of the ``"knn"`` graph (capped at ``N - 1``).
+        Neighbours per point of the ``"knn"`` graph, at least; chosen without labels, ``k``
+        is doubled while the graph has more than ``n_clusters`` components or one smaller
+        than ``N / (4 n_clusters)`` (capped at ``N - 1``; fitted as ``n_neighbors_``).
     n_init : int, default=10
         Number of k-means++ starts of the final k-means.
     random_state : int, RandomState instance or None, default=None
@@ -112,6 +118,8 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         separated clusters).
     sigma_ : float or None
         Gaussian width used (``None`` for ``"knn"``).
+    n_neighbors_ : int or None
+        ``k`` of the k-NN graph used (``None`` for ``"gaussian"``).
     n_iter_ : int
         Lloyd iterations of the best k-means start.
     n_features_in_ : int
@@ -155,7 +163,7 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         self,
         n_clusters: int = 2,
         *,
-        affinity: str = "gaussian",
+        affinity: str = "knn",
         sigma: float | None = None,
         n_neighbors: int = 10,
         n_init: int = 10,
@@ -171,8 +179,24 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
     def _affinity(self, X: np.ndarray, random_state):
         n = X.shape[0]
         if self.affinity == "knn":
-            C = kneighbors_graph(X, n_neighbors=min(self.n_neighbors, n - 1), include_self=False)
-            return C.maximum(C.T).tocsr(), None
+            # Double k while the graph has more components than clusters or a component
+            # smaller than N / (4 n_clusters): with a component of its own, a small group
+            # (not a cluster) takes an eigenvector (digits 1 vs 7 at k = 10: 27 of 361
+            # samples, accuracy 0.571; letter at k = 10-20: 44 of 1555, 0.536). Components
+            # as large as clusters stay (two well separated rings are two components).
+            k = min(self.n_neighbors, n - 1)
+            min_size = n / (4.0 * self.n_clusters)
+            while True:
+                C = kneighbors_graph(X, n_neighbors=k, include_self=False)
+                A = C.maximum(C.T).tocsr()
+                n_comp, comp = connected_components(A, directed=False)
+                small = n_comp > 1 and np.bincount(comp).min() < min_size
+                if k >= n - 1 or (n_comp <= self.n_clusters and not small):
+                    break
+                k = min(2 * k, n - 1)
+            self.n_neighbors_ = int(k)
+            return A, None
+        self.n_neighbors_ = None
         sigma = self.sigma if self.sigma is not None else median_distance(X, random_state)
         A = euclidean_distances(X, squared=True)
         A *= -1.0 / (2.0 * sigma**2)
@@ -220,7 +244,7 @@ SPECS = (
             Param(
                 "affinity",
                 "choice",
-                "gaussian",
+                "knn",
                 "How similarity between points is measured: a Gaussian of the distance "
                 "(every pair) or a k-nearest-neighbour graph (cheaper, follows curved "
                 "clusters).",

@@ -84,3 +84,23 @@ def test_bad_init_and_identical_samples_are_explained():
         IterSVR(init=np.zeros(10)).fit(X)
     with pytest.raises(DegenerateDataError, match="identical"):
         IterSVR().fit(np.ones((10, 3)))
+
+
+def test_table2_grid_covers_the_gaussian_width_of_every_task():
+    """The MSPC paper tunes IterSVR's C and Gaussian width: the Table 2 grid is a C x gamma
+    grid of the Gaussian kernel whose gamma range contains the median-heuristic width
+    1 / (2 median squared distance) of every Table 2 task, with a factor 2 to spare."""
+    from sklearn.metrics.pairwise import euclidean_distances
+
+    import datasets
+    from clustering.experiments import _methods
+
+    settings = _methods.grid("itersvr")
+    assert {s["kernel"] for s in settings} == {"rbf"}
+    gammas = sorted({s["gamma"] for s in settings})
+    assert len({s["C"] for s in settings}) >= 5 and len(gammas) >= 5
+    for task in ("ionosphere", "breast", "australian", "diabetes", "letter", "satellite", "spam"):
+        X = datasets.load(task).X[:1000]
+        d2 = euclidean_distances(X, squared=True)
+        heuristic = 1.0 / (2.0 * np.median(d2[np.triu_indices_from(d2, k=1)]))
+        assert gammas[0] * 2 <= heuristic <= gammas[-1] / 2, task

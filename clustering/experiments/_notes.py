@@ -63,20 +63,24 @@ GAP_NOTES: dict[str, str] = {
   and on these tasks the higher-MSP labeling is the less accurate one: the paper's
   alternation, which can lower the MSP, lands nearer the classes than the criterion's
   optimum does. On spam the highest MSP is an outlier split.
-- **Dis-KM** differs on ionosphere (25.4 vs 18.0) and diabetes (32.9 vs 28.3): our
-  implementation (Ye, Zhao & Wu) runs kernel k-means with its own k-means++ start; the
-  paper's start is not stated, and on these two tasks the result depends on it.
-- **IterSVR** (`itersvr`, linear kernel, C in {0.01, ..., 100}): within 0.9 points of the
-  paper on australian, letter and satellite, worse on ionosphere (29.1 vs 22.5), breast
-  (11.3 vs 3.2) and diabetes (33.7 vs 30.9). The paper tuned a Gaussian kernel width as
-  well as C; our `itersvr-rbf` exists but a C x gamma grid was too slow for this machine.
-  On spam it was not run: more than 5 minutes per fit on the shared 2-core machine.
-- **MVC** (`mvc-soft`, knn affinity, gamma in {0.01, ..., 100}, other parameters at their
-  defaults): better than the paper on breast (2.64 vs 2.93) and satellite (0.63 vs 0.85),
-  but it collapses to an unbalanced split on australian (50.0) and letter (46.4) for every
-  gamma of the grid; the paper tuned C and a Gaussian sigma, which is not the grid of our
-  implementation's parameters, so these cells say more about the grid than about MVC. It
-  ran on spam (about a minute per fit; the paper's MATLAB MVC did not finish in 24 hours).
+- **Dis-KM** differs on ionosphere (25.4 vs 18.0) and diabetes (32.9 vs 28.3). Not an
+  optimisation failure: at every lam of the grid the labeling found has a lower Dis-KM
+  objective than the true classes (ionosphere, lam = 1: 10.85 at 28.8 % error against 11.20
+  for the classes; diabetes: 3.06 at 33.2 % against 3.44), so the criterion on this copy of
+  the data prefers a partition that is not the classes. (Since issue 15 lam is relative to
+  the mean eigenvalue of the scatter matrix; the grid spans the same whitened-to-raw range.)
+- **IterSVR**: the stored cells are the linear kernel, C in {0.01, ..., 100}: within 0.9
+  points of the paper on australian, letter and satellite, worse on ionosphere (29.1 vs
+  22.5), breast (11.3 vs 3.2) and diabetes (33.7 vs 30.9). Since issue 15 the grid is the
+  paper's Gaussian kernel, C x gamma (gamma 0.01-3); measured with it, not yet stored:
+  ionosphere 23.36, breast 3.07, diabetes 31.51. On spam it was not run: more than 5 minutes
+  per fit on the shared 2-core machine.
+- **MVC** (`mvc-soft`): the stored cells (knn affinity, gamma in {0.01, ..., 100}) are from
+  before issue 15, when the k-NN graph was disconnected (17 components on australian, 3 on
+  letter) and the result depended on round-off: australian 50.0, letter 46.4. The graph is
+  now joined by a minimum spanning tree and the grid adds the Gaussian affinity; see
+  bench/RESULTS.md for the measured errors. It ran on spam (about a minute per fit; the
+  paper's MATLAB MVC did not finish in 24 hours).
 - **LG-MMC** (Li et al. 2009) is not implemented; the paper's column is not reproduced.
 - The label-free choice (largest MSP at lam = 0.01) costs MSPC-MPM between 0 and 2.6 points
   against the accuracy-chosen lam on six tasks (satellite 3.2 vs 0.6, breast 3.1 vs 2.9) —

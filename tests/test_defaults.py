@@ -1,0 +1,54 @@
+"""Every registered algorithm clusters a clearly separable pair well with its defaults
+(issue 15): accuracy at least 0.9 on digits 1 vs 7 and on wine classes 1 vs 2 (scikit-learn's
+classes 0 and 1), both with features scaled to [-1, 1] and constant pixels dropped, exactly
+as the Cluster page runs them. Before issue 15, Dis-KM (0.59) and soft-label MVC (0.57)
+failed on digits 1 vs 7 and Dis-KM (0.885) on wine."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import datasets
+from clustering import ALGORITHMS
+from clustering.metrics import clustering_accuracy
+
+PAIRS = ("digits:1v7", "wine:1v2")
+
+
+def _cases():
+    for key in ALGORITHMS:
+        marks = [pytest.mark.slow] if key == "smic" else []
+        for pair in PAIRS:
+            yield pytest.param(key, pair, marks=marks, id=f"{key}-{pair}")
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    return {name: datasets.load(name) for name in PAIRS}
+
+
+@pytest.mark.parametrize(("key", "pair"), list(_cases()))
+def test_defaults_cluster_a_separable_pair(key, pair, pairs):
+    ds = pairs[pair]
+    spec = ALGORITHMS[key]
+    if spec.max_samples is not None and ds.n_samples > spec.max_samples:
+        pytest.skip(
+            f"{key} refuses N = {ds.n_samples} > max_samples = {spec.max_samples} "
+            "(its SDP is O(N^6.5)); the wine pair covers it"
+        )
+    if key == "mvc-hard":
+        pytest.skip(
+            "mvc-hard's SDP took 10-24 s on wine 1v2 alone (accuracy 0.946, UI defaults 0.962, "
+            "measured for issue 15) and 2 minutes on a loaded 2-core machine: too slow for CI"
+        )
+    model = spec.make(**spec.defaults())
+    if "random_state" in model.get_params():
+        model.set_params(random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        labels = model.fit(ds.X).labels_
+    assert clustering_accuracy(ds.y, labels) >= 0.9
+    assert np.unique(labels).size == 2
