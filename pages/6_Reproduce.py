@@ -49,14 +49,14 @@ name = st.selectbox("Experiment", names, format_func=titles.get, key="repro.expe
 
 def show_report(markdown: str, key: str) -> None:
     """Paragraphs as text, tables as tidy data frames (long ones folded)."""
-    for n, (kind, block) in enumerate(reproduce.blocks(markdown)):
+    for kind, block in reproduce.blocks(markdown):
         if kind == "text":
             st.markdown(block)
         elif len(block) > reproduce.LONG_TABLE_ROWS:
             with st.expander(f"Table: {len(block)} rows", expanded=False):
-                st.dataframe(block, hide_index=True, width="stretch", key=f"{key}.{n}")
+                st.dataframe(block, hide_index=True, width="stretch")
         else:
-            st.dataframe(block, hide_index=True, width="stretch", key=f"{key}.{n}")
+            st.dataframe(block, hide_index=True, width="stretch")
 
 
 if state.widget_value("repro.cache") is None:

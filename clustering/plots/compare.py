@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .clusters import MISCLUSTERED_COLOR, misclustered
+from .clusters import MISCLUSTERED_COLOR, matched_classes, misclustered
 from .style import OKABE_ITO, method_name
 
 __all__ = ["compare_figure"]
@@ -68,7 +68,20 @@ def compare_figure(
             r, c = i + 1, j + 1
             if cell.labels is not None:
                 labels = np.asarray(cell.labels)
-                codes = np.unique(labels, return_inverse=True)[1]
+                clusters, codes = np.unique(labels, return_inverse=True)
+                if y is not None:
+                    # A cluster takes the colour of the class it matches, so colours agree
+                    # across the panels of a row (cluster numbers are arbitrary).
+                    classes = np.unique(np.asarray(y)).tolist()
+                    match = matched_classes(y, labels)
+                    spare = iter(range(len(classes), len(classes) + len(clusters)))
+                    lookup = np.array(
+                        [
+                            classes.index(match[c]) if c in match else next(spare)
+                            for c in clusters.tolist()
+                        ]
+                    )
+                    codes = lookup[codes]
                 colors = np.array(OKABE_ITO)[codes % len(OKABE_ITO)]
                 fig.add_trace(
                     go.Scattergl(

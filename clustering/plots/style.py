@@ -121,17 +121,19 @@ def display_label(label: str) -> str:
     if key is None:
         return str(label)
     name = method_name(key)
-    return f"{name}, {suffix}" if suffix else name
+    if not suffix:
+        return name
+    return f"{name} {suffix}" if suffix.startswith("(") else f"{name}, {suffix}"
 
 
-def apply_method_style(fig, *, legend_on_top: bool = True):
+def apply_method_style(fig):
     """Give a figure's method series their colours and display names, and a layout whose
     legend, title and tick labels do not overlap (returns ``fig``, changed in place).
 
     Every trace named after a registered method (by key or name, or a key with a suffix
     such as ``-monotone``) gets :func:`method_color` and :func:`display_label`; bar labels
     are shortened to 3 significant digits and hidden rather than overlapped; the legend goes
-    above the plot area and the margins grow to fit titles and ticks.
+    right of the plot area and the margins grow to fit titles and ticks.
     """
     for trace in fig.data:
         name = getattr(trace, "name", None)
@@ -155,17 +157,19 @@ def apply_method_style(fig, *, legend_on_top: bool = True):
     fig.update_layout(uniformtext={"minsize": 9, "mode": "hide"})
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(automargin=True)
-    if legend_on_top:
-        fig.update_layout(
-            legend={
-                "orientation": "h",
-                "yanchor": "bottom",
-                "y": 1.02,
-                "xanchor": "left",
-                "x": 0,
-                "title": None,
-            },
-            title={"y": 0.98, "yanchor": "top", "x": 0, "xanchor": "left"},
-            margin={"t": 110},
-        )
+    # The legend in its own column right of the plot (plotly widens the margin for it), so
+    # that it can never cover the title, the axis titles or the tick labels, however many
+    # series there are; the title left-aligned above the plot area.
+    fig.update_layout(
+        legend={
+            "orientation": "v",
+            "yanchor": "top",
+            "y": 1,
+            "xanchor": "left",
+            "x": 1.02,
+            "title": None,
+        },
+        title={"y": 0.98, "yanchor": "top", "x": 0.01, "xanchor": "left"},
+        margin={"t": 70, "r": 10},
+    )
     return fig
