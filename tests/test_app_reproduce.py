@@ -48,3 +48,29 @@ def test_reproduce_page_renders_every_experiment():
             values = frame.value.astype(str)
             assert not values.apply(lambda c: c.str.startswith('{"')).any().any(), name
             assert "mspc-mpm" not in list(frame.value.columns), name
+
+
+def test_experiment_figures_use_one_colour_and_name_per_method():
+    from clustering import ALGORITHMS
+    from clustering.experiments import PUBLISHED_DIR, load_stored
+    from clustering.plots import apply_method_style, method_color
+
+    names = {spec.name: key for key, spec in ALGORITHMS.items()}
+    for experiment in EXPERIMENTS:
+        result = load_stored(experiment, PUBLISHED_DIR)
+        if result is None:
+            continue
+        for fig in EXPERIMENTS[experiment].figures(result):
+            apply_method_style(fig)
+            colour_of: dict[str, str] = {}
+            for trace in fig.data:
+                assert trace.name not in ALGORITHMS, (experiment, trace.name)  # no raw keys
+                base = next((n for n in names if str(trace.name).startswith(n)), None)
+                if base is None:
+                    continue
+                colour = trace.marker.color if trace.type == "bar" else trace.line.color
+                assert colour == method_color(names[base]), (experiment, trace.name)
+                colour_of.setdefault(base, colour)
+            # Different methods never share a colour within a figure.
+            assert len(set(colour_of.values())) == len(colour_of), (experiment, colour_of)
+            assert fig.layout.legend.x >= 1  # the legend sits right of the plot area

@@ -113,6 +113,9 @@ def _method_key_and_suffix(label: str) -> tuple[str | None, str]:
     return best, label[len(best) :].strip(" -/")
 
 
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+
+
 def display_label(label: str) -> str:
     """A series or column label with registry keys replaced by display names:
     ``"mspc-mpm"`` -> ``"MSPC (MPM)"``, ``"mspc-mpm-monotone"`` -> ``"MSPC (MPM), monotone"``;
@@ -135,13 +138,19 @@ def apply_method_style(fig):
     are shortened to 3 significant digits and hidden rather than overlapped; the legend goes
     right of the plot area and the margins grow to fit titles and ticks.
     """
+    variants: dict[str, list[str]] = {}
     for trace in fig.data:
         name = getattr(trace, "name", None)
         if not name:
             continue
-        key, _ = _method_key_and_suffix(str(name))
+        key, suffix = _method_key_and_suffix(str(name))
         if key is None:
             continue
+        # Variants of one method (``-monotone``, ``-std``) share its colour and differ by dash.
+        seen = variants.setdefault(key, [])
+        if suffix and not suffix.startswith("(") and suffix not in seen:
+            seen.append(suffix)
+        dash = _DASHES[(seen.index(suffix) + 1) % len(_DASHES)] if suffix in seen else None
         color = method_color(key)
         trace.name = display_label(str(name))
         if trace.legendgroup in (None, "", name):
@@ -151,6 +160,8 @@ def apply_method_style(fig):
         elif trace.type in ("scatter", "scattergl"):
             trace.line.color = color
             trace.marker.color = color
+            if dash is not None and trace.type == "scatter":
+                trace.line.dash = dash
         if trace.type == "bar" and trace.text is not None and trace.texttemplate is None:
             trace.texttemplate = "%{text:.3g}"
             trace.cliponaxis = False
