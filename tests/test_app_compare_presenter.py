@@ -91,3 +91,39 @@ def test_presenter_mode_round_trips_through_the_url():
     at.toggle(key="presenter.toggle").set_value(True).run()
     assert at.session_state["dcl.presenter"] is True
     assert "present" in at.query_params
+
+
+def _slides_script():
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    from ui import presenter
+
+    slides = presenter.sidebar()
+    with presenter.theory_expander("Theory"):
+        st.write("The MSP is a lower bound on the accuracy.")
+    st.plotly_chart(go.Figure(go.Scatter(x=[0, 1], y=[1, 0]), layout={"title": "Two points"}))
+    cols = st.columns(2)
+    cols[1].plotly_chart(go.Figure(go.Bar(x=[0, 1], y=[1, 2])))
+    presenter.export_button(slides)
+
+
+def _export_buttons(at):
+    return [b for b in at.get("download_button") if "presenter" in (b.proto.id or "")]
+
+
+def test_presenter_mode_offers_the_drawn_figures_as_slides():
+    at = AppTest.from_function(_slides_script, default_timeout=60)
+    at.query_params["present"] = "1"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.toggle(key="presenter.toggle").value is True
+    # Both figures (one inside a column) are recorded, in drawing order, named by title.
+    figures = at.session_state["presenter.figures"]
+    assert [name for name, _ in figures] == ["Two points", "figure 2"]
+    (button,) = _export_buttons(at)
+    assert "2 figures" in button.proto.label
+    assert at.expander[0].proto.expanded is False  # theory collapsed
+    at.toggle(key="presenter.toggle").set_value(False).run()
+    assert not _export_buttons(at)
+    assert at.expander[0].proto.expanded is True

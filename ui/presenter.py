@@ -72,10 +72,15 @@ def _figure_name(figure: Any, index: int) -> str:
     return text or f"figure {index}"
 
 
-_ORIGINAL = DeltaGenerator.plotly_chart
+# The unpatched functions, kept on the class so that a reload of this module (Streamlit's
+# file watcher) does not wrap the wrappers.
+if not hasattr(DeltaGenerator, "_dcl_plotly_chart"):
+    DeltaGenerator._dcl_plotly_chart = DeltaGenerator.plotly_chart
+    DeltaGenerator._dcl_st_plotly_chart = st.plotly_chart
+_ORIGINAL = DeltaGenerator._dcl_plotly_chart
 
 
-def _recording_plotly_chart(self, figure_or_data, *args, **kwargs):
+def _record(figure_or_data: Any) -> None:
     try:
         if enabled():
             figures = state.widget_value(_FIGURES)
@@ -83,14 +88,29 @@ def _recording_plotly_chart(self, figure_or_data, *args, **kwargs):
                 figures.append((_figure_name(figure_or_data, len(figures) + 1), figure_or_data))
     except Exception:  # recording must never break a page (e.g. outside a script run)
         pass
+
+
+def _recording_plotly_chart(self, figure_or_data, *args, **kwargs):
+    _record(figure_or_data)
     return _ORIGINAL(self, figure_or_data, *args, **kwargs)
 
 
+_ORIGINAL_ST = DeltaGenerator._dcl_st_plotly_chart  # bound to the main area at import
+
+
+def _recording_st_plotly_chart(figure_or_data, *args, **kwargs):
+    _record(figure_or_data)
+    return _ORIGINAL_ST(figure_or_data, *args, **kwargs)
+
+
 def install_recorder() -> None:
-    """Record every ``plotly_chart`` of the session's runs (once per process; the record is
-    per session and only kept while presenter mode is on)."""
+    """Record every ``plotly_chart`` of the session's runs (``st.plotly_chart`` and the
+    containers' own; installed once per process, the record is per session and only kept
+    while presenter mode is on)."""
     if DeltaGenerator.plotly_chart is not _recording_plotly_chart:
         DeltaGenerator.plotly_chart = _recording_plotly_chart
+    if st.plotly_chart is not _recording_st_plotly_chart:
+        st.plotly_chart = _recording_st_plotly_chart
 
 
 def sidebar() -> Any:
