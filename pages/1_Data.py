@@ -144,6 +144,11 @@ with left:
         if upload is None:
             st.info("Upload a file to use it; the lab keeps the current data until then.")
         else:
+            if file is None:
+                st.caption(
+                    f"Using **{upload['name']}**, uploaded earlier in this browser session "
+                    "(kept across a reload). Upload another file to replace it."
+                )
             try:
                 header = list(
                     pd.read_csv(
@@ -174,7 +179,7 @@ with left:
             )
             if guess is not None:
                 if label_column == guess.column:
-                    st.info(guess.note, icon="🏷️")
+                    st.info(guess.note, icon=":material/label:")
                 elif guess.column is None:
                     st.caption(guess.note)
                 others = [c for c in (*guess.candidates, NONE) if c != label_column][:4]
