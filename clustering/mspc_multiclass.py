@@ -15,6 +15,16 @@ clusters: k-means on the raw features (``"kmeans"``), on z-scored features
 under per-feature scaling, and every later step is invariant with ``regularizer="diag"``),
 on PCA-whitened features (``"kmeans-whitened"``, invariant to every invertible map with
 ``regularizer="total"`` up to rounding) or the multi-class EIG labels (``"eig"``).
+The multi-starts are those of the binary MSPC: ``init="auto"`` (the default) climbs from
+``"kmeans-standardized"``, ``"kmeans-whitened"``, ``"eig"`` and then ``"kmeans"``, and keeps
+the labeling of highest multi-class MSP (the first on ties; a start giving the same partition
+as an earlier one is climbed once; ``starts_`` records each climb); ``"auto-invariant"`` leaves
+out the raw ``"kmeans"`` start, so with ``regularizer="diag"`` the labels are exactly
+invariant to per-feature scaling. Measured with the defaults (``lam`` 0.2, ``random_state=0``):
+``wine-raw`` NMI 0.911 with both (the raw k-means start alone 0.831; identical labels under
+random per-feature scaling ``10^U(-3, 3)``); ``digits`` (10 classes) 0.771 with ``"auto"``
+(the raw k-means start has the highest MSP) and 0.654 with ``"auto-invariant"``; ``iris``
+0.742 with ``"auto"``.
 
 Kernel
 ------
@@ -26,6 +36,23 @@ labels). The MPM in that feature space is a kernel MPM restricted to the landmar
 the features are centred, not rescaled, so ``regularizer="diag"`` is ``Lambda = I`` there
 (the kernel MPM's regulariser) and EIG is kernel PCA rounded by k-means. With a kernel, the
 ``"kmeans"`` and ``"kmeans-standardized"`` starts both run k-means on the mapped features.
+
+Measured accuracy with the defaults (``lam`` 0.2, ``random_state=0``): two moons
+(``make_moons(400, noise=0.1, random_state=0)``) 0.865, two circles
+(``make_circles(400, noise=0.05, factor=0.5, random_state=0)``) 0.505; the issue's target of
+0.95 is **not** met. The obstacle is mostly the criterion, not the search. On the moons, at
+the median width and at 2, 4, 8 and 16 times its ``gamma``, ``lam`` 0.001, 0.01, 0.1 and 0.2
+(20 settings), a k-means, whitened k-means or EIG start climbs to a wrong split (accuracy
+0.50 to 0.90) whose MSP is higher than the true labeling's in 19; the exception is 4 times
+``gamma`` at ``lam`` 0.001 (0.966 against 0.964 and 0.960). With 300 components and 400
+points almost any split is nearly separable: the whitened k-means start alone beats the true
+labeling's MSP in 35 of the 40 moons and circles settings. Keeping only the 10 leading kernel
+principal components (z-scored), with a k-nearest-neighbour spectral clustering as a further
+start, the highest-MSP climb finds the circles (accuracy 1.000) in 8 of 9 settings (1, 4, 16
+times ``gamma``; ``lam`` 0.01, 0.1, 0.2), but on the moons a k-means split (accuracy 0.60 to
+0.62) scores higher in 8 of 9; the exception (16 times ``gamma``, ``lam`` 0.01: 0.988 on
+the moons, 1.000 on the circles) was found by looking at accuracy, so it is no label-free
+default and is not used.
 
 What a kernel keeps and loses: because the data are z-scored before the map, kernel MSPC
 keeps invariance to **per-feature scaling** (any positive or negative factor per feature,
@@ -140,10 +167,18 @@ def _kmeans_labels(data, k, n_init, random_state) -> np.ndarray:
     return labels.astype(np.intp)
 
 
-def _start(est, X, fmap, Lambda, k, random_state) -> np.ndarray:
+def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two labelings are the same partition (up to renaming the clusters)."""
+    _, ia = np.unique(a, return_index=True)
+    _, ib = np.unique(b, return_index=True)
+    ra = np.argsort(np.argsort(ia))[np.unique(a, return_inverse=True)[1]]
+    rb = np.argsort(np.argsort(ib))[np.unique(b, return_inverse=True)[1]]
+    return np.array_equal(ra, rb)
+
+
+def _start(est, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
     from .mspc import whiten
 
-    init = est.init
     if not isinstance(init, str):
         codes, k_init = encode_labels(init, X.shape[0], what="init")
         if k_init != k:
@@ -164,6 +199,39 @@ def _start(est, X, fmap, Lambda, k, random_state) -> np.ndarray:
     return _kmeans_labels(data, k, est.n_init, random_state)
 
 
+def _multi_start(est, X, fmap, Lambda, reg, k, random_state):
+    """Climb from each start of ``est.init`` (several for the multi-starts of
+    :data:`clustering.mspc.MULTI_STARTS`), keep the highest multi-class MSP (the first on
+    ties); a start that gives the same partition as an earlier one is climbed once."""
+    from .mspc import MULTI_STARTS
+
+    init = est.init
+    names = MULTI_STARTS[init] if isinstance(init, str) and init in MULTI_STARTS else (init,)
+    solver = solve_mpm_multiclass if est.method == "mpm" else solve_gep_multiclass
+    best = None
+    seen: list[np.ndarray] = []
+    est.starts_ = []
+    for name in names:
+        try:
+            labels0 = _start(est, name, X, fmap, Lambda, k, random_state)
+        except DegenerateDataError:
+            if len(names) == 1:
+                raise
+            continue  # e.g. k-means found fewer than k clusters; other starts remain
+        if any(_same_partition(labels0, s) for s in seen):
+            continue
+        seen.append(labels0)
+        result, model = solver(fmap.Z, reg, labels0, k, est.max_iter)
+        msp = model.msp()
+        label = name if isinstance(name, str) else "array"
+        est.starts_.append({"init": label, "msp": msp, "n_iter": result.n_iter})
+        if best is None or msp > best[0] + 1e-12 * max(best[0], 1e-300):
+            best = (msp, result, model, labels0)
+    if best is None:
+        raise DegenerateDataError(f"No start found {k} non-empty clusters. Use fewer clusters.")
+    return best[1], best[2], best[3]
+
+
 def fit_general(est, X):
     """Fit ``est`` (an :class:`clustering.MSPC`) with ``n_clusters`` clusters and its kernel.
 
@@ -172,6 +240,8 @@ def fit_general(est, X):
     pairwise ``kappa`` values; for a kernel they are in the feature space and ``w_`` is not
     set. ``predict`` uses the learnt one-vs-one rule; with ``method="eig"`` (labels by
     k-means rounding) it can disagree with ``labels_`` on training points near a boundary.
+    ``starts_`` lists each start climbed (``init``, ``msp``, ``n_iter``); it is empty for
+    ``method="eig"``.
     """
     k = int(est.n_clusters)
     X = validate_data(est, X, dtype=np.float64, ensure_min_samples=max(4, k))
@@ -191,14 +261,13 @@ def fit_general(est, X):
     lam = est.lam if est.regularizer != "none" else 0.0
     reg = lam * Lambda
     Z = fmap.Z
+    est.starts_ = []
     if est.method == "eig":
         result, model = solve_eig_multiclass(Z, Lambda, reg, k, random_state, est.n_init)
         est.init_labels_ = result.labels.copy()
     else:
-        labels0 = _start(est, X, fmap, Lambda, k, random_state)
+        result, model, labels0 = _multi_start(est, X, fmap, Lambda, reg, k, random_state)
         est.init_labels_ = labels0.copy()
-        solver = solve_mpm_multiclass if est.method == "mpm" else solve_gep_multiclass
-        result, model = solver(Z, reg, labels0, k, est.max_iter)
     if result.status == "empty-cluster":
         warnings.warn(
             "A relabelling step would have emptied a cluster; MSPC rejected it and kept the "

@@ -142,6 +142,35 @@ def test_wine_raw_target():
     assert nmi(y, est.labels_) >= 0.80
 
 
+def test_default_multi_start_on_wine_raw():
+    """The default ``init="auto"`` climbs every start, keeps the highest multi-class MSP and
+    meets the wine-raw target (NMI 0.911 measured; the raw k-means start alone 0.831)."""
+    import datasets
+    from clustering.metrics import nmi
+
+    ds = datasets.load("wine-raw")
+    est = MSPC(n_clusters=3, random_state=0).fit(ds.X)
+    assert est.starts_[0]["init"] == "kmeans-standardized"
+    assert len(est.starts_) >= 2
+    assert est.msp_ == pytest.approx(max(s["msp"] for s in est.starts_), abs=1e-12)
+    assert est.msp_ == pytest.approx(multiclass_msp(ds.X, est.labels_, lam=est.lam), abs=1e-12)
+    assert nmi(ds.y, est.labels_) >= 0.80
+
+
+@pytest.mark.parametrize("method", ["mpm", "gep"])
+def test_auto_invariant_is_exactly_scale_invariant_on_wine_raw(method):
+    import datasets
+
+    X = datasets.load("wine-raw").X
+    rng = np.random.default_rng(3)
+    params = {"method": method, "n_clusters": 3, "init": "auto-invariant", "random_state": 0}
+    ref = MSPC(**params).fit(X)
+    assert "kmeans" not in [s["init"] for s in ref.starts_]
+    for _ in range(3):
+        scale = 10.0 ** rng.uniform(-3, 3, X.shape[1])
+        assert np.array_equal(MSPC(**params).fit(X * scale).labels_, ref.labels_)
+
+
 # ---- bad input -----------------------------------------------------------------------------
 
 
@@ -211,3 +240,21 @@ def test_kernel_mspc_on_moons_keeps_per_feature_scaling_invariance():
     assert np.array_equal(scaled.labels_, est.labels_)
     # EIG's labels come from k-means rounding; predict uses the MPM learnt from them.
     assert np.mean(est.predict(X) == est.labels_) >= 0.95
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 14's kernel target (>= 0.95 on moons and circles with defaults) is not met: "
+    "measured 0.865 and 0.505; the MSP criterion prefers wrong splits (mspc_multiclass)",
+)
+def test_kernel_mspc_defaults_reach_the_target_on_moons_and_circles():
+    from sklearn.datasets import make_circles, make_moons
+
+    from clustering.metrics import clustering_accuracy
+
+    for X, y in (
+        make_moons(400, noise=0.1, random_state=0),
+        make_circles(400, noise=0.05, factor=0.5, random_state=0),
+    ):
+        est = MSPC(kernel="rbf", random_state=0).fit(X)
+        assert clustering_accuracy(y, est.labels_) >= 0.95
