@@ -57,7 +57,10 @@ else:
     params = {k: state.get_algorithm_params(k) for k in keys}
     with widgets.guard("The comparison failed"), st.spinner("Fitting every panel…"):
         rows, cells = compare.grid(keys, params, current if with_current else None, bundled)
-        fig = plots.compare_figure(rows, keys, cells)
+        big = presenter.enabled()
+        fig = plots.compare_figure(
+            rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210
+        )
         st.plotly_chart(fig, key="compare.grid", width="stretch")
         skipped = [c for row in cells for c in row if c.status == "skipped"]
         failed = [c for row in cells for c in row if c.status == "error"]

@@ -30,6 +30,7 @@ def compare_figure(
     cells,
     *,
     panel_height: int = 210,
+    font_size: int = 12,
 ) -> go.Figure:
     """The grid of scatters.
 
@@ -43,6 +44,9 @@ def compare_figure(
         From :func:`clustering.compare.compare_grid` (``cells[i][j]``: row ``i``, method ``j``).
     panel_height : int, default=210
         Height of one row in pixels.
+    font_size : int, default=12
+        Size of the titles; the corner texts are one point smaller (presenter mode passes
+        a larger size).
 
     Returns
     -------
@@ -136,7 +140,10 @@ def compare_figure(
                 xanchor="left",
                 yanchor="top",
                 showarrow=False,
-                font={"size": 11, "color": "#B00020" if cell.status != "ok" else "#222222"},
+                font={
+                    "size": font_size - 1,
+                    "color": "#B00020" if cell.status != "ok" else "#222222",
+                },
                 bgcolor="rgba(255,255,255,0.8)",
             )
             fig.update_xaxes(
@@ -162,13 +169,18 @@ def compare_figure(
                 first = i * n_cols + 1
                 fig.update_xaxes(matches=f"x{first}" if first > 1 else "x", row=r, col=c)
                 fig.update_yaxes(matches=f"y{first}" if first > 1 else "y", row=r, col=c)
-    fig.update_annotations(selector={"textangle": 90}, font={"size": 12})
+    # Row titles (right, rotated) and column titles (method names), readable and dark.
+    fig.update_annotations(selector={"textangle": 90}, font={"size": font_size, "color": "#333"})
+    for name in [method_name(k) for k in methods]:
+        fig.update_annotations(
+            selector={"text": name}, font={"size": font_size + 2, "color": "#222"}
+        )
     fig.update_layout(
         template="plotly_white",
         height=max(300, panel_height * n_rows + 80),
         margin={"l": 10, "r": 40, "t": 50, "b": 40},
         showlegend=any(t.showlegend for t in fig.data),
         legend={"orientation": "h", "yanchor": "top", "y": -0.01, "x": 0},
-        font={"size": 12},
+        font={"size": font_size},
     )
     return fig
