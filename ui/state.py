@@ -16,10 +16,14 @@ per-method params   get_algorithm_params / …   ``ap=mspc-mpm.init=eig``
 scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature index: factor)
 2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
 presenter mode      get_presenter / set_…      ``present=1`` (left out when off)
+uploaded file       get_upload / set_upload    ``upload=<token>`` (see below)
 ==================  =========================  ============================================
 
 An uploaded file cannot be put in a URL: with an upload chosen, ``data`` is left out of the
-URL and a link opens on the default data set. Lasso constraints (must-link / cannot-link)
+URL. The file is kept in a server-side store (:mod:`ui.uploads`) under a random token that
+goes into the URL, so a reload in the same browser finds it again while the lab runs; a
+link opened elsewhere, or after a restart, falls back to the default data set with a
+warning. Lasso constraints (must-link / cannot-link)
 stay in the session only.
 
 How pages use it::
