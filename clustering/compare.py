@@ -159,7 +159,7 @@ def compare_grid(
     >>> rows = standard_rows()[:1]
     >>> cells = compare_grid(rows, ["kmeans"], n_jobs=1)
     >>> cells[0][0].status, round(cells[0][0].accuracy, 2)
-    ('ok', 0.99)
+    ('ok', 1.0)
     """
     from joblib import Parallel, delayed
 
