@@ -202,7 +202,7 @@ def scaling_sweep(
     fixed : mapping of int to float, optional
         Factors applied to other columns in every frame (a preset's ``fixed``).
     fit : callable, default=fit_and_evaluate
-        ``fit(key, params, X, y, random_state=...)`` returning a ``FitResult``.
+        ``fit(key, params, X, y, random_state=...)`` returning a ``FitOutcome``.
     random_state : int or None, default=0
 
     Returns

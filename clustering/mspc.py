@@ -19,7 +19,7 @@ from ._compat import (
     check_random_state,
     validate_data,
 )
-from ._lam import DEFAULT_LAM
+from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
 from ._validation import check_clusterable
@@ -340,7 +340,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         random_state = check_random_state(self.random_state)
         std = standardize(X)
         Lambda = regularizer_matrix(std, self.regularizer)
-        lam = self.lam if self.regularizer != "none" else 0.0
+        lam = effective_lam(self.lam, self.regularizer)
 
         self.starts_ = []
         if self.method == "eig":

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 import datasets
-from clustering.evaluation import FitResult
+from clustering.evaluation import FitOutcome
 from clustering.metrics import clustering_error
 
 __all__ = [
@@ -49,19 +49,19 @@ def scaled_fingerprint(data_fingerprint: str, factors: Sequence[float]) -> str:
     return h.hexdigest()
 
 
-def _value(result: FitResult, metric: str) -> float:
+def _value(result: FitOutcome, metric: str) -> float:
     value = result.metrics.get(metric) if result.ok else None
     return np.nan if value is None else float(value)
 
 
-def _changed(a: FitResult, b: FitResult) -> float:
+def _changed(a: FitOutcome, b: FitOutcome) -> float:
     if a.labels is None or b.labels is None:
         return np.nan
     # Renaming clusters is no change: the share of labels that moves under the best matching.
     return clustering_error(a.labels, b.labels)
 
 
-def comparison_table(before: Sequence[FitResult], after: Sequence[FitResult]) -> pd.DataFrame:
+def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) -> pd.DataFrame:
     """One row per method: accuracy and MSP before/after, their changes, labels changed."""
     rows = [
         {

@@ -17,6 +17,7 @@ scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature i
 2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
 presenter mode      get_presenter / set_…      ``present=1`` (left out when off)
 uploaded file       get_upload / set_upload    ``upload=<token>`` (see below)
+clusters k          get_n_clusters / set_…     ``k=3`` (left out for 2)
 ==================  =========================  ============================================
 
 An uploaded file cannot be put in a URL: with an upload chosen, ``data`` is left out of the
@@ -73,6 +74,8 @@ __all__ = [
     "CurrentData",
     "DataChoice",
     "add_constraints",
+    "approve_runs",
+    "approved_runs",
     "bump_counter",
     "clear_constraints",
     "clear_data_error",
@@ -87,6 +90,7 @@ __all__ = [
     "get_data_choice",
     "get_dataset",
     "get_lam",
+    "get_n_clusters",
     "get_presenter",
     "get_regularizer",
     "get_scaling_factors",
@@ -102,6 +106,7 @@ __all__ = [
     "set_algorithms",
     "set_data_choice",
     "set_lam",
+    "set_n_clusters",
     "set_presenter",
     "set_regularizer",
     "set_scaling_factors",
@@ -561,6 +566,7 @@ def url_params() -> dict[str, str]:
         get(KEYS.SCALE),
         get_view(),
         presenter=get_presenter(),
+        n_clusters=get_n_clusters(),
     )
     out.update(_upload_url_params())
     return out
@@ -612,6 +618,8 @@ def sync_from_url(force: bool = False) -> list[str]:
     if decoded.presenter is not None:
         set_presenter(decoded.presenter)
     problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
+    if decoded.n_clusters is not None:
+        set_n_clusters(decoded.n_clusters)
     _add_problems(problems)
     return problems
 
@@ -636,3 +644,43 @@ def set_url_value(name: str, value: str) -> None:
 def init() -> None:
     """Call first on every page: restores the state from the URL on a session's first run."""
     sync_from_url()
+
+
+# ----------------------------------------------------------------------------------------
+# Cost guard: runs approved by a click (ui.runs)
+# ----------------------------------------------------------------------------------------
+
+_APPROVED = "dcl.approved_runs"
+_APPROVED_MAX = 64
+
+
+def approved_runs() -> frozenset:
+    """The run signatures (:attr:`ui.runs.Planned.signature`) a user started by a click."""
+    return frozenset(st.session_state.get(_APPROVED, ()))
+
+
+def approve_runs(signatures: Iterable[tuple]) -> None:
+    """Remember that the user asked for these runs (the most recent :data:`_APPROVED_MAX`)."""
+    kept = [s for s in st.session_state.get(_APPROVED, ()) if s not in set(signatures)]
+    st.session_state[_APPROVED] = (kept + list(signatures))[-_APPROVED_MAX:]
+
+
+# ----------------------------------------------------------------------------------------
+# Number of clusters (issue 14), in the URL as ``k`` (left out for 2)
+# ----------------------------------------------------------------------------------------
+
+N_CLUSTERS = "dcl.n_clusters"  #: int, the number of clusters every method is asked for
+
+
+def get_n_clusters() -> int:
+    """The number of clusters asked of every method (2 until somebody changes it)."""
+    return int(st.session_state.setdefault(N_CLUSTERS, 2))
+
+
+def set_n_clusters(k: int) -> None:
+    """Set the number of clusters; outside :data:`ui.url.N_CLUSTERS_RANGE` raises
+    ``ValueError``."""
+    low, high = url.N_CLUSTERS_RANGE
+    if isinstance(k, bool) or int(k) != k or not low <= int(k) <= high:
+        raise ValueError(f"The number of clusters must be an integer from {low} to {high}.")
+    _set(N_CLUSTERS, int(k))

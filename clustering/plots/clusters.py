@@ -26,7 +26,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ..metrics import chebyshev_fraction, contingency
 from ..projections import Projection
-from .style import OKABE_ITO, cluster_colors
+from .style import CLUSTER_SYMBOLS, OKABE_ITO, cluster_colors, series_color
 
 #: SVG below this many points, WebGL above: plotly's scattergl takes WebGL contexts that a
 #: rerun does not release, and Chromium keeps 16 per page, dropping the oldest figures' drawing
@@ -50,17 +50,8 @@ __all__ = [
     "point_marks",
 ]
 
-#: Marker shapes for true classes (WebGL supports these).
-CLASS_SYMBOLS = (
-    "circle",
-    "square",
-    "diamond",
-    "triangle-up",
-    "cross",
-    "x",
-    "triangle-down",
-    "star",
-)
+#: Marker shapes for true classes (one place: :data:`clustering.plots.style.CLUSTER_SYMBOLS`).
+CLASS_SYMBOLS = CLUSTER_SYMBOLS
 
 _AXIS = {
     "gridcolor": "#E5E9F0",
@@ -218,6 +209,8 @@ def cluster_scatter(
     title: str = "",
     show_misclustered: bool = True,
     height: int = 480,
+    x_range: tuple[float, float] | None = None,
+    y_range: tuple[float, float] | None = None,
 ) -> go.Figure:
     """Scatter of a 2-D view: colour = cluster, shape = true class, misclustered ringed.
 
@@ -236,6 +229,9 @@ def cluster_scatter(
     show_misclustered : bool, default=True
         Ring the samples whose cluster does not map to their class (needs ``y``).
     height : int
+    x_range, y_range : (float, float), optional
+        Axis ranges (to give several panels the same axes); by default the points' own
+        range with a 5 % margin.
 
     Returns
     -------
@@ -320,7 +316,8 @@ def cluster_scatter(
                     hoverinfo="skip",
                 )
             )
-    xr, yr = _padded(xy[:, 0]), _padded(xy[:, 1])
+    xr = tuple(x_range) if x_range is not None else _padded(xy[:, 0])
+    yr = tuple(y_range) if y_range is not None else _padded(xy[:, 1])
     if projection.line is not None:
         seg = _line_segment(projection.line, xr, yr)
         if seg is not None:
@@ -498,11 +495,12 @@ def objective_plot(
 ) -> go.Figure:
     """One line (with markers) per method: its objective at each iteration.
 
-    Methods with an empty history are left out.
+    Methods with an empty history are left out; a method's colour is its colour on every
+    page (:func:`clustering.plots.style.series_color`).
     """
     fig = go.Figure()
-    colors = cluster_colors(max(len(histories), 1))
-    for (name, values), color in zip(histories.items(), colors, strict=False):
+    for i, (name, values) in enumerate(histories.items()):
+        color = series_color(name, i)
         values = np.asarray(values, dtype=np.float64).ravel()
         if values.size == 0:
             continue

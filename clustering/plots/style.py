@@ -8,10 +8,13 @@ in which a figure happens to draw its series.
 from __future__ import annotations
 
 __all__ = [
+    "CLUSTER_PALETTE",
+    "CLUSTER_SYMBOLS",
     "METHOD_PALETTE",
     "OKABE_ITO",
     "apply_method_style",
     "cluster_colors",
+    "cluster_symbol",
     "display_label",
     "method_color",
     "method_name",
@@ -47,15 +50,46 @@ METHOD_PALETTE = OKABE_ITO + (
 )
 
 
+# ---- clusters: up to ten colours and shapes (issue 14) --------------------------------------
+
+#: Colours for clusters: Okabe-Ito's eight, then two of Paul Tol's (wine, teal) that differ
+#: from all of them, so ten clusters get ten colours.
+CLUSTER_PALETTE = OKABE_ITO + ("#882255", "#44AA99")
+
+#: Marker shapes (for true classes), ten distinct ones that WebGL and SVG both draw.
+CLUSTER_SYMBOLS = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "cross",
+    "x",
+    "triangle-down",
+    "star",
+    "pentagon",
+    "hexagram",
+)
+
+
 def cluster_colors(n: int) -> list[str]:
-    """``n`` colours from :data:`OKABE_ITO` (cycled beyond eight).
+    """``n`` colours from :data:`CLUSTER_PALETTE` (distinct up to ten, cycled beyond).
 
     Examples
     --------
     >>> cluster_colors(2)
     ['#0072B2', '#E69F00']
+    >>> len(set(cluster_colors(10)))
+    10
     """
-    return [OKABE_ITO[k % len(OKABE_ITO)] for k in range(n)]
+    return [CLUSTER_PALETTE[k % len(CLUSTER_PALETTE)] for k in range(n)]
+
+
+def cluster_symbol(i: int) -> str:
+    """The ``i``-th marker shape of :data:`CLUSTER_SYMBOLS` (distinct up to ten)."""
+    return CLUSTER_SYMBOLS[i % len(CLUSTER_SYMBOLS)]
+
+
+# ---- end of the cluster colours and shapes ---------------------------------------------------
 
 
 def _registry():
