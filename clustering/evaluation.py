@@ -44,6 +44,7 @@ from sklearn.metrics import adjusted_rand_score
 
 from . import metrics as _metrics
 from ._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
+from ._threads import small_data_threads
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .mpm import fit_mpm_to_labels
 from .registry import ALGORITHMS
@@ -395,7 +396,8 @@ def fit_and_evaluate(
 
     start = time.perf_counter()
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        # One BLAS and one OpenMP thread on small data: see clustering._threads.small_data_threads.
+        with warnings.catch_warnings(record=True) as caught, small_data_threads(np.asarray(X)):
             warnings.simplefilter("always")
             estimator.fit(X, **fit_kwargs)
             labels = np.asarray(estimator.labels_)
@@ -412,12 +414,13 @@ def fit_and_evaluate(
     messages = tuple(
         dict.fromkeys(str(w.message) for w in caught if w.category is not DeprecationWarning)
     )
-    scores = evaluate(X, y, labels, lam=lam, regularizer=regularizer)
+    with small_data_threads(np.asarray(X)):
+        scores = evaluate(X, y, labels, lam=lam, regularizer=regularizer)
+        w, b, source = _hyperplane(estimator, X, labels, lam, regularizer)
     n_iter = getattr(estimator, "n_iter_", None)
     n_iter = None if n_iter is None else int(np.max(n_iter))
     history = getattr(estimator, "history_", None)
     history = None if history is None else np.asarray(history, dtype=np.float64).ravel()
-    w, b, source = _hyperplane(estimator, X, labels, lam, regularizer)
     return FitOutcome(
         **base,
         labels=labels,

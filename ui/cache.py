@@ -356,3 +356,30 @@ def projection(
     return _projection(
         view, data_fingerprint, wt, None if b is None else float(b), names, int(max_points), X
     )
+
+
+# ----------------------------------------------------------------------------------------
+# Fits on data that have no fingerprint yet (demos, animation frames) — added for issue 13
+# ----------------------------------------------------------------------------------------
+
+
+def fit_on(
+    key: str,
+    params: Mapping[str, Any] | None,
+    X,
+    y=None,
+    *,
+    msp_lam: float | None = None,
+    random_state: int | None = 0,
+) -> FitOutcome:
+    """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data).
+
+    Same signature as :func:`clustering.evaluation.fit_and_evaluate` for the arguments the
+    backends' ``fit=`` callables use, so :mod:`clustering.demos` and
+    :mod:`clustering.animation` fit through this cache. The data are hashed here (cheap for
+    the few hundred rows of a demo); ``random_state`` is always 0 (the cache's setting).
+    """
+    if random_state not in (0, None):
+        raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return fit(key, dict(params or {}), fingerprint(X, y), X, y, msp_lam=msp_lam)

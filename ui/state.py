@@ -94,6 +94,7 @@ __all__ = [
     "get_presenter",
     "get_regularizer",
     "get_scaling_factors",
+    "get_scaling_preset",
     "get_upload",
     "get_view",
     "init",
@@ -110,6 +111,7 @@ __all__ = [
     "set_presenter",
     "set_regularizer",
     "set_scaling_factors",
+    "set_scaling_preset",
     "set_upload",
     "set_url_value",
     "set_view",
@@ -684,3 +686,26 @@ def set_n_clusters(k: int) -> None:
     if isinstance(k, bool) or int(k) != k or not low <= int(k) <= high:
         raise ValueError(f"The number of clusters must be an integer from {low} to {high}.")
     _set(N_CLUSTERS, int(k))
+
+
+# ----------------------------------------------------------------------------------------
+# Feature scaling: the animation's preset (issue 13). Kept apart for easy merges.
+# ----------------------------------------------------------------------------------------
+
+#: Session key of the Feature scaling animation's preset ("break", "rescue" or "").
+SCALE_PRESET = "dcl.scale_preset"
+
+
+def get_scaling_preset() -> str:
+    """The preset the Feature scaling animation starts from ("" for none)."""
+    return str(st.session_state.get(SCALE_PRESET, ""))
+
+
+def set_scaling_preset(name: str) -> None:
+    """Choose the Feature scaling animation's preset (a key of
+    :data:`clustering.animation.PRESETS`, or "" for none); ``ValueError`` otherwise."""
+    from clustering.animation import PRESETS
+
+    if name and name not in PRESETS:
+        raise ValueError(f"Unknown scaling preset {name!r}; choose one of {sorted(PRESETS)}.")
+    st.session_state[SCALE_PRESET] = str(name)

@@ -7,14 +7,18 @@
 - :mod:`~clustering.plots.grid`: small multiples (a panel a third of the page wide);
 - :mod:`~clustering.plots.multiclass`: the MSP curve for choosing the number of clusters;
 - :mod:`~clustering.plots.analysis`: the experiments' figures (lam sweep, MSP vs accuracy,
-  Fig. 1 sensitivity, Theorem 1 and Theorem 2 checks, before/after comparison).
+  Fig. 1 sensitivity, Theorem 1 and Theorem 2 checks, before/after comparison);
+- :mod:`~clustering.plots.animation`: figures that move (a feature's factor swept as
+  animation frames, MSPC's iterations as a step-through).
 
 ``from clustering import plots`` gives every public figure function of both.
 """
 
-from . import analysis, clusters, compare, grid, multiclass, style
+from . import analysis, animation, clusters, compare, grid, multiclass, style
 from .analysis import *  # noqa: F403
 from .analysis import __all__ as _analysis_all
+from .animation import *  # noqa: F403
+from .animation import __all__ as _animation_all
 from .clusters import *  # noqa: F403
 from .clusters import __all__ as _clusters_all
 from .compare import compare_figure
@@ -27,6 +31,7 @@ from .style import __all__ as _style_all
 
 __all__ = [
     "analysis",
+    "animation",
     "clusters",
     "compare",
     "compare_figure",
@@ -35,6 +40,7 @@ __all__ = [
     "style",
     *_clusters_all,
     *_analysis_all,
+    *_animation_all,
     *_multiclass_all,
     *_grid_all,
     *_style_all,
