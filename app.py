@@ -12,7 +12,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui import demos as ui_demos
-from ui import state, widgets
+from ui import presenter, state, widgets
 
 ROOT = Path(__file__).resolve().parent
 #: The tab icon, served by the app itself: a ``:material/...:`` page icon would make the
@@ -28,6 +28,7 @@ ICONS = {
     "4_MSP_vs_accuracy": ":material/insights:",
     "5_Learn": ":material/school:",
     "6_Reproduce": ":material/description:",
+    "7_Compare": ":material/grid_view:",
 }
 
 
@@ -162,6 +163,11 @@ def home() -> None:
             "Reproduce — the papers' tables and figures",
             ICONS["6_Reproduce"],
         ),
+        (
+            "pages/7_Compare.py",
+            "Compare — every method on every data set, side by side",
+            ICONS["7_Compare"],
+        ),
     ):
         if (ROOT / path).exists():
             widgets.page_link(path, label=label, icon=icon)
@@ -188,8 +194,13 @@ if __name__ == "__main__":
         st.Page(str(path.relative_to(ROOT)), title=page_title(path), icon=ICONS.get(path.stem))
         for path in sorted((ROOT / "pages").glob("[0-9]*_*.py"))
     ]
+    page = st.navigation(pages)
+    # Presenter mode (issue 13): the toggle, the large fonts, and the export of the figures
+    # the page draws, filled in after the page has run.
+    slides = presenter.sidebar()
     try:
-        st.navigation(pages).run()
+        page.run()
+        presenter.export_button(slides)
     finally:
         # Last, so it wins over a page's own icon: a page without one would otherwise show
         # its ``:material/...:`` sidebar icon in the tab, fetched from the font server.

@@ -16,6 +16,8 @@ key        value                                          checked against
 ``k``      ``3`` (number of clusters; left out for 2)      :data:`N_CLUSTERS_RANGE`
 =========  =============================================  ===================================
 
+Presenter mode is ``present=1`` (a boolean; left out when off).
+
 :func:`decode` never raises: a value it cannot use is left out (the state keeps its default)
 and a warning names the key, what it got and what it accepts. :func:`encode` is its inverse
 (``decode(encode(...))`` gives the same state). No Streamlit here: :mod:`ui.state` reads
@@ -143,6 +145,7 @@ class Decoded:
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
     scale: dict[int, float] | None = None
     view: str | None = None
+    presenter: bool | None = None
     n_clusters: int | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -153,7 +156,8 @@ def _warn(out: Decoded, key: str, message: str) -> None:
 
 def _bundled_name(name: str) -> str | None:
     key = name.strip().lower()
-    for known in datasets.list_datasets():
+    # The multi-class data sets (issue 14) are bundled too, but not in "all" (binary tasks).
+    for known in [*datasets.list_datasets(), *datasets.list_datasets("multiclass")]:
         if known.lower() == key:
             return known
     return None
@@ -318,6 +322,7 @@ def decode(params: Mapping[str, str]) -> Decoded:
         ("ap", lambda: _decode_algorithm_params(params["ap"], out)),
         ("scale", lambda: _decode_scale(params["scale"], out)),
         ("view", lambda: _decode_view(params["view"], out)),
+        ("present", lambda: _decode_presenter(params["present"], out)),
         ("k", lambda: _decode_n_clusters(params["k"], out)),
     ]
     for key, step in steps:
@@ -328,6 +333,16 @@ def decode(params: Mapping[str, str]) -> Decoded:
         except Exception as err:  # a link must never break a page
             _warn(out, key, f"could not read it ({type(err).__name__})")
     return out
+
+
+# ---- presenter mode (issue 13) -----------------------------------------------------------
+
+
+def _decode_presenter(text: str, out: Decoded) -> None:
+    try:
+        out.presenter = _parse_bool(text)
+    except ValueError:
+        _warn(out, "present", f"got {_quote(text)}; accepted: 1 or 0 (kept 0)")
 
 
 def _decode_reg(text: str, out: Decoded) -> None:
@@ -360,6 +375,7 @@ def encode(
     params: Mapping[str, Mapping[str, Any]],
     scale: Mapping[int, float],
     view: str,
+    presenter: bool = False,
     n_clusters: int = 2,
 ) -> dict[str, str]:
     """The query parameters of a state (the inverse of :func:`decode`)."""
@@ -383,6 +399,8 @@ def encode(
     if scale:
         out["scale"] = ",".join(f"{j}:{encode_value(f)}" for j, f in sorted(scale.items()))
     out["view"] = view
+    if presenter:
+        out["present"] = "1"
     if int(n_clusters) != 2:
         out["k"] = str(int(n_clusters))
     return out

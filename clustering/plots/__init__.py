@@ -3,6 +3,7 @@
 - :mod:`~clustering.plots.style`: the palette and each method's display name and colour;
 - :mod:`~clustering.plots.clusters`: scatter plots of clusterings, hyperplanes, MSP gauges,
   objective histories (the Cluster, Data and Learn pages);
+- :mod:`~clustering.plots.compare`: the Compare page's grid (data sets x methods);
 - :mod:`~clustering.plots.grid`: small multiples (a panel a third of the page wide);
 - :mod:`~clustering.plots.multiclass`: the MSP curve for choosing the number of clusters;
 - :mod:`~clustering.plots.analysis`: the experiments' figures (lam sweep, MSP vs accuracy,
@@ -13,13 +14,14 @@
 ``from clustering import plots`` gives every public figure function of both.
 """
 
-from . import analysis, animation, clusters, grid, multiclass, style
+from . import analysis, animation, clusters, compare, grid, multiclass, style
 from .analysis import *  # noqa: F403
 from .analysis import __all__ as _analysis_all
 from .animation import *  # noqa: F403
 from .animation import __all__ as _animation_all
 from .clusters import *  # noqa: F403
 from .clusters import __all__ as _clusters_all
+from .compare import compare_figure
 from .grid import *  # noqa: F403
 from .grid import __all__ as _grid_all
 from .multiclass import *  # noqa: F403
@@ -31,6 +33,8 @@ __all__ = [
     "analysis",
     "animation",
     "clusters",
+    "compare",
+    "compare_figure",
     "grid",
     "multiclass",
     "style",

@@ -35,6 +35,7 @@ SVG_MAX_POINTS = 5000
 
 __all__ = [
     "CLASS_SYMBOLS",
+    "MISCLUSTERED_COLOR",
     "OKABE_ITO",
     "TEMPLATE",
     "cluster_colors",
@@ -46,6 +47,7 @@ __all__ = [
     "misclustered",
     "objective_plot",
     "oriented_margins",
+    "point_marks",
 ]
 
 #: Marker shapes for true classes (one place: :data:`clustering.plots.style.CLUSTER_SYMBOLS`).
@@ -76,6 +78,30 @@ _LAYOUT = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
     "font": {"size": 13},
 }
+
+
+# ---- point sizes that stay readable from 100 to 5,000+ points (issue 13) ------------------
+
+#: The outline of a misclustered point's ring: a neutral dark grey that reads on every
+#: cluster colour and on white, lighter than black so that dense rings do not merge into blobs.
+MISCLUSTERED_COLOR = "#333333"
+
+
+def point_marks(n_points: int) -> dict:
+    """Marker sizes and opacities for a scatter of ``n_points`` points.
+
+    Few points: large markers, strong rings. Many points (thousands, as on spam): small
+    points at lower opacity and small thin rings, so that misclustered points stay visible
+    as rings rather than merging into black blobs.
+
+    >>> point_marks(400)["ring_size"] > point_marks(5000)["ring_size"]
+    True
+    """
+    if n_points <= 500:
+        return {"size": 7, "opacity": 0.8, "ring_size": 12, "ring_width": 1.5, "ring_opacity": 0.9}
+    if n_points <= 2000:
+        return {"size": 5, "opacity": 0.6, "ring_size": 9, "ring_width": 1.2, "ring_opacity": 0.8}
+    return {"size": 4, "opacity": 0.45, "ring_size": 7, "ring_width": 1.0, "ring_opacity": 0.7}
 
 
 def matched_classes(y, labels) -> dict:
@@ -232,6 +258,7 @@ def cluster_scatter(
             return names[c] if 0 <= c < len(names) else str(c)
 
     trace = go.Scatter if len(idx) <= SVG_MAX_POINTS else go.Scattergl
+    marks = point_marks(len(idx))
     groups = []
     for ci, c in enumerate(clusters):
         in_c = lab == c
@@ -258,9 +285,9 @@ def cluster_scatter(
                 marker={
                     "color": colors[c.item()],
                     "symbol": CLASS_SYMBOLS[sym % len(CLASS_SYMBOLS)],
-                    "size": 7,
-                    "opacity": 0.8,
-                    "line": {"width": 0.5, "color": "white"},
+                    "size": marks["size"],
+                    "opacity": marks["opacity"],
+                    "line": {"width": 0.5 if marks["size"] >= 6 else 0, "color": "white"},
                 },
                 customdata=rows,
                 hovertemplate=hover,
@@ -280,9 +307,10 @@ def cluster_scatter(
                     name=f"misclustered ({n_wrong})",
                     marker={
                         "symbol": "circle-open",
-                        "size": 13,
-                        "color": "#000000",
-                        "line": {"width": 1.5, "color": "#000000"},
+                        "size": marks["ring_size"],
+                        "color": MISCLUSTERED_COLOR,
+                        "opacity": marks["ring_opacity"],
+                        "line": {"width": marks["ring_width"], "color": MISCLUSTERED_COLOR},
                     },
                     customdata=idx[wrong],
                     hoverinfo="skip",
