@@ -339,9 +339,7 @@ if stepper is not None and k == 2:
             feats = (0, 1 if ds.n_features > 1 else 0)
             if view.startswith("features:"):
                 feats = tuple(int(j) for j in view.split(":", 1)[1].split(","))
-            fig = plots.mspc_steps_figure(
-                steps, X, features=feats, feature_names=ds.feature_names
-            )
+            fig = plots.mspc_steps_figure(steps, X, features=feats, feature_names=ds.feature_names)
             figures["mspc-steps"] = fig
             st.plotly_chart(fig, key="mspc.steps")
             st.caption(runs.steps_note(stepper.name, steps))
