@@ -1,7 +1,8 @@
 """Discriminative Clustering Lab — home page (``streamlit run app.py``).
 
-What discriminative clustering and the MSP are, and three one-click demos that set up the
-other pages. The pages themselves live in ``pages/`` (Streamlit's multipage convention).
+Three demos first (their numbers and the captions those numbers decide, from
+:mod:`ui.demos`), then the theory in five sentences. The pages themselves live in
+``pages/`` (Streamlit's multipage convention).
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state, widgets
+from ui import demos as ui_demos
+from ui import presenter, state, widgets
 
 ROOT = Path(__file__).resolve().parent
 #: The tab icon, served by the app itself: a ``:material/...:`` page icon would make the
@@ -26,6 +28,7 @@ ICONS = {
     "4_MSP_vs_accuracy": ":material/insights:",
     "5_Learn": ":material/school:",
     "6_Reproduce": ":material/description:",
+    "7_Compare": ":material/grid_view:",
 }
 
 
@@ -34,82 +37,103 @@ def _page(path: str, fallback: str = "pages/2_Cluster.py") -> str:
     return path if (ROOT / path).exists() else fallback
 
 
-def _demo_afs_trap() -> None:
-    state.set_data_choice(
-        state.DataChoice.make("synthetic", "afs_trap", {}, normalize=False), chosen=True
+def _numbers(frame, columns: dict[str, str], height: int | str = "auto") -> None:
+    """A demo's numbers, three decimals, with readable column names."""
+    config = {
+        c: st.column_config.NumberColumn(label, format="%.3f")
+        for c, label in columns.items()
+        if c in frame
+    }
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=config, height=height)
+
+
+def _afs_demo() -> None:
+    st.markdown("#### The AFS trap")
+    with st.spinner("Fitting the AFS trap…"):
+        story = ui_demos.afs_story()
+    table = ui_demos.afs_table(story)
+    _numbers(
+        table,
+        {m: m.split(" (")[0] for m in table if m != "rescaling"},
     )
-    state.set_algorithms(["kmeans", "mspc-mpm"])
-    state.set_lam(0.01)
-    state.set_regularizer("diag")
-    state.set_algorithm_params("mspc-mpm", {"init": "kmeans-standardized"})
-    state.set_view("features:0,1")
-    st.switch_page(_page("pages/3_Feature_scaling.py"))
+    st.caption(
+        "Accuracy after multiplying the features as on the left. " + story.caption,
+        help="Computed from the numbers above. MSPC here is MSPC (MPM) whose search starts "
+        "from k-means on standardised features.",
+    )
+    if st.button(
+        "Open on Feature scaling (noise ×10)",
+        key="demo.afs",
+        type="primary",
+        width="stretch",
+    ):
+        ui_demos.open_afs_trap()
 
 
-def _demo_breast() -> None:
-    state.set_data_choice(state.DataChoice.make("bundled", "breast", None, True), chosen=True)
-    state.set_algorithms(["kmeans", "mspc-mpm", "mspc-eig"])
-    state.set_lam(0.01)
-    state.set_regularizer("diag")
-    state.set_algorithm_params("mspc-mpm", {"init": "kmeans"})
-    state.set_view("discriminant")
-    state.set_widget("cluster.autorun", True)
-    st.switch_page("pages/2_Cluster.py")
+def _breast_demo() -> None:
+    st.markdown("#### Breast cancer")
+    with st.spinner("Fitting the breast-cancer task…"):
+        story = ui_demos.breast_story()
+    _numbers(
+        story.table[["method", "accuracy", "msp"]],
+        {"accuracy": "accuracy", "msp": "MSP"},
+    )
+    st.caption(
+        "Does the labeling with the higher MSP have the higher accuracy? " + story.caption,
+        help="Computed from the numbers above; the MSP needs no true labels.",
+    )
+    if st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch"):
+        ui_demos.open_breast()
 
 
-def _demo_digits() -> None:
-    state.set_data_choice(state.DataChoice.make("bundled", "digits:3v8", None, True), chosen=True)
-    state.set_algorithms(["mspc-mpm"])
-    state.set_regularizer("diag")
-    st.switch_page(_page("pages/4_MSP_vs_accuracy.py"))
+def _digits_demo() -> None:
+    st.markdown("#### Digits 3 vs 8")
+    with st.spinner("Fitting digits 3 vs 8…"):
+        story = ui_demos.digits_story()
+    _numbers(
+        story.table[["run", "msp", "accuracy"]],
+        {"msp": "MSP", "accuracy": "accuracy"},
+        height=180,
+    )
+    st.caption(
+        "MSPC over a grid of λ, every run's MSP measured with one λ. " + story.caption,
+        help="Computed from the numbers above.",
+    )
+    if st.button("Open on MSP vs accuracy", key="demo.digits", type="primary", width="stretch"):
+        ui_demos.open_digits()
+
+
+#: The theory, after the demos: five sentences.
+THEORY = (
+    "**Discriminative clustering** judges a grouping of unlabelled data by how well a "
+    "classifier trained on it would work: good clusters are ones a simple rule can tell "
+    "apart. "
+    "**MSPC** (Maximin Separation Probability Clustering) makes this precise with the "
+    "**MSP**, the worst-case probability — over every distribution with the clusters' means "
+    "and covariances — that the Minimax Probability Machine's hyperplane separates the two "
+    "clusters. "
+    "The MSP is a lower bound on the accuracy of that classifier, computed from the data "
+    "alone, so it can compare labelings and choose parameters without true labels. "
+    "Unlike the margin of k-means or maximum-margin clustering, it does not change when a "
+    "feature is measured in other units (Theorem 1 of the paper). "
+    "MSPC's own search (with Λ = diag) is immune to such **anisotropic feature scaling** only "
+    "when it also starts from a labeling that ignores the units, such as k-means on "
+    "standardised features."
+)
 
 
 def home() -> None:
-    """The home page."""
+    """The home page: the three demos first, then the theory in five sentences."""
     state.init()
     st.title("Discriminative Clustering Lab")
-    st.markdown(
-        """
-    **Discriminative clustering** judges a grouping of unlabelled data by how well a classifier
-    trained on it would work: good clusters are ones a simple rule can tell apart. **MSPC**
-    (Maximin Separation Probability Clustering) makes this precise with the **MSP**, the
-    worst-case probability — over every distribution with the clusters' means and covariances —
-    that the Minimax Probability Machine's hyperplane separates the two clusters. The MSP is a
-    lower bound on the accuracy of that classifier, computed from the data alone, so it can
-    compare labelings and choose parameters without any true labels. Unlike the margin of
-    k-means or maximum-margin clustering, it does not change when a feature is measured in other
-    units (Theorem 1 of the paper), so MSPC is not fooled by **anisotropic feature scaling**.
-    """
-    )
+    st.caption("Three demos, each computed live; every caption is decided by the numbers above it.")
+    cols = st.columns(3, gap="medium")
+    for column, demo in zip(cols, (_afs_demo, _breast_demo, _digits_demo), strict=True):
+        with column:
+            demo()
 
-    st.subheader("Start with a demo")
-    cols = st.columns(3)
-    with cols[0]:
-        st.markdown("#### The AFS trap")
-        st.caption(
-            "One uninformative feature with a huge scale: k-means splits along it, MSPC along "
-            "the feature that carries the clusters. Rescale features yourself and watch who moves."
-        )
-        if st.button("Open the AFS trap", key="demo.afs", type="primary", width="stretch"):
-            _demo_afs_trap()
-    with cols[1]:
-        st.markdown("#### Breast cancer: MSP tells a good labeling from a bad one")
-        st.caption(
-            "Three methods on the Wisconsin breast-cancer task. Without looking at the diagnoses, "
-            "the labeling with the higher MSP is the more accurate one."
-        )
-        if st.button(
-            "Open the breast-cancer demo", key="demo.breast", type="primary", width="stretch"
-        ):
-            _demo_breast()
-    with cols[2]:
-        st.markdown("#### Digits pairs: MSP vs accuracy")
-        st.caption(
-            "Handwritten digit pairs such as 3 vs 8: across runs, does a higher MSP come with a "
-            "higher clustering accuracy? A scatter with Pearson's r answers it."
-        )
-        if st.button("Open the digits demo", key="demo.digits", type="primary", width="stretch"):
-            _demo_digits()
+    st.subheader("The idea in five sentences")
+    st.markdown(THEORY)
 
     st.subheader("Or explore")
     widgets.page_link(
@@ -139,6 +163,11 @@ def home() -> None:
             "Reproduce — the papers' tables and figures",
             ICONS["6_Reproduce"],
         ),
+        (
+            "pages/7_Compare.py",
+            "Compare — every method on every data set, side by side",
+            ICONS["7_Compare"],
+        ),
     ):
         if (ROOT / path).exists():
             widgets.page_link(path, label=label, icon=icon)
@@ -165,8 +194,13 @@ if __name__ == "__main__":
         st.Page(str(path.relative_to(ROOT)), title=page_title(path), icon=ICONS.get(path.stem))
         for path in sorted((ROOT / "pages").glob("[0-9]*_*.py"))
     ]
+    page = st.navigation(pages)
+    # Presenter mode (issue 13): the toggle, the large fonts, and the export of the figures
+    # the page draws, filled in after the page has run.
+    slides = presenter.sidebar()
     try:
-        st.navigation(pages).run()
+        page.run()
+        presenter.export_button(slides)
     finally:
         # Last, so it wins over a page's own icon: a page without one would otherwise show
         # its ``:material/...:`` sidebar icon in the tab, fetched from the font server.

@@ -1,11 +1,23 @@
 """Time and peak memory of MSPC's three solvers against k-means, measured in the same run.
 
-Usage: ``python bench/bench_mspc.py [--quick] [--repeats R] [--solvers] [--search]``
+Usage: ``python bench/bench_mspc.py [--quick] [--shapes NxD,...] [--repeats R] [--solvers]
+[--search]``
 
-``--solvers``: each solver (the paper's alternation, and the monotone search) against a plain
-numpy implementation of the same solver written below, from the same k-means start; the
-column ``ratio`` is MSPC's time over numpy's. Also the cheap starts (``n_init=1``: k-means++
-once; ``init="eig"``) end to end against the 10-restart k-means start.
+``--solvers``: each solver against a plain numpy implementation of the same algorithm written
+below, from the same k-means start: ``ratio`` = MSPC's wall time / numpy's, ``CPU ratio`` the
+same for CPU time (steadier on a loaded machine, see ``interleaved``). The comparison is
+algorithm for algorithm: the paper's alternations (``search="paper"``) against
+``numpy_mpm`` / ``numpy_gep``; the monotone searches (``search="monotone"``, a step accepted
+only where the MSP rises) against ``numpy_climb_mpm`` / ``numpy_climb_gep``, which accept
+and reject the same steps (the column ``same labels %`` checks that both end at the same
+labeling); MSPC-EIG against ``numpy_eig`` with the same (invariant) prediction. The numpy
+versions are what one writes in a few lines: moments recomputed from the rows of each
+labeling, the MPM by the plain fixed point in ``t``, no input validation, no MSP of the
+result. MSPC's time is its whole ``fit`` (scikit-learn's parameter and data validation,
+z-scoring, the MSP of the result). Each cell is the median of ``--repeats`` rounds (5x as
+many for shapes below 100,000 entries) in which the two run in turn, so a change of the
+machine's load hits both. Also the cheap starts (``n_init=1``: k-means++ once;
+``init="eig"``) and the default multi-start end to end against the 10-restart k-means start.
 
 ``--search``: ARI of each start and of the default search on scikit-learn's toy sets, and
 accuracy on the seven UCI tasks of today's pipeline (k-means start, the paper's alternation)
@@ -15,20 +27,32 @@ Data: two Gaussian clusters of the shapes of the MSPC paper's tasks (letter 1555
 4601x57, MNIST pairs ~14000x784) and a large 1,000,000x20 set. Every MSPC method starts
 from k-means (the paper's protocol, ``n_init=10``), so "MSPC time" includes k-means.
 
-Cost as N and d grow (memory beyond the data itself):
+Cost as N and d grow (memory beyond the data itself: O(N d + d^2) for every solver, no N x N
+matrix unless d >= N for EIG). ``n_sw``: points that switch cluster in an iteration; ``|C|``:
+points on the wrong side of the MPM hyperplane; one MPM solve is one to three Cholesky
+factorisations of d x d (warm start), O(d^3).
 - k-means: O(N d k) per Lloyd iteration, memory O(N k).
-- MSPC-MPM: O(N d^2) for the first moments, then O(n_switched d^2 + d^3) per iteration;
-  memory O(N d + d^2) (no N x N matrix).
-- MSPC-GEP: O(N d^2 + d^3) once (total covariance, Cholesky), then O(N d + N log N) per
-  iteration; memory O(N d + d^2).
-- MSPC-EIG: O(N d^2 + d^3) when N > d (d x d generalised eigenproblem), O(N^2 d + N^3) when
-  d >= N; memory O(N d + min(N, d)^2).
+- every MSPC fit: validation and z-scoring, O(N d) (about seven passes over X).
+- MSPC-MPM, paper: O(N d^2) once (the two clusters' scatters), then per iteration
+  O(N d + n_sw d^2 + d^3) (rank-one updates of the moments, one MPM solve).
+- MSPC-MPM, monotone: the same start, then per iteration O(N d + |C| d^2 + d^3 log |C|)
+  (the halvings try at most log2 |C| + 1 moves, one MPM solve each).
+- MSPC-GEP, paper: O(N d^2 + d^3) once (scatters, one Cholesky of the total covariance),
+  then O(N d + N log N + n_sw d^2) per iteration; one MPM solve for ``msp_`` at the end.
+- MSPC-GEP, monotone: O(N d + N log N + n_sw d^2 + d^3) per iteration (the MSP of each
+  proposal is one MPM solve).
+- MSPC-EIG: O(N d^2 + d^3) when N > d (Z'Z, the leading eigenvector of a d x d problem),
+  O(N^2 d + N^3) when d >= N; the MSP of its labels O(min(N1, N0) d^2 + d^3) (Z'Z reused).
+- The plain-numpy references recompute the moments of every labeling they score: O(N d^2)
+  per iteration (paper MPM), per trial move (monotone MPM) or per proposal (monotone GEP).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -57,82 +81,170 @@ def make_data(n: int, d: int, seed: int = 0) -> np.ndarray:
 # ---- plain numpy implementations of the same solvers (the ratio's baseline) ---------------
 
 
+def _numpy_mpm_fit(X, y, lam, Lam, t=1.0):
+    """Plain-numpy MPM of the labeling ``y`` (moments recomputed): ``w, b, alpha, t``."""
+    X1, X0 = X[y], X[~y]
+    mu1, mu0 = X1.mean(axis=0), X0.mean(axis=0)
+    S1 = np.cov(X1.T, bias=True) + lam * Lam
+    S0 = np.cov(X0.T, bias=True) + lam * Lam
+    a = mu1 - mu0
+    for _ in range(100):
+        w = np.linalg.solve(S1 + t * S0, a)
+        b1, b0 = np.sqrt(w @ S1 @ w), np.sqrt(w @ S0 @ w)
+        t_new = b1 / b0
+        if abs(np.log(t_new / t)) < 1e-7:
+            break
+        t = t_new
+    kappa = (a @ w) / (b1 + b0)
+    return w, w @ mu1 - kappa * b1, kappa**2 / (1 + kappa**2), t
+
+
 def numpy_mpm(X, lam, labels0, max_iter=50):
     """The paper's MSPC-MPM in plain numpy: moments recomputed, MPM by the fixed point in t."""
     Lam = np.diag(X.var(axis=0))
     y = labels0.astype(bool)
     t = 1.0
     for _ in range(max_iter):
-        X1, X0 = X[y], X[~y]
-        mu1, mu0 = X1.mean(axis=0), X0.mean(axis=0)
-        S1 = np.cov(X1.T, bias=True) + lam * Lam
-        S0 = np.cov(X0.T, bias=True) + lam * Lam
-        a = mu1 - mu0
-        for _ in range(100):
-            w = np.linalg.solve(S1 + t * S0, a)
-            b1, b0 = np.sqrt(w @ S1 @ w), np.sqrt(w @ S0 @ w)
-            t_new = b1 / b0
-            if abs(np.log(t_new / t)) < 1e-7:
-                break
-            t = t_new
-        kappa = (a @ w) / (b1 + b0)
-        new = X @ w - (w @ mu1 - kappa * b1) >= 0
+        w, b, _, t = _numpy_mpm_fit(X, y, lam, Lam, t)
+        new = X @ w - b >= 0
         if np.array_equal(new, y):
             break
         y = new
     return y.astype(int)
+
+
+def numpy_climb_mpm(X, lam, labels0, max_iter=50):
+    """The monotone MPM search in plain numpy: the same algorithm as
+    ``clustering.solvers.monotone.climb_mpm`` (move the wrong-side points in order of
+    margin, halve the move until the MSP rises, stop when no move raises it), with the
+    moments of every trial recomputed from scratch."""
+    Lam = np.diag(X.var(axis=0))
+    n = X.shape[0]
+    y = labels0.astype(bool)
+    w, b, alpha, t = _numpy_mpm_fit(X, y, lam, Lam)
+    for _ in range(max_iter):
+        margin = X @ w - b
+        wrong = np.flatnonzero((margin >= 0) != y)
+        if wrong.size == 0:
+            break
+        order = wrong[np.argsort(-np.abs(margin[wrong]), kind="stable")]
+        m, accepted = order.size, None
+        while m >= 1:
+            trial = y.copy()
+            trial[order[:m]] = ~trial[order[:m]]
+            if 2 <= trial.sum() <= n - 2:
+                fit = _numpy_mpm_fit(X, trial, lam, Lam, t)
+                if fit[2] > alpha + 1e-10 * alpha:
+                    accepted = fit
+                    break
+            m //= 2
+        if accepted is None:
+            break
+        y = trial
+        w, b, alpha, t = accepted
+    return y.astype(int)
+
+
+def _numpy_gep_step(X, C, y):
+    """The paper's GEP step: w = C^-1 (mu1 - mu0), then the split maximising bound (4)."""
+    n = X.shape[0]
+    w = np.linalg.solve(C, X[y].mean(axis=0) - X[~y].mean(axis=0))
+    w /= np.linalg.norm(w)
+    quad = w @ C @ w
+    proj = X @ w
+    order = np.argsort(proj)
+    sorted_proj = proj[order]
+    prefix = np.cumsum(sorted_proj)[:-1]
+    k = np.arange(1, n)
+    delta = (sorted_proj.sum() - prefix) / (n - k) - prefix / k
+    r = (n - k) / n
+    rmin, rmax = np.minimum(r, 1 - r), np.maximum(r, 1 - r)
+    den = 2 * quad / rmin - 2 * rmax * delta**2
+    bound = np.where(den > 0, delta**2 / np.where(den > 0, den, 1), np.inf)
+    new = np.ones(n, dtype=bool)
+    new[order[: int(np.argmax(bound)) + 1]] = False
+    return new
 
 
 def numpy_gep(X, lam, labels0, max_iter=50):
     """The paper's MSPC-GEP in plain numpy: w = (Sigma + lam Lambda)^-1 (mu1 - mu0), best split."""
-    n = X.shape[0]
     C = np.cov(X.T, bias=True) + lam * np.diag(X.var(axis=0))
     y = labels0.astype(bool)
     for _ in range(max_iter):
-        w = np.linalg.solve(C, X[y].mean(axis=0) - X[~y].mean(axis=0))
-        w /= np.linalg.norm(w)
-        quad = w @ C @ w
-        proj = X @ w
-        order = np.argsort(proj)
-        sorted_proj = proj[order]
-        prefix = np.cumsum(sorted_proj)[:-1]
-        k = np.arange(1, n)
-        delta = (sorted_proj.sum() - prefix) / (n - k) - prefix / k
-        r = (n - k) / n
-        rmin, rmax = np.minimum(r, 1 - r), np.maximum(r, 1 - r)
-        den = 2 * quad / rmin - 2 * rmax * delta**2
-        bound = np.where(den > 0, delta**2 / np.where(den > 0, den, 1), np.inf)
-        best = int(np.argmax(bound))
-        new = np.ones(n, dtype=bool)
-        new[order[: best + 1]] = False
+        new = _numpy_gep_step(X, C, y)
         if np.array_equal(new, y):
             break
         y = new
     return y.astype(int)
 
 
+def numpy_climb_gep(X, lam, labels0, max_iter=50):
+    """The monotone GEP search in plain numpy: the same algorithm as
+    ``clustering.solvers.monotone.climb_gep`` (a GEP step is accepted only if the MSP of its
+    labeling, one MPM fit, is higher than the current one)."""
+    Lam = np.diag(X.var(axis=0))
+    n = X.shape[0]
+    C = np.cov(X.T, bias=True) + lam * Lam
+    y = labels0.astype(bool)
+    _, _, alpha, t = _numpy_mpm_fit(X, y, lam, Lam)
+    for _ in range(max_iter):
+        new = _numpy_gep_step(X, C, y)
+        if np.array_equal(new, y) or not 2 <= new.sum() <= n - 2:
+            break
+        _, _, alpha_new, t_new = _numpy_mpm_fit(X, new, lam, Lam, t)
+        if not alpha_new > alpha + 1e-10 * alpha:
+            break
+        y, alpha, t = new, alpha_new, t_new
+    return y.astype(int)
+
+
 def numpy_eig(X, LAM):
-    """MSPC-EIG in plain numpy: leading eigenvector of the d x d problem, sign of Z Z'q."""
+    """MSPC-EIG in plain numpy: leading eigenvector of the d x d problem on z-scored features,
+    labels by the sign of Z Z'q (MSPC's default, invariant, prediction)."""
     Z = X - X.mean(axis=0)
-    s = 1 / np.sqrt(Z.var(axis=0))
-    _evals, V = np.linalg.eigh((Z * s).T @ (Z * s))
-    q = (Z * s) @ V[:, -1]
+    Z /= Z.std(axis=0)
+    _evals, V = np.linalg.eigh(Z.T @ Z)
+    q = Z @ V[:, -1]
     return (Z @ (Z.T @ q) >= 0).astype(int)
+
+
+def interleaved(fns, repeats):
+    """Median wall time and median CPU time of each of ``fns`` over ``repeats`` rounds, the
+    functions run in turn within each round (so a change of the machine's load hits all of
+    them), and the results of the last round. CPU time (of this process, all threads) does
+    not count the time other jobs hold the cores, so on a loaded machine it is the steadier
+    measure of millisecond fits."""
+    wall = [[] for _ in fns]
+    cpu = [[] for _ in fns]
+    results = [None] * len(fns)
+    for _ in range(repeats):
+        for i, fn in enumerate(fns):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            results[i] = fn()
+            wall[i].append(time.perf_counter() - start)
+            cpu[i].append(time.process_time() - start_cpu)
+    return (
+        [float(np.median(t)) for t in wall],
+        [float(np.median(t)) for t in cpu],
+        results,
+    )
 
 
 def solvers_table(shapes, repeats) -> None:
     """MSPC's solvers against numpy_* from the same start, and the cheap starts."""
     for n, d in shapes:
         X = make_data(n, d)
-        reps = 1 if n * d > 5e6 else repeats
+        # Millisecond fits on a loaded machine: more rounds for the small shapes.
+        reps = repeats * 5 if n * d < 1e5 else repeats
+        start_reps = 1 if n * d > 5e6 else min(repeats, 3)
         lam = LAM
         start = KMeans(2, n_init=10, random_state=0).fit_predict(X)
         rows = []
         cases = [
             ("MPM", "paper", lambda X=X, s=start: numpy_mpm(X, LAM, s)),
-            ("MPM", "monotone", lambda X=X, s=start: numpy_mpm(X, LAM, s)),
+            ("MPM", "monotone", lambda X=X, s=start: numpy_climb_mpm(X, LAM, s)),
             ("GEP", "paper", lambda X=X, s=start: numpy_gep(X, LAM, s)),
-            ("GEP", "monotone", lambda X=X, s=start: numpy_gep(X, LAM, s)),
+            ("GEP", "monotone", lambda X=X, s=start: numpy_climb_gep(X, LAM, s)),
             ("EIG", "-", lambda X=X: numpy_eig(X, LAM)),
         ]
         for method, search, reference in cases:
@@ -140,19 +252,24 @@ def solvers_table(shapes, repeats) -> None:
             if method != "EIG":
                 kwargs.update(init=start, search=search)
             model = MSPC(**kwargs)
-            t_ref, _, _ = measure(reference, repeats=reps)
-            t, mem, fitted = measure(lambda model=model, X=X: model.fit(X), repeats=reps)
+            (t_ref, t), (c_ref, c), (ref_labels, fitted) = interleaved(
+                [reference, lambda model=model, X=X: model.fit(X)], reps
+            )
+            _, mem, _ = measure(lambda model=model, X=X: model.fit(X))
+            same = max(np.mean(ref_labels == fitted.labels_), np.mean(ref_labels != fitted.labels_))
             rows.append(
                 [
                     f"{n}x{d}",
                     f"MSPC-{method}",
                     search,
-                    f"{t:.3f}",
-                    f"{t_ref:.3f}",
+                    f"{t:.4f}",
+                    f"{t_ref:.4f}",
                     f"{t / t_ref:.2f}",
+                    f"{c / c_ref:.2f}",
                     f"{mem:.1f}",
                     fitted.n_iter_,
                     f"{fitted.msp_:.3f}",
+                    f"{100 * same:.1f}",
                 ]
             )
         print_table(
@@ -163,9 +280,11 @@ def solvers_table(shapes, repeats) -> None:
                 "MSPC (s)",
                 "plain numpy (s)",
                 "ratio",
+                "CPU ratio",
                 "peak MiB",
                 "iters",
                 "MSP",
+                "same labels %",
             ],
             rows,
         )
@@ -178,7 +297,7 @@ def solvers_table(shapes, repeats) -> None:
             ("multi-start (init='auto')", {"init": "auto"}),
         ]:
             model = MSPC(method="mpm", lam=lam, random_state=0, **kwargs)
-            t, mem, fitted = measure(lambda model=model, X=X: model.fit(X), repeats=reps)
+            t, mem, fitted = measure(lambda model=model, X=X: model.fit(X), repeats=start_reps)
             rows.append([f"{n}x{d}", label, f"{t:.3f}", f"{mem:.1f}", f"{fitted.msp_:.3f}"])
         print_table(["N x d", "MSPC-MPM start", "end to end (s)", "peak MiB", "MSP"], rows)
         print(flush=True)
@@ -246,16 +365,23 @@ def search_tables(lams=(0.01, 0.1, 0.2, 1.0)) -> None:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the two small shapes")
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs per cell (median)")
+    parser.add_argument("--shapes", help="comma-separated shapes, e.g. 14000x784")
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="timed runs per cell (median; interleaved)"
+    )
     parser.add_argument("--solvers", action="store_true", help="ratio to plain numpy")
     parser.add_argument("--search", action="store_true", help="accuracy of the searches")
     args = parser.parse_args(argv)
-    print(f"Machine: {machine()}\n")
+    print(f"Machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}\n")
     if args.search:
         search_tables()
         return
     if args.solvers:
-        solvers_table(QUICK_SHAPES if args.quick else SHAPES[:3], args.repeats)
+        shapes = QUICK_SHAPES if args.quick else SHAPES[:3]
+        if args.shapes:
+            shapes = [tuple(map(int, s.split("x"))) for s in args.shapes.split(",")]
+        solvers_table(shapes, args.repeats)
+        print(f"Load average at the end: {os.getloadavg()[0]:.1f}")
         return
     rows = []
     for n, d in QUICK_SHAPES if args.quick else SHAPES:

@@ -1,10 +1,15 @@
 """Time and peak memory of reading a 1,000,000-row CSV upload, for the current reader and
-for a reference version of it (another ``upload.py``) measured in the same run.
+for a reference version of it measured in the same run.
 
-Run: ``python -m bench.bench_upload [--rows 1000000] [--reference OLD_upload.py]``. The file
-has 5 numeric columns and a text label column, about 43 MiB. Each reader runs in a fresh
-process; the table gives its wall time for ``read_csv`` and the process's peak resident memory
-(``ru_maxrss``, imports and the file's bytes included, as the app would see it).
+Run: ``python -m bench.bench_upload [--rows 1000000] [--reference OLD] [--repeats 5]``.
+``OLD`` is either another ``upload.py`` (it must work with the current ``datasets`` package
+around it) or a folder holding an older ``datasets`` package, for example one made by
+``git archive <commit> datasets clustering | tar -x -C OLD``. The file has 5 numeric columns
+and a text label column, about 43 MiB. Each read runs in a fresh process, the readers
+alternating so that both see the same load; the table gives the median over the repeats of
+the wall time of ``read_csv`` and of the process's peak resident memory (``ru_maxrss``,
+imports and the file's bytes included, as the app would see it), and their ratios to the
+reference's medians.
 """
 
 from __future__ import annotations
@@ -20,10 +25,13 @@ import numpy as np
 from ._common import machine, print_table
 
 _CHILD = """
-import importlib.util, resource, sys, time
+import importlib.util, os, resource, sys, time
 sys.path.insert(0, {root!r})
 reference = {reference!r}
-if reference:
+if reference and os.path.isdir(reference):
+    sys.path.insert(0, reference)
+    from datasets.upload import read_csv
+elif reference:
     spec = importlib.util.spec_from_file_location("datasets._upload_reference", reference)
     module = importlib.util.module_from_spec(spec)
     module.__package__ = "datasets"
@@ -64,23 +72,48 @@ def measure(path: str, reference: str | None) -> tuple[float, float, tuple[int, 
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--reference", help="path of another upload.py to compare with")
+    parser.add_argument(
+        "--reference", help="another upload.py, or a folder holding another datasets package"
+    )
+    parser.add_argument("--repeats", type=int, default=1, help="reads per reader (median)")
     args = parser.parse_args(argv)
     data = make_file(args.rows)
     print(machine())
-    print(f"{args.rows:,} rows, {len(data) / 2**20:.0f} MiB\n")
+    print(f"{args.rows:,} rows, {len(data) / 2**20:.0f} MiB, {args.repeats} read(s) each\n")
     readers = [("current", None)]
     if args.reference:
         readers.insert(0, ("reference", str(Path(args.reference).resolve())))
-    rows = []
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in readers}
+    shapes: dict[str, tuple[int, int]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "big.csv")
         Path(path).write_bytes(data)
         del data
-        for name, reference in readers:
-            seconds, peak, shape = measure(path, reference)
-            rows.append([name, f"{seconds:.2f}", f"{peak:.0f}", f"{shape[0]:,} x {shape[1]}"])
-    print_table(["reader", "time s", "peak RSS MiB", "X"], rows)
+        for _ in range(args.repeats):
+            for name, reference in readers:
+                seconds, peak, shapes[name] = measure(path, reference)
+                runs[name].append((seconds, peak))
+    medians = {name: np.median(np.array(r), axis=0) for name, r in runs.items()}
+    base = medians[readers[0][0]]
+    rows = []
+    for name, _ in readers:
+        seconds, peak = medians[name]
+        each = ", ".join(f"{t:.1f}" for t, _ in runs[name])
+        rows.append(
+            [
+                name,
+                f"{seconds:.2f}",
+                f"{seconds / base[0]:.2f}",
+                f"{peak:.0f}",
+                f"{peak / base[1]:.2f}",
+                f"{shapes[name][0]:,} x {shapes[name][1]}",
+                each,
+            ]
+        )
+    print_table(
+        ["reader", "time s", "time ratio", "peak RSS MiB", "peak ratio", "X", "each time s"],
+        rows,
+    )
 
 
 if __name__ == "__main__":

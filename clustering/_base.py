@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.cluster import KMeans
-from threadpoolctl import threadpool_limits
 
 from ._compat import check_is_fitted, validate_data
+from ._threads import small_data_threads
 from .exceptions import DegenerateDataError
 
 
@@ -28,10 +28,6 @@ def two_cluster_labels(labels, n_samples: int, *, what: str = "init") -> np.ndar
             f"{values.shape[0]}: {values[:5].tolist()}."
         )
     return (labels == values[1]).astype(np.intp)
-
-
-#: Below this many entries (samples x features) k-means runs on one OpenMP thread.
-_KMEANS_THREADED_SIZE = 1_000_000
 
 
 def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarray:
@@ -64,12 +60,9 @@ def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarr
         return labels
     km = KMeans(n_clusters=2, n_init=n_init, random_state=random_state)
     data = X if data is None else data
-    if data.size < _KMEANS_THREADED_SIZE:
-        # On small data OpenMP threads only add synchronisation: on a busy 2-core machine
-        # k-means of 500 x 2 took 6.0 s with two threads and 0.09 s with one.
-        with threadpool_limits(limits=1, user_api="openmp"):
-            labels = km.fit_predict(data).astype(np.intp)
-    else:
+    # On small data threads only add synchronisation: on a busy 2-core machine k-means of
+    # 500 x 2 took 6.0 s with two threads and 0.09 s with one.
+    with small_data_threads(data):
         labels = km.fit_predict(data).astype(np.intp)
     if np.unique(labels).shape[0] < 2:
         raise DegenerateDataError(

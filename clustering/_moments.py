@@ -40,15 +40,17 @@ class Standardized:
         return w, b
 
 
-def standardize(X: np.ndarray) -> Standardized:
+def standardize(X: np.ndarray, ptp: np.ndarray | None = None) -> Standardized:
     """Centre and scale every non-constant feature to unit (biased) variance.
+
+    ``ptp``: the features' ranges (max - min) when the caller has them (saves two passes).
 
     Raises
     ------
     DegenerateDataError
         If every feature is constant.
     """
-    keep = np.ptp(X, axis=0) > 0
+    keep = (np.ptp(X, axis=0) if ptp is None else ptp) > 0
     if not keep.any():
         raise DegenerateDataError(
             "Every feature is constant, so there is nothing to separate. "
@@ -150,15 +152,30 @@ class RunningMoments:
     kept as the total minus cluster 1.
     """
 
-    def __init__(self, Z: np.ndarray, labels01: np.ndarray) -> None:
+    def __init__(
+        self, Z: np.ndarray, labels01: np.ndarray, total_scatter: np.ndarray | None = None
+    ) -> None:
         self.Z = Z
         self.n = Z.shape[0]
         mask = labels01.astype(bool)
-        Z1, Z0 = Z[mask], Z[~mask]
-        self.n1 = Z1.shape[0]
-        self.sum1, self.sum0 = Z1.sum(axis=0), Z0.sum(axis=0)
-        # Two products of N1 and N0 rows: O(N d^2) in all, as for one covariance.
-        self.scatter1, self.scatter0 = Z1.T @ Z1, Z0.T @ Z0
+        if total_scatter is None:
+            Z1, Z0 = Z[mask], Z[~mask]
+            self.n1 = Z1.shape[0]
+            self.sum1, self.sum0 = Z1.sum(axis=0), Z0.sum(axis=0)
+            # Two products of N1 and N0 rows: O(N d^2) in all, as for one covariance.
+            self.scatter1, self.scatter0 = Z1.T @ Z1, Z0.T @ Z0
+            return
+        # The caller already has Z'Z: only the smaller cluster's scatter is computed
+        # (O(min(N1, N0) d^2)), the other is the total minus it.
+        self.n1 = int(np.count_nonzero(mask))
+        small = mask if self.n1 <= self.n - self.n1 else ~mask
+        Zs = Z[small]
+        sum_s, scatter_s = Zs.sum(axis=0), Zs.T @ Zs
+        sum_l, scatter_l = Z.sum(axis=0) - sum_s, total_scatter - scatter_s
+        if small is mask:
+            self.sum1, self.sum0, self.scatter1, self.scatter0 = sum_s, sum_l, scatter_s, scatter_l
+        else:
+            self.sum1, self.sum0, self.scatter1, self.scatter0 = sum_l, sum_s, scatter_l, scatter_s
 
     def switch(self, to1: np.ndarray, to0: np.ndarray) -> None:
         """Move the points with indices ``to1`` into cluster 1 and ``to0`` out of it."""

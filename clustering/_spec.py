@@ -6,9 +6,13 @@ that building the registry (which imports the estimator modules) has no import c
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import numpy as np
 
 ParamKind = Literal["float", "int", "choice", "bool"]
 
@@ -51,6 +55,69 @@ class Param:
     @property
     def display_name(self) -> str:
         return self.label or self.name
+
+    def in_range(self, value: float) -> bool:
+        """Whether the number ``value`` lies in ``[low, high]`` (NaN never does)."""
+        low = -math.inf if self.low is None else self.low
+        high = math.inf if self.high is None else self.high
+        return bool(low <= value <= high)
+
+    def range_text(self) -> str:
+        """The declared range in words: ``"between 20 and 5000"``, ``"in [0.05, 0.95]"``."""
+        if self.kind == "int":
+            if self.low is not None and self.high is not None:
+                return f"between {self.low:g} and {self.high:g}"
+            if self.low is not None:
+                return f"at least {self.low:g}"
+            return f"at most {self.high:g}" if self.high is not None else "any whole number"
+        low = "-inf" if self.low is None else f"{self.low:g}"
+        high = "inf" if self.high is None else f"{self.high:g}"
+        return f"in [{low}, {high}]"
+
+    def check(self, value: Any) -> Any:
+        """``value`` as this parameter's kind, if it is one of the values the parameter offers.
+
+        The one check of a declared range: the generators validate their arguments with it,
+        the link decoder and the cost guard use the same ranges.
+
+        Raises
+        ------
+        ValueError
+            Naming the parameter, what it accepts and the value given.
+
+        Examples
+        --------
+        >>> p = Param("n", "int", 10, "How many.", 1, 100)
+        >>> p.check(20.0)
+        20
+        >>> p.check(0)
+        Traceback (most recent call last):
+        ...
+        ValueError: n must be between 1 and 100, got 0.
+        """
+        name = self.name
+        if self.kind == "choice":
+            if value in self.choices:
+                return value
+            options = ", ".join(repr(c) for c in self.choices)
+            raise ValueError(f"{name} must be one of {options}, got {value!r}.")
+        if self.kind == "bool":
+            if isinstance(value, bool | np.bool_):
+                return bool(value)
+            raise ValueError(f"{name} must be True or False, got {value!r}.")
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            what = "a whole number" if self.kind == "int" else "a number"
+            raise ValueError(f"{name} must be {what}, got {value!r}.")
+        if self.kind == "int":
+            if not isinstance(value, numbers.Integral):
+                if not (math.isfinite(value) and float(value).is_integer()):
+                    raise ValueError(f"{name} must be a whole number, got {value!r}.")
+            value = int(value)
+        else:
+            value = float(value)
+        if not self.in_range(value):
+            raise ValueError(f"{name} must be {self.range_text()}, got {value!r}.")
+        return value
 
 
 @dataclass(frozen=True)

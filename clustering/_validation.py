@@ -24,7 +24,7 @@ import numpy as np
 
 from .exceptions import DegenerateDataError
 
-__all__ = ["MAX_ABS", "MIN_SPREAD", "check_clusterable"]
+__all__ = ["MAX_ABS", "MIN_SPREAD", "check_clusterable", "checked_ranges"]
 
 #: Largest absolute value accepted: squares of larger numbers overflow float64 (~1.8e308).
 MAX_ABS = 1e150
@@ -34,7 +34,15 @@ MIN_SPREAD = 1e-150
 
 
 def check_clusterable(X: np.ndarray) -> np.ndarray:
-    """Refuse identical samples and magnitudes no method can compute with; return ``X``.
+    """Refuse identical samples and magnitudes no method can compute with (the checks of
+    :func:`checked_ranges`); return ``X`` unchanged."""
+    checked_ranges(X)
+    return X
+
+
+def checked_ranges(X: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Refuse identical samples and magnitudes no method can compute with; return the
+    columns' minima and maxima (None for empty data), which callers can reuse.
 
     Parameters
     ----------
@@ -43,7 +51,7 @@ def check_clusterable(X: np.ndarray) -> np.ndarray:
 
     Returns
     -------
-    X : the same array, unchanged.
+    col_min, col_max : ndarray of shape (n_features,)
 
     Raises
     ------
@@ -62,15 +70,18 @@ def check_clusterable(X: np.ndarray) -> np.ndarray:
     """
     n = X.shape[0]
     if n == 0 or X.size == 0:
-        return X
-    top = float(np.abs(X).max())
+        return None
+    # Two reductions over X and no temporary of its size (np.abs(X) would copy it): the
+    # largest |value| is the larger of |column max| and |column min|.
+    col_max, col_min = X.max(axis=0), X.min(axis=0)
+    top = float(max(col_max.max(), -col_min.min()))
     if top > MAX_ABS:
         raise DegenerateDataError(
             f"The data holds values as large as {top:.3g}: above {MAX_ABS:.0e} their squares "
             "(distances, variances, kernels) overflow floating point. Fix: rescale the data, "
             "e.g. divide it by its largest absolute value or standardise each feature."
         )
-    spread = float(np.max(X.max(axis=0) - X.min(axis=0)))
+    spread = float(np.max(col_max - col_min))
     if spread == 0.0:
         raise DegenerateDataError(
             f"All {n} samples are identical (every feature is constant), so there is nothing "
@@ -84,4 +95,4 @@ def check_clusterable(X: np.ndarray) -> np.ndarray:
             "method. Fix: rescale the data, e.g. divide it by its largest absolute value or "
             "standardise each feature."
         )
-    return X
+    return col_min, col_max

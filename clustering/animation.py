@@ -4,7 +4,7 @@
   ×1000 by default) and fits each chosen method on every frame: per frame the labels, the
   hyperplane **in the displayed (original) units**, the accuracy and the MSP. The page
   computes it once, caches it and hands it to
-  :func:`clustering.plots_animation.scaling_animation_figure`.
+  :func:`clustering.plots.animation.scaling_animation_figure`.
 * :data:`PRESETS` are the "break k-means" and "rescue" sweeps of the AFS trap, as data.
 * :func:`mspc_iterations` gives MSPC's state (labels, hyperplane, objective) after every
   iteration, for a step-through.
@@ -34,6 +34,7 @@ __all__ = [
     "MSPCStep",
     "ScalingPreset",
     "ScalingSweep",
+    "describe_sweep",
     "log_factors",
     "mspc_iterations",
     "scaling_sweep",
@@ -202,7 +203,7 @@ def scaling_sweep(
     fixed : mapping of int to float, optional
         Factors applied to other columns in every frame (a preset's ``fixed``).
     fit : callable, default=fit_and_evaluate
-        ``fit(key, params, X, y, random_state=...)`` returning a ``FitResult``.
+        ``fit(key, params, X, y, random_state=...)`` returning a ``FitOutcome``.
     random_state : int or None, default=0
 
     Returns
@@ -339,3 +340,49 @@ def mspc_iterations(X, params: Mapping[str, Any] | None = None, *, random_state=
         steps.append(MSPCStep(len(steps), labels, w_t, b_t, float(model.msp_), n_changed))
         previous = labels
     return steps
+
+
+def describe_sweep(sweep: ScalingSweep, feature_name: str | None = None) -> str:
+    """What a sweep shows, decided by its numbers: per method, whether its accuracy moves
+    over the frames and, if so, its value at ×1 and its lowest and highest with their factors.
+
+    A method "does not move" when its accuracy spans less than half a point over every frame
+    that has one. Methods without an accuracy (no true classes) are described by their MSP.
+
+    Examples
+    --------
+    >>> from datasets.synthetic import afs_trap
+    >>> ds = afs_trap(n_samples=60)
+    >>> sweep = scaling_sweep(ds.X, ds.y, {"k-means": ("kmeans", {})}, 1, [1.0, 100.0])
+    >>> describe_sweep(sweep, "noise")
+    "'noise' ×1 to ×100. k-means: accuracy 1.000 at ×1, lowest 0.517 at ×100."
+    """
+    f = sweep.factors
+    start = int(np.argmin(np.abs(np.log(f))))
+    name = feature_name or f"feature {sweep.feature}"
+    sentences = [f"'{name}' ×{f.min():g} to ×{f.max():g}."]
+    for m, method in enumerate(sweep.methods):
+        values, what = sweep.accuracy[m], "accuracy"
+        if not np.any(np.isfinite(values)):
+            values, what = sweep.msp[m], "MSP"
+        ok = np.flatnonzero(np.isfinite(values))
+        if ok.size == 0:
+            sentences.append(f"{method}: no result in any frame.")
+            continue
+        v = values[ok]
+        lo, hi = ok[int(np.argmin(v))], ok[int(np.argmax(v))]
+        at_one = values[start]
+        if float(v.max() - v.min()) < 0.005:
+            sentences.append(
+                f"{method}: {what} {at_one:.3f} in all {ok.size} frames — it does not move."
+                if np.isfinite(at_one)
+                else f"{method}: {what} {v[0]:.3f} in all {ok.size} frames — it does not move."
+            )
+            continue
+        parts = [f"{what} {at_one:.3f} at ×1"] if np.isfinite(at_one) else [what]
+        if lo != start:
+            parts.append(f"lowest {values[lo]:.3f} at ×{f[lo]:g}")
+        if hi != start:
+            parts.append(f"highest {values[hi]:.3f} at ×{f[hi]:g}")
+        sentences.append(f"{method}: " + ", ".join(parts) + ".")
+    return " ".join(sentences)

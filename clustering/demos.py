@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .evaluation import DEFAULT_MSP_LAM, fit_and_evaluate
+from ._lam import MSP_REFERENCE_LAM
+from .evaluation import fit_and_evaluate
 
 __all__ = [
     "AFS_BREAK",
@@ -322,7 +323,8 @@ def breast_story(
     """The breast-cancer demo: does the higher MSP pick the more accurate labeling?
 
     The MSP of each labeling is the one the Cluster page shows (each method's own λ and Λ;
-    k-means and other methods without λ use λ = 1, Λ = diag).
+    k-means and other methods without λ use :data:`clustering._lam.MSP_REFERENCE_LAM`,
+    Λ = diag).
 
     Parameters
     ----------
@@ -356,7 +358,7 @@ def digits_story(
     key: str = "mspc-mpm",
     params: Mapping[str, Any] | None = None,
     lams: Sequence[float] = DIGITS_LAMS,
-    msp_lam: float = DEFAULT_MSP_LAM,
+    msp_lam: float = MSP_REFERENCE_LAM,
     fit: Fit = fit_and_evaluate,
 ) -> DemoStory:
     """The digits demo: across MSPC's runs over the λ grid, does a higher MSP come with a
@@ -373,7 +375,7 @@ def digits_story(
     params : mapping, optional
         Parameters other than ``lam`` (default ``regularizer="diag"``).
     lams : sequence of float, default=1e-4 … 1e4
-    msp_lam : float, default=1.0
+    msp_lam : float, default=MSP_REFERENCE_LAM (0.01)
     fit : callable, default=fit_and_evaluate
     """
     if dataset is None:

@@ -1,15 +1,17 @@
-"""Fit a registered algorithm and score its labeling: the metrics row of the lab.
+"""Fit a registered algorithm and score its labeling into the lab's one result type.
 
 One function computes the row every page, experiment and benchmark reports — MSP,
 accuracy, NMI, Rand, F, time and iterations — so the numbers agree wherever they appear:
 
 - :func:`evaluate` scores a labeling (with or without true classes);
 - :func:`fit_and_evaluate` builds an estimator from :data:`clustering.ALGORITHMS`, fits it,
-  times it, scores it and returns a :class:`FitResult`; the errors the methods raise on
+  times it, scores it and returns a :class:`FitOutcome` (the result of every fit path: the
+  app's cache, the protocols' evaluator :func:`clustering.experiments.evaluator.evaluate_fit`
+  and the experiment cells, which store :meth:`FitOutcome.to_dict`); the errors the methods raise on
   purpose (:class:`~clustering.exceptions.SolverFailedError`,
   :class:`~clustering.exceptions.ProblemTooLargeError`,
   :class:`~clustering.exceptions.DegenerateDataError`, ``ValueError``, ...) become a readable
-  ``FitResult.error`` instead of an exception, so a page can show the message in place of
+  ``FitOutcome.error`` instead of an exception, so a page can show the message in place of
   the result;
 - :func:`metrics_table` lays several results out as a :class:`pandas.DataFrame`.
 
@@ -38,35 +40,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from sklearn.metrics import adjusted_rand_score
 
 from . import metrics as _metrics
+from ._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
+from ._threads import small_data_threads
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .mpm import fit_mpm_to_labels
-from .mspc import DEFAULT_LAM
 from .registry import ALGORITHMS
 
 __all__ = [
-    "DEFAULT_MSP_LAM",
-    "DEFAULT_MSP_REGULARIZER",
     "EXPECTED_ERRORS",
     "METRIC_COLUMNS",
+    "FitOutcome",
     "FitResult",
     "evaluate",
     "fit_and_evaluate",
     "metrics_table",
 ]
 
-#: ``lam`` used to score a labeling by its MSP when the caller gives none (MSPC's default).
-DEFAULT_MSP_LAM = DEFAULT_LAM
-#: ``Lambda`` used to score a labeling by its MSP when the caller gives none (the paper's).
-DEFAULT_MSP_REGULARIZER = "diag"
 
-#: Keys of :attr:`FitResult.metrics` and the column titles :func:`metrics_table` gives them.
+#: Keys of :attr:`FitOutcome.metrics` and the column titles :func:`metrics_table` gives them.
 METRIC_COLUMNS: Mapping[str, str] = {
     "msp": "MSP",
     "accuracy": "accuracy",
     "nmi": "NMI",
     "rand": "Rand",
+    "ari": "ARI",
     "f": "F",
     "seconds": "time (s)",
     "n_iter": "iterations",
@@ -86,8 +86,8 @@ EXPECTED_ERRORS: tuple[type[BaseException], ...] = (
 
 
 @dataclass(frozen=True, eq=False)
-class FitResult:
-    """Everything the lab shows about one fitted algorithm.
+class FitOutcome:
+    """One fitted algorithm, measured: everything the lab shows and the protocols tabulate.
 
     Attributes
     ----------
@@ -117,9 +117,9 @@ class FitResult:
         classes, or not two clusters for MSP), ``seconds`` (fit time) and ``n_iter``.
     seconds : float
         Wall-clock time of ``fit`` alone.
-    error : str or None
-        The message of the error the fit raised, when it failed; every other field except
-        ``key``, ``name``, ``params`` and ``seconds`` is then empty.
+    error : str
+        The message of the error the fit raised, when it failed (``""`` on success); every
+        other field except ``key``, ``name``, ``params`` and ``seconds`` is then empty.
     error_type : str
         Class name of that error (``"SolverFailedError"``, ...), ``""`` on success.
     warnings : tuple of str
@@ -139,21 +139,26 @@ class FitResult:
     n_iter: int | None = None
     metrics: dict = field(default_factory=dict)
     seconds: float = 0.0
-    error: str | None = None
+    error: str = ""
     error_type: str = ""
     warnings: tuple[str, ...] = ()
-    msp_lam: float = DEFAULT_MSP_LAM
-    msp_regularizer: str = DEFAULT_MSP_REGULARIZER
+    msp_lam: float = MSP_REFERENCE_LAM
+    msp_regularizer: str = MSP_REFERENCE_REGULARIZER
 
     @property
     def ok(self) -> bool:
         """Whether the fit succeeded."""
-        return self.error is None
+        return not self.error
 
     @property
-    def msp(self) -> float | None:
-        """The MSP of the labeling (``metrics["msp"]``)."""
-        return self.metrics.get("msp")
+    def msp(self) -> float:
+        """The MSP of the labeling (``metrics["msp"]``; NaN where undefined)."""
+        return _nan(self.metrics.get("msp"))
+
+    @property
+    def accuracy(self) -> float:
+        """Accuracy against the true classes (``metrics["accuracy"]``; NaN where undefined)."""
+        return _nan(self.metrics.get("accuracy"))
 
     @property
     def n_clusters(self) -> int:
@@ -174,13 +179,44 @@ class FitResult:
         out["error"] = self.error or ""
         return out
 
+    def to_dict(self) -> dict[str, Any]:
+        """The outcome as plain JSON values (what an experiment cell stores on disk).
+
+        ``status`` (``"ok"`` or ``"failed"``), ``error`` (``"<type>: <message>"`` or
+        ``None``), ``seconds``, and on success ``warnings``, ``accuracy``, ``nmi``,
+        ``rand``, ``msp`` (``None`` where undefined), ``n_iter`` and ``n_clusters``.
+        """
+        if not self.ok:
+            error = f"{self.error_type}: {self.error}" if self.error_type else self.error
+            return {"status": "failed", "error": error, "seconds": self.seconds}
+        return {
+            "status": "ok",
+            "error": None,
+            "seconds": self.seconds,
+            "warnings": list(self.warnings),
+            "accuracy": self.metrics["accuracy"],
+            "nmi": self.metrics["nmi"],
+            "rand": self.metrics["rand"],
+            "msp": self.metrics["msp"],
+            "n_iter": self.n_iter,
+            "n_clusters": self.n_clusters,
+        }
+
+
+#: The former name of :class:`FitOutcome` (the same class).
+FitResult = FitOutcome
+
+
+def _nan(value: Any) -> float:
+    return np.nan if value is None else float(value)
+
 
 def evaluate(
     X,
     y,
     labels,
-    lam: float = DEFAULT_MSP_LAM,
-    regularizer: str = DEFAULT_MSP_REGULARIZER,
+    lam: float = MSP_REFERENCE_LAM,
+    regularizer: str = MSP_REFERENCE_REGULARIZER,
 ) -> dict[str, float | None]:
     """Score a labeling: its MSP and, when the true classes are known, the external measures.
 
@@ -191,7 +227,7 @@ def evaluate(
         True classes; ``None`` for unlabelled data (the external measures are then ``None``).
     labels : array-like of shape (n_samples,)
         The clustering.
-    lam : float, default=1.0
+    lam : float, default=MSP_REFERENCE_LAM (0.01)
         ``lam`` of the MSP (:func:`clustering.metrics.msp_score`).
     regularizer : str, default="diag"
         ``Lambda`` of the MSP.
@@ -199,8 +235,10 @@ def evaluate(
     Returns
     -------
     dict
-        ``msp`` (``None`` unless the labeling has exactly two clusters, or when the MPM
-        cannot be fitted to it), ``accuracy``, ``nmi``, ``rand`` and ``f`` (F1 over pairs).
+        ``msp`` (the multi-class MSP for more than two clusters; ``None`` for one cluster,
+        or when the MPM cannot be fitted to it), ``accuracy`` (under the optimal matching
+        of clusters to classes), ``nmi``, ``rand``, ``ari`` (adjusted Rand index) and ``f``
+        (F1 over pairs).
 
     Examples
     --------
@@ -218,9 +256,10 @@ def evaluate(
         "accuracy": None,
         "nmi": None,
         "rand": None,
+        "ari": None,
         "f": None,
     }
-    if np.unique(labels).shape[0] == 2:
+    if np.unique(labels).shape[0] >= 2:
         try:
             out["msp"] = float(_metrics.msp_score(X, labels, lam=lam, regularizer=regularizer))
         except (ValueError, np.linalg.LinAlgError, ArithmeticError):
@@ -229,6 +268,7 @@ def evaluate(
         out["accuracy"] = _metrics.clustering_accuracy(y, labels)
         out["nmi"] = _metrics.nmi(y, labels)
         out["rand"] = _metrics.rand_index(y, labels)
+        out["ari"] = float(adjusted_rand_score(np.asarray(y), labels))
         out["f"] = _metrics.f_measure(y, labels)
     return out
 
@@ -272,7 +312,7 @@ def fit_and_evaluate(
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
     random_state: int | None = 0,
-) -> FitResult:
+) -> FitOutcome:
     """Fit the algorithm registered as ``key`` on ``X`` and score its labeling.
 
     Parameters
@@ -290,8 +330,8 @@ def fit_and_evaluate(
         Giving non-empty constraints to any other method gives an error result.
     msp_lam, msp_regularizer : float and str, optional
         ``lam`` and ``Lambda`` of the MSP in the metrics. By default the algorithm's own
-        ``lam``/``regularizer`` when it has them, else :data:`DEFAULT_MSP_LAM` and
-        :data:`DEFAULT_MSP_REGULARIZER`. Pass the same values for every algorithm to compare
+        ``lam``/``regularizer`` when it has them, else :data:`clustering._lam.MSP_REFERENCE_LAM`
+        and ``MSP_REFERENCE_REGULARIZER``. Pass the same values for every algorithm to compare
         their MSPs.
     random_state : int or None, default=0
         Set on estimators that take a ``random_state`` and were not given one, so results
@@ -299,7 +339,7 @@ def fit_and_evaluate(
 
     Returns
     -------
-    FitResult
+    FitOutcome
         On an expected failure (see :data:`EXPECTED_ERRORS`) ``error`` holds the message and
         ``labels`` is ``None``.
 
@@ -327,11 +367,11 @@ def fit_and_evaluate(
     full = {**spec.defaults(), **dict(params or {})}
     X = np.asarray(X, dtype=np.float64)
     y = None if y is None else np.asarray(y)
-    lam = msp_lam if msp_lam is not None else float(full.get("lam", DEFAULT_MSP_LAM))
+    lam = msp_lam if msp_lam is not None else float(full.get("lam", MSP_REFERENCE_LAM))
     regularizer = (
         msp_regularizer
         if msp_regularizer is not None
-        else str(full.get("regularizer", DEFAULT_MSP_REGULARIZER))
+        else str(full.get("regularizer", MSP_REFERENCE_REGULARIZER))
     )
     base = {"key": key, "name": spec.name, "msp_lam": lam, "msp_regularizer": regularizer}
 
@@ -346,7 +386,7 @@ def fit_and_evaluate(
     ml, cl = _pairs(must_link), _pairs(cannot_link)
     if ml or cl:
         if not spec.constraints:
-            return FitResult(
+            return FitOutcome(
                 **base,
                 error=f"{spec.name} does not use must-link or cannot-link constraints; "
                 "clear them or choose a method that does (DIFFRAC, SMIC).",
@@ -356,13 +396,14 @@ def fit_and_evaluate(
 
     start = time.perf_counter()
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        # One BLAS and one OpenMP thread on small data: see clustering._threads.small_data_threads.
+        with warnings.catch_warnings(record=True) as caught, small_data_threads(np.asarray(X)):
             warnings.simplefilter("always")
             estimator.fit(X, **fit_kwargs)
             labels = np.asarray(estimator.labels_)
     except EXPECTED_ERRORS as err:
         seconds = time.perf_counter() - start
-        return FitResult(
+        return FitOutcome(
             **base,
             seconds=seconds,
             error=str(err) or type(err).__name__,
@@ -373,13 +414,14 @@ def fit_and_evaluate(
     messages = tuple(
         dict.fromkeys(str(w.message) for w in caught if w.category is not DeprecationWarning)
     )
-    scores = evaluate(X, y, labels, lam=lam, regularizer=regularizer)
+    with small_data_threads(np.asarray(X)):
+        scores = evaluate(X, y, labels, lam=lam, regularizer=regularizer)
+        w, b, source = _hyperplane(estimator, X, labels, lam, regularizer)
     n_iter = getattr(estimator, "n_iter_", None)
     n_iter = None if n_iter is None else int(np.max(n_iter))
     history = getattr(estimator, "history_", None)
     history = None if history is None else np.asarray(history, dtype=np.float64).ravel()
-    w, b, source = _hyperplane(estimator, X, labels, lam, regularizer)
-    return FitResult(
+    return FitOutcome(
         **base,
         labels=labels,
         w=w,
@@ -393,7 +435,7 @@ def fit_and_evaluate(
     )
 
 
-def metrics_table(results: Sequence[FitResult]):
+def metrics_table(results: Sequence[FitOutcome]):
     """The metrics rows of several results as a :class:`pandas.DataFrame` (one row each).
 
     Failed fits keep their row, with empty metrics and the message in ``error``.

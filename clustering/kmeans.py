@@ -17,6 +17,7 @@ from ._compat import (
     validate_data,
 )
 from ._spec import AlgorithmSpec, Param
+from ._threads import small_data_threads
 from ._validation import check_clusterable
 
 __all__ = ["CentroidClusterMixin", "KMeansBaseline", "centroid_hyperplane", "nearest_centroid"]
@@ -219,7 +220,9 @@ class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
             max_iter=self.max_iter,
             tol=self.tol,
             random_state=random_state,
-        ).fit(X)
+        )
+        with small_data_threads(X):
+            km.fit(X)
         self.cluster_centers_ = km.cluster_centers_
         self.inertia_ = float(km.inertia_)
         self.n_iter_ = int(km.n_iter_)

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
-from scipy import linalg
+from scipy.linalg.lapack import dpotrf as _potrf
+from scipy.linalg.lapack import dpotrs as _potrs
 from scipy.optimize import minimize_scalar
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
@@ -32,6 +33,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 
 from ._compat import Interval, StrOptions, _fit_context, check_is_fitted, validate_data
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
+from ._threads import serial_blas
 from ._validation import check_clusterable
 from .exceptions import DegenerateDataError
 
@@ -83,6 +85,49 @@ def _singular_error() -> DegenerateDataError:
     )
 
 
+def _solve_t(evaluate, t0: float, tol: float, max_iter: int):
+    """The search over ``t`` of :func:`solve_mpm`: ``t, w, beta, eta, kappa, status``."""
+    t = float(t0) if np.isfinite(t0) and t0 > 0 else 1.0
+    status = "optimal"
+    w, beta, eta, kappa = evaluate(t)
+    converged = False
+    # Root of h(s) = log(beta/eta) - s in s = log t: the fixed point t = beta/eta, found by
+    # secant steps safeguarded by plain fixed-point steps (which converge linearly).
+    s_prev = h_prev = None
+    for _ in range(max_iter):
+        if beta == 0 or eta == 0:
+            converged = True  # zero variance on one side: t is at a boundary, kappa exact
+            break
+        s_now = np.log(t)
+        s_fixed = np.log(beta / eta)
+        h = s_fixed - s_now
+        if abs(h) < tol:
+            converged = True
+            break
+        s_next = s_fixed
+        if h_prev is not None and h != h_prev:
+            s_secant = s_now - h * (s_now - s_prev) / (h - h_prev)
+            if np.isfinite(s_secant) and abs(s_secant - s_now) <= 4 * abs(h):
+                s_next = s_secant
+        s_prev, h_prev = s_now, h
+        t = float(np.exp(s_next))
+        w, beta, eta, kappa = evaluate(t)
+    if not converged:
+        # Bounded search over log t around the last iterate; kappa(t) is smooth.
+        def negative_kappa(s: float) -> float:
+            return -evaluate(float(np.exp(s)))[3]
+
+        centre = np.log(t)
+        result = minimize_scalar(
+            negative_kappa, bounds=(centre - 12.0, centre + 12.0), method="bounded"
+        )
+        t = float(np.exp(result.x))
+        w, beta, eta, kappa = evaluate(t)
+        status = "brent"
+
+    return t, w, beta, eta, kappa, status
+
+
 def solve_mpm(
     mu1: np.ndarray,
     mu0: np.ndarray,
@@ -127,54 +172,20 @@ def solve_mpm(
     def evaluate(t: float) -> tuple[np.ndarray, float, float, float]:
         nonlocal n_factorisations
         n_factorisations += 1
-        try:
-            factor = linalg.cho_factor(Sigma1 + t * Sigma0, check_finite=False)
-        except linalg.LinAlgError:
-            raise _singular_error() from None
-        w = linalg.cho_solve(factor, a, check_finite=False)
+        # LAPACK directly (what cho_factor / cho_solve call, without their argument
+        # handling: 2.8 us against 12.5 us for d = 16, where it dominated).
+        c, info = _potrf(Sigma1 + t * Sigma0, lower=False, clean=False, overwrite_a=True)
+        if info != 0:
+            raise _singular_error()
+        w, info = _potrs(c, a, lower=False)
         beta = np.sqrt(max(w @ Sigma1 @ w, 0.0))
         eta = np.sqrt(max(w @ Sigma0 @ w, 0.0))
         denom = beta + eta
         kappa = (a @ w) / denom if denom > 0 else np.inf
         return w, beta, eta, kappa
 
-    t = float(t0) if np.isfinite(t0) and t0 > 0 else 1.0
-    status = "optimal"
-    w, beta, eta, kappa = evaluate(t)
-    converged = False
-    # Root of h(s) = log(beta/eta) - s in s = log t: the fixed point t = beta/eta, found by
-    # secant steps safeguarded by plain fixed-point steps (which converge linearly).
-    s_prev = h_prev = None
-    for _ in range(max_iter):
-        if beta == 0 or eta == 0:
-            converged = True  # zero variance on one side: t is at a boundary, kappa exact
-            break
-        s_now = np.log(t)
-        s_fixed = np.log(beta / eta)
-        h = s_fixed - s_now
-        if abs(h) < tol:
-            converged = True
-            break
-        s_next = s_fixed
-        if h_prev is not None and h != h_prev:
-            s_secant = s_now - h * (s_now - s_prev) / (h - h_prev)
-            if np.isfinite(s_secant) and abs(s_secant - s_now) <= 4 * abs(h):
-                s_next = s_secant
-        s_prev, h_prev = s_now, h
-        t = float(np.exp(s_next))
-        w, beta, eta, kappa = evaluate(t)
-    if not converged:
-        # Bounded search over log t around the last iterate; kappa(t) is smooth.
-        def negative_kappa(s: float) -> float:
-            return -evaluate(float(np.exp(s)))[3]
-
-        centre = np.log(t)
-        result = minimize_scalar(
-            negative_kappa, bounds=(centre - 12.0, centre + 12.0), method="bounded"
-        )
-        t = float(np.exp(result.x))
-        w, beta, eta, kappa = evaluate(t)
-        status = "brent"
+    with serial_blas(d):
+        t, w, beta, eta, kappa, status = _solve_t(evaluate, t0, tol, max_iter)
 
     scale = a @ w  # > 0 because Sigma1 + t Sigma0 is positive definite
     w = w / scale

@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
-from ._base import LinearTwoClusterMixin, initial_labels
+from ._base import LinearTwoClusterMixin, initial_labels, two_cluster_labels
 from ._compat import (
     Interval,
     StrOptions,
@@ -19,10 +19,10 @@ from ._compat import (
     check_random_state,
     validate_data,
 )
-from ._lam import DEFAULT_LAM
+from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
+from ._validation import checked_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
 from .mspc_multiclass import fit_general
@@ -72,9 +72,10 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         ``O(N d^2)`` once then ``O(N d + n_moved d^2 + d^3 log n_moved)`` per iteration.
         ``"gep"``: steps from ``w`` of the generalised eigenproblem (5) and the labels that
         maximise the lower bound (4) for that ``w``; ``O(N d^2 + d^3)`` once then
-        ``O(N d + N log N + n_switched d^2 + d^3)`` per iteration (``O(N d + N log N)`` with
-        ``search="paper"``). ``"eig"``: one eigenproblem (Theorem 3), no start, no
-        iterations; ``O(N d^2 + d^3)`` when ``N > d``, ``O(N^2 d + N^3)`` otherwise.
+        ``O(N d + N log N + n_switched d^2 + d^3)`` per iteration (``O(N d + N log N +
+        n_switched d^2)`` with ``search="paper"``). ``"eig"``: one eigenproblem (Theorem
+        3), no start, no iterations; ``O(N d^2 + d^3)`` when ``N > d``, ``O(N^2 d + N^3)``
+        otherwise.
     lam : float, default=DEFAULT_LAM
         Regularisation weight: cluster covariances become ``Sigma_k + lam * Lambda``. The
         paper picks it from ``{1e-4, ..., 1e4}``; ``msp_`` can be compared across ``lam``
@@ -290,10 +291,10 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self.kernel = kernel
         self.gamma = gamma
 
-    def _start_labels(self, name, X, std, Lambda, lam, random_state) -> np.ndarray:
+    def _start_labels(self, name, X, std, Lambda, lam, random_state, gram=None) -> np.ndarray:
         """Labels of one named start (one of :data:`INITS` other than the multi-starts)."""
         if name == "eig":
-            return solve_eig(std.Z, Lambda, lam).labels
+            return solve_eig(std.Z, Lambda, lam, gram=gram, with_kappa=False).labels
         if name == "kmeans-whitened":
             data = whiten(std.Z)
         elif name == "kmeans-standardized":
@@ -302,13 +303,15 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
             data = X
         return initial_labels(X, "kmeans", n_init=self.n_init, random_state=random_state, data=data)
 
-    def _climb(self, std, Lambda, lam, labels0):
+    def _climb(self, std, Lambda, lam, labels0, gram=None):
         """Run the chosen solver from ``labels0``; return the result and its MSP."""
         if self.search == "monotone":
-            result = MONOTONE[self.method](std.Z, Lambda, lam, labels0, self.max_iter)
+            result = MONOTONE[self.method](std.Z, Lambda, lam, labels0, self.max_iter, gram=gram)
         else:
             options = {"keep_best": self.keep_best} if self.method == "mpm" else {}
-            result = SOLVERS[self.method](std.Z, Lambda, lam, labels0, self.max_iter, **options)
+            result = SOLVERS[self.method](
+                std.Z, Lambda, lam, labels0, self.max_iter, gram=gram, **options
+            )
         kappa = result.kappa
         if kappa is None:
             m = cluster_moments(std.Z, result.labels)
@@ -336,11 +339,11 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
             return fit_general(self, X)
         self.model_ = None
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=4)
-        check_clusterable(X)
+        col_min, col_max = checked_ranges(X)
         random_state = check_random_state(self.random_state)
-        std = standardize(X)
+        std = standardize(X, ptp=col_max - col_min)
         Lambda = regularizer_matrix(std, self.regularizer)
-        lam = self.lam if self.regularizer != "none" else 0.0
+        lam = effective_lam(self.lam, self.regularizer)
 
         self.starts_ = []
         if self.method == "eig":
@@ -350,7 +353,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
                 half_range = np.ptp(X[:, std.keep], axis=0) / 2
                 weights = (std.scale[std.keep] / half_range) ** 2
             result = SOLVERS["eig"](std.Z, Lambda, lam, feature_weights=weights)
-            kappa = None
+            kappa = result.kappa
             self.init_labels_ = result.labels.copy()
         else:
             init = self.init
@@ -360,20 +363,29 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
                 names = (init,)
             best = None
             seen: list[np.ndarray] = []
+            # Z'Z, shared by the EIG start and the climbs (each then computes only its smaller
+            # cluster's scatter), when there is more than one use for it and N > d.
+            n, d = std.Z.shape
+            gram = None
+            if n > d and (len(names) > 1 or (isinstance(init, str) and init == "eig")):
+                gram = std.Z.T @ std.Z
             for name in names:
                 if isinstance(name, str):
                     try:
-                        labels0 = self._start_labels(name, X, std, Lambda, lam, random_state)
+                        labels0 = self._start_labels(
+                            name, X, std, Lambda, lam, random_state, gram=gram
+                        )
                     except DegenerateDataError:
                         if len(names) == 1 or name != "eig":
                             raise
                         continue  # EIG put every sample in one cluster; other starts remain
                 else:
-                    labels0 = initial_labels(X, name, n_init=self.n_init, random_state=random_state)
+                    # checked_ranges has refused identical samples already.
+                    labels0 = two_cluster_labels(name, X.shape[0])
                 if any(np.array_equal(labels0, s) or np.array_equal(labels0, 1 - s) for s in seen):
                     continue  # the same start climbs to the same labeling
                 seen.append(labels0)
-                result, kappa = self._climb(std, Lambda, lam, labels0)
+                result, kappa = self._climb(std, Lambda, lam, labels0, gram=gram)
                 msp = kappa_to_alpha(kappa)
                 self.starts_.append(
                     {

@@ -1,5 +1,6 @@
-"""Turning the cells of an upload into columns: numbers (decimal comma, thousands
-separators, values beyond float range), missing values, text, the label column's classes.
+"""Turning the cells pandas could not read as numbers into columns: numbers (decimal comma,
+thousands separators, values beyond float range), missing values, text; the label column's
+classes.
 
 Part of :func:`datasets.upload.read_csv`.
 """
@@ -40,9 +41,13 @@ class _Column:
     n_decimal: int = 0
     ambiguous_examples: list[str] = field(default_factory=list)
 
-    def add(self, cells: tuple[str, ...], decimal_comma: bool) -> None:
-        array = np.empty(len(cells), dtype=object)
-        array[:] = cells
+    def add(self, cells: np.ndarray, decimal_comma: bool) -> None:
+        """Add the column's cells: float64 numbers pandas has parsed, or an object array of
+        the cells' text (str) for the numbers, missing values and text to be told apart."""
+        if cells.dtype != object:
+            self.chunks.append(np.asarray(cells, dtype=np.float64))
+            return
+        array = cells
         original = array
         if decimal_comma:
             commas = pd.Series(array, dtype=object).str.strip()
@@ -101,24 +106,34 @@ class _Column:
                 )
 
     def values(self) -> np.ndarray:
+        if len(self.chunks) == 1:
+            return self.chunks[0]
         return np.concatenate(self.chunks) if self.chunks else np.empty(0)
 
 
-def _label_values(cells: list[str]) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    """(known mask, integer codes, class names) of a label column's stripped cells."""
-    series = pd.Series(cells, dtype=object)
-    known = ~series.str.lower().isin(_NA_TOKENS).to_numpy()
-    present = series[known]
-    numbers = pd.to_numeric(present, errors="coerce")
+def _label_values(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """(known mask, integer codes, class names) of a label column's cells (text).
+
+    The work is done on the distinct values (pandas' hash table), not on every cell: a
+    label column has few of them.
+    """
+    raw_codes, raw_uniques = pd.factorize(pd.Series(cells, dtype=object).fillna(""))
+    stripped_codes, uniques = pd.factorize(pd.Series([str(u).strip() for u in raw_uniques]))
+    codes = stripped_codes[raw_codes]
+    uniques = np.asarray(uniques, dtype=object)
+    unique_known = ~pd.Series(uniques, dtype=object).str.lower().isin(_NA_TOKENS).to_numpy()
+    known = unique_known[codes]
+    present = uniques[unique_known]
+    numbers = pd.to_numeric(pd.Series(present, dtype=object), errors="coerce")
     if len(present) and not numbers.isna().any():
-        uniques = np.unique(numbers.to_numpy(dtype=np.float64))
-        names = tuple(_format_number(v) for v in uniques)
-        codes = np.searchsorted(uniques, numbers.to_numpy(dtype=np.float64))
+        classes, index = np.unique(numbers.to_numpy(dtype=np.float64), return_inverse=True)
+        names = tuple(_format_number(v) for v in classes)
     else:
-        uniques = np.unique(present.to_numpy(dtype=str))
-        names = tuple(str(v) for v in uniques)
-        codes = np.searchsorted(uniques, present.to_numpy(dtype=str))
-    return known, codes.astype(np.int64), names
+        classes, index = np.unique(np.array(present, dtype=str), return_inverse=True)
+        names = tuple(str(v) for v in classes)
+    class_of = np.full(len(uniques), -1, dtype=np.int64)
+    class_of[unique_known] = np.asarray(index, dtype=np.int64).ravel()
+    return known, class_of[codes[known]], names
 
 
 def _format_number(value: float) -> str:
@@ -135,7 +150,3 @@ def _is_row_number(values: np.ndarray) -> bool:
     return n > 1 and (
         np.array_equal(values, np.arange(n)) or np.array_equal(values, np.arange(1, n + 1))
     )
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")

@@ -1,5 +1,6 @@
 """Reading an upload as text: the bytes (size limits), the encoding (BOMs, UTF-16 without a
-BOM, binary formats uploaded by mistake), the delimiter, and the rows (Python's ``csv``).
+BOM, binary formats uploaded by mistake), the delimiter, the header row, and the row-length
+check behind the "Line N has ..." messages (Python's ``csv``; pandas parses the table).
 
 Part of :func:`datasets.upload.read_csv`; every problem raises
 :class:`~datasets.DatasetError` with a message for a non-programmer.
@@ -21,7 +22,6 @@ from ._base import DatasetError
 
 _DELIMITERS = (",", ";", "\t", "|")
 _DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
-_CHUNK_ROWS = 20_000
 _SNIFF_LINES = 50
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 _DECIMAL_POINT = re.compile(r"^[+-]?\d*\.\d+$")
@@ -286,9 +286,36 @@ def _uses_decimal_comma(lines: list[str], delimiter: str) -> bool:
     return comma > 0 and point == 0
 
 
-def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
-    """Non-blank rows with the number of the line they end on."""
-    reader = csv.reader(_iter_lines(text), delimiter=delimiter, skipinitialspace=True, strict=False)
+class _Lines:
+    """The lines of a text for ``csv.reader``, counting the characters handed out so far."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = _iter_lines(text)
+        self.consumed = 0
+
+    def __iter__(self) -> _Lines:
+        return self
+
+    def __next__(self) -> str:
+        line = next(self._lines)
+        self.consumed += len(line)
+        return line
+
+
+def _rows(
+    text: str, delimiter: str, lines: _Lines | None = None
+) -> Iterator[tuple[int, list[str]]]:
+    """Non-blank rows with the number of the line they end on (Python's ``csv``).
+
+    Used for the header row, and to re-scan a file that pandas refused or found ragged, so
+    that the message names the line as a text editor counts it.
+    """
+    reader = csv.reader(
+        lines if lines is not None else _iter_lines(text),
+        delimiter=delimiter,
+        skipinitialspace=True,
+        strict=False,
+    )
     try:
         for row in reader:
             if not _is_blank(row):
@@ -306,6 +333,57 @@ def _rows(text: str, delimiter: str) -> Iterator[tuple[int, list[str]]]:
             f"The file could not be split into rows and columns near line {reader.line_num} "
             f"({message}). {_SAVE_AS_CSV}"
         ) from None
+
+
+def _header_row(text: str, delimiter: str) -> tuple[list[str], int] | None:
+    """The first non-blank row's cells and the offset in ``text`` just after it (None for a
+    file without rows)."""
+    lines = _Lines(text)
+    first = next(_rows(text, delimiter, lines), None)
+    return None if first is None else (first[1], lines.consumed)
+
+
+def _wrong_length(line: int, n_values: int, n_columns: int, delimiter: str) -> DatasetError:
+    return DatasetError(
+        f"Line {line} has {_count(n_values, 'value')} but the header has "
+        f"{_count(n_columns, 'column')}. Every row needs exactly one value per column: look "
+        f"for a missing or extra {_DELIMITER_NAMES.get(delimiter, repr(delimiter))} on that "
+        "line (a value that contains the delimiter must be in double quotes)."
+    )
+
+
+def _scan_rows(text: str, delimiter: str, n_columns: int, max_rows: int, has_header: bool) -> int:
+    """Check every row's length as the file's author would count it; return the widest row.
+
+    Only called when pandas refused the file or its rows may be ragged: it raises the
+    message for the first row with the wrong number of values (extra empty values at the end
+    of a row are allowed), or for too many rows.
+    """
+    rows = _rows(text, delimiter)
+    n_rows, widest = 0 if has_header else 1, n_columns
+    first = next(rows, None)  # the header, or the first data row; its extra cells are empty
+    if first is not None and not has_header:
+        widest = max(widest, len(first[1]))
+    for line, row in rows:
+        if len(row) != n_columns:
+            if len(row) < n_columns or any(c.strip() for c in row[n_columns:]):
+                raise _wrong_length(line, len(row), n_columns, delimiter)
+            widest = max(widest, len(row))
+        n_rows += 1
+        if n_rows > max_rows:
+            raise _too_many_rows(max_rows)
+    return widest
+
+
+def _too_many_rows(max_rows: int) -> DatasetError:
+    return DatasetError(
+        f"The file has more than {max_rows:,} data rows, the limit. Upload a random sample of "
+        "the rows instead."
+    )
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _looks_numeric(cell: str) -> bool:

@@ -1,4 +1,4 @@
-"""Seeded synthetic data sets for teaching and demos.
+r"""Seeded synthetic data sets for teaching and demos.
 
 Every generator returns a labelled :class:`~datasets.Dataset` and is reproducible: the same
 arguments give the same numbers. :data:`GENERATORS` describes each generator's parameters
@@ -15,22 +15,24 @@ arguments give the same numbers. :data:`GENERATORS` describes each generator's p
   latter a large scale and k-means splits the wrong feature, affine-invariant methods (MSPC,
   DIFFRAC) do not.
 
-Invalid arguments raise :class:`~datasets.DatasetError` naming the parameter and its range.
+Each generator accepts exactly the ranges its ``Param``\s declare (the ranges the Data page's
+widgets and links offer, :mod:`datasets._generator_params`); other arguments raise
+:class:`~datasets.DatasetError` naming the parameter and its range. The functions live in
+:mod:`datasets._generators`.
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
-
 from clustering._spec import Param
 
 from ._base import Dataset, DatasetError
+from ._generator_params import PARAMS
+from ._generators import afs_trap, circles, diffrac_bumps, moons, two_gaussians
 
 __all__ = [
     "GENERATORS",
@@ -43,391 +45,6 @@ __all__ = [
     "moons",
     "two_gaussians",
 ]
-
-_SOURCE = "synthetic"
-
-
-# --------------------------------------------------------------------------------------------
-# Validation helpers
-# --------------------------------------------------------------------------------------------
-
-
-def _int(name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        if isinstance(value, numbers.Real) and float(value).is_integer():
-            value = int(value)
-        else:
-            raise DatasetError(f"{name} must be a whole number, got {value!r}.")
-    if not low <= int(value) <= high:
-        raise DatasetError(f"{name} must be between {low} and {high}, got {value}.")
-    return int(value)
-
-
-def _float(name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise DatasetError(f"{name} must be a number, got {value!r}.")
-    v = float(value)
-    ok = np.isfinite(v) and (v > low if open_low else v >= low) and v <= high
-    if not ok:
-        bracket = "(" if open_low else "["
-        raise DatasetError(f"{name} must be in {bracket}{low:g}, {high:g}], got {value!r}.")
-    return v
-
-
-def _rng(random_state: Any) -> np.random.Generator:
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if random_state is not None and (
-        isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral)
-    ):
-        raise DatasetError(f"random_state must be an integer or None, got {random_state!r}.")
-    return np.random.default_rng(random_state)
-
-
-def _shuffle(rng: np.random.Generator, X: np.ndarray, y: np.ndarray):
-    order = rng.permutation(len(y))
-    return X[order], y[order]
-
-
-def _params_text(**params: Any) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in params.items())
-
-
-# --------------------------------------------------------------------------------------------
-# Generators
-# --------------------------------------------------------------------------------------------
-
-
-def _random_covariance(rng: np.random.Generator, d: int) -> np.ndarray:
-    Q, R = np.linalg.qr(rng.standard_normal((d, d)))
-    Q = Q * np.sign(np.diag(R))
-    eigenvalues = np.exp(rng.uniform(np.log(0.25), np.log(4.0), size=d))
-    return (Q * eigenvalues) @ Q.T
-
-
-def two_gaussians(
-    n_samples: int = 400,
-    n_features: int = 2,
-    separation: float = 3.0,
-    covariance: str = "spherical",
-    imbalance: float = 0.5,
-    elongation: float = 4.0,
-    random_state: int | None = 0,
-) -> Dataset:
-    """Two Gaussian clusters.
-
-    Parameters
-    ----------
-    n_samples : int, default=400
-        Total number of points (4 to 100,000).
-    n_features : int, default=2
-        Dimension ``d`` (1 to 500).
-    separation : float, default=3.0
-        Mahalanobis distance between the two means under the average covariance: 0 means
-        one blob, 2 touching clusters, 4 and more a clear gap.
-    covariance : {"spherical", "elongated", "random"}, default="spherical"
-        ``"spherical"``: identity covariance. ``"elongated"``: standard deviation 1 along the
-        line through the means and ``elongation`` across it, so the widest direction is not the
-        one that separates the clusters (k-means then tends to cut across). ``"random"``: a
-        different random covariance per cluster, eigenvalues between 0.25 and 4.
-    imbalance : float, default=0.5
-        Fraction of points in class 0 (0.5 is balanced); each class keeps at least 2 points.
-    elongation : float, default=4.0
-        Standard deviation across the separating direction for ``"elongated"``.
-    random_state : int or None, default=0
-        Seed.
-
-    Returns
-    -------
-    Dataset
-        Features ``x1 .. xd``, classes ``A`` (0) and ``B`` (1), rows shuffled.
-
-    Examples
-    --------
-    >>> from datasets.synthetic import two_gaussians
-    >>> ds = two_gaussians(n_samples=100, imbalance=0.3, random_state=0)
-    >>> ds.shape, ds.class_counts()
-    ((100, 2), {'A': 30, 'B': 70})
-    """
-    n = _int("n_samples", n_samples, 4, 100_000)
-    d = _int("n_features", n_features, 1, 500)
-    sep = _float("separation", separation, 0.0, 100.0)
-    if covariance not in ("spherical", "elongated", "random"):
-        raise DatasetError(
-            f"covariance must be 'spherical', 'elongated' or 'random', got {covariance!r}."
-        )
-    frac = _float("imbalance", imbalance, 0.0, 1.0, open_low=True)
-    if frac >= 1.0:
-        raise DatasetError(f"imbalance must be below 1 (both classes need points), got {frac}.")
-    stretch = _float("elongation", elongation, 1.0, 100.0)
-    rng = _rng(random_state)
-
-    n0 = int(np.clip(round(frac * n), 2, n - 2))
-    sizes = (n0, n - n0)
-    if covariance == "spherical":
-        covs = [np.eye(d), np.eye(d)]
-    elif covariance == "elongated":
-        diag = np.full(d, stretch**2)
-        diag[0] = 1.0
-        covs = [np.diag(diag), np.diag(diag)]
-    else:
-        covs = [_random_covariance(rng, d), _random_covariance(rng, d)]
-    # Means at -/+ (sep / 2) v with v along the first axis, scaled so that the Mahalanobis
-    # distance under the average covariance is exactly ``separation``.
-    e1 = np.zeros(d)
-    e1[0] = 1.0
-    pooled = (covs[0] + covs[1]) / 2.0
-    v = e1 / np.sqrt(e1 @ np.linalg.solve(pooled, e1))
-    means = (-sep / 2.0 * v, sep / 2.0 * v)
-    X = np.vstack(
-        [
-            means[k] + rng.standard_normal((sizes[k], d)) @ np.linalg.cholesky(covs[k]).T
-            for k in (0, 1)
-        ]
-    )
-    y = np.repeat([0, 1], sizes)
-    X, y = _shuffle(rng, X, y)
-    params = _params_text(
-        n_samples=n,
-        n_features=d,
-        separation=sep,
-        covariance=covariance,
-        imbalance=frac,
-        elongation=stretch,
-        random_state=random_state,
-    )
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=tuple(f"x{j}" for j in range(1, d + 1)),
-        class_names=("A", "B"),
-        name="two_gaussians",
-        description=(
-            f"Two Gaussian clusters ({covariance} covariance) whose means are {sep:g} apart in "
-            f"Mahalanobis distance: {sizes[0]} points in A, {sizes[1]} in B, {d} features. "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
-    )
-
-
-def diffrac_bumps(
-    n_samples: int = 100,
-    n_noise_dims: int = 10,
-    noise_scale: float = 1.0,
-    random_state: int | None = 0,
-) -> Dataset:
-    """Two linearly separable bumps in 2-D plus independent Gaussian noise dimensions.
-
-    The synthetic task of ``diffrac_discriminative_flexible_clustering.txt``, Fig. 1: "two
-    linearly separable bumps (100 data points) with additional random independent noise
-    dimensions (with normal distributions with same marginal variances as the 2D data)". As
-    noise dimensions are added, k-means' error grows while DIFFRAC (and MSPC, both invariant
-    to affine maps) stay accurate. The paper does not give the bumps' shape; here class A is
-    centred at (-1, 0) and class B at (1, 0), each with standard deviation 0.25 along the
-    first axis and 1 along the second, resampled until the line x1 = 0 separates them.
-
-    Parameters
-    ----------
-    n_samples : int, default=100
-        Total number of points, split evenly (4 to 100,000).
-    n_noise_dims : int, default=10
-        Number of noise features appended (0 to 500; the paper's plot goes to 30).
-    noise_scale : float, default=1.0
-        Standard deviation of the noise, relative to the 2-D data's (1.0 is the paper's
-        "same marginal variances").
-    random_state : int or None, default=0
-        Seed.
-
-    Returns
-    -------
-    Dataset
-        Features ``x1``, ``x2`` (the bumps) then ``noise1``, ``noise2``, ...
-
-    Examples
-    --------
-    >>> from datasets.synthetic import diffrac_bumps
-    >>> ds = diffrac_bumps(n_noise_dims=5)
-    >>> ds.shape, ds.feature_names[:3]
-    ((100, 7), ('x1', 'x2', 'noise1'))
-    >>> bool(((ds.X[:, 0] > 0) == (ds.y == 1)).all())  # linearly separable along x1
-    True
-    """
-    n = _int("n_samples", n_samples, 4, 100_000)
-    p = _int("n_noise_dims", n_noise_dims, 0, 500)
-    scale = _float("noise_scale", noise_scale, 0.0, 1000.0)
-    rng = _rng(random_state)
-
-    y = np.repeat([0, 1], [n // 2, n - n // 2])
-    sign = np.where(y == 1, 1.0, -1.0)
-    x1 = sign + 0.25 * rng.standard_normal(n)
-    wrong = np.sign(x1) != sign
-    while wrong.any():  # enforce the separating line x1 = 0 (rarely needed)
-        x1[wrong] = sign[wrong] + 0.25 * rng.standard_normal(int(wrong.sum()))
-        wrong = np.sign(x1) != sign
-    x2 = rng.standard_normal(n)
-    bumps = np.column_stack([x1, x2])
-    noise_sd = scale * np.sqrt(bumps.var(axis=0).mean())
-    noise = noise_sd * rng.standard_normal((n, p))
-    X, y = _shuffle(rng, np.hstack([bumps, noise]), y)
-    params = _params_text(n_samples=n, n_noise_dims=p, noise_scale=scale, random_state=random_state)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("x1", "x2", *(f"noise{j}" for j in range(1, p + 1))),
-        class_names=("A", "B"),
-        name="diffrac_bumps",
-        description=(
-            "Two linearly separable bumps in (x1, x2) plus "
-            f"{p} independent Gaussian noise dimensions with standard deviation {noise_sd:.3g} "
-            "(DIFFRAC paper, diffrac_discriminative_flexible_clustering.txt, Fig. 1). "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
-    )
-
-
-def moons(n_samples: int = 200, noise: float = 0.1, random_state: int | None = 0) -> Dataset:
-    """Two interleaving half circles (scikit-learn's ``make_moons``).
-
-    No line separates the classes, so every linear method (MSPC, MMC, k-means) errs; the
-    data show what "discriminative with a linear classifier" cannot do.
-
-    Examples
-    --------
-    >>> from datasets.synthetic import moons
-    >>> moons(n_samples=50).class_counts()
-    {'upper moon': 25, 'lower moon': 25}
-    """
-    from sklearn.datasets import make_moons
-
-    n = _int("n_samples", n_samples, 4, 100_000)
-    sd = _float("noise", noise, 0.0, 10.0)
-    seed = int(_rng(random_state).integers(2**31 - 1))
-    X, y = make_moons(n_samples=n, noise=sd, shuffle=True, random_state=seed)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("x1", "x2"),
-        class_names=("upper moon", "lower moon"),
-        name="moons",
-        description=(
-            "Two interleaving half circles (scikit-learn make_moons) with Gaussian noise; "
-            "not linearly separable. "
-            f"Parameters: {_params_text(n_samples=n, noise=sd, random_state=random_state)}."
-        ),
-        source=_SOURCE,
-    )
-
-
-def circles(
-    n_samples: int = 200,
-    noise: float = 0.05,
-    factor: float = 0.5,
-    random_state: int | None = 0,
-) -> Dataset:
-    """A small circle inside a large one (scikit-learn's ``make_circles``).
-
-    Examples
-    --------
-    >>> from datasets.synthetic import circles
-    >>> circles(n_samples=50).class_counts()
-    {'outer circle': 25, 'inner circle': 25}
-    """
-    from sklearn.datasets import make_circles
-
-    n = _int("n_samples", n_samples, 4, 100_000)
-    sd = _float("noise", noise, 0.0, 10.0)
-    ratio = _float("factor", factor, 0.0, 1.0, open_low=True)
-    if ratio >= 1.0:
-        raise DatasetError(f"factor must be below 1 (inner circle smaller), got {ratio}.")
-    seed = int(_rng(random_state).integers(2**31 - 1))
-    X, y = make_circles(n_samples=n, noise=sd, factor=ratio, shuffle=True, random_state=seed)
-    params = _params_text(n_samples=n, noise=sd, factor=ratio, random_state=random_state)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("x1", "x2"),
-        class_names=("outer circle", "inner circle"),
-        name="circles",
-        description=(
-            "Two concentric circles (scikit-learn make_circles); no line separates them. "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
-    )
-
-
-def afs_trap(
-    n_samples: int = 400,
-    scale: float = 1.0,
-    separation: float = 6.0,
-    random_state: int | None = 0,
-) -> Dataset:
-    """Two clusters along ``signal`` plus one uninformative ``noise`` feature: a trap for k-means
-    that one change of units springs.
-
-    ``signal`` holds two unit-variance Gaussian clusters whose means are ``separation``
-    apart; ``noise`` is Gaussian with standard deviation ``scale``, independent of the class.
-    At the default ``scale=1`` k-means splits along ``signal`` (accuracy 0.995 with the default
-    seed). Measure ``noise`` in units 10 times smaller (multiply it by 10, or generate with
-    ``scale=10``) and k-means halves the data along ``noise`` instead — that reduces the
-    within-cluster sum of squares more — and gets about 50% accuracy (0.502); methods
-    invariant to feature scaling, such as MSPC started from k-means on standardised features,
-    do not move (0.993 before and after). Multiplying ``signal`` by 10 as well rescues k-means
-    (0.995). The noise is unimodal on purpose: a bimodal noise feature would give a second,
-    equally well separated clustering that no criterion could rule out.
-
-    Parameters
-    ----------
-    n_samples : int, default=400
-        Total number of points, split evenly (4 to 100,000).
-    scale : float, default=1.0
-        Standard deviation of the ``noise`` feature (1 makes it as spread as one cluster;
-        above about 4 k-means splits along it).
-    separation : float, default=6.0
-        Distance between the cluster means along ``signal``.
-    random_state : int or None, default=0
-        Seed.
-
-    Examples
-    --------
-    >>> from datasets.synthetic import afs_trap
-    >>> ds = afs_trap(scale=1000.0)
-    >>> ds.feature_names
-    ('signal', 'noise')
-    >>> bool(ds.X[:, 1].std() > 100 * ds.X[:, 0].std())
-    True
-    """
-    n = _int("n_samples", n_samples, 4, 100_000)
-    s = _float("scale", scale, 0.0, 1e12, open_low=True)
-    sep = _float("separation", separation, 0.0, 100.0)
-    rng = _rng(random_state)
-    y = np.repeat([0, 1], [n // 2, n - n // 2])
-    signal = np.where(y == 1, sep / 2.0, -sep / 2.0) + rng.standard_normal(n)
-    noise = s * rng.standard_normal(n)
-    X, y = _shuffle(rng, np.column_stack([signal, noise]), y)
-    params = _params_text(n_samples=n, scale=s, separation=sep, random_state=random_state)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("signal", "noise"),
-        class_names=("A", "B"),
-        name="afs_trap",
-        description=(
-            f"Two unit-variance clusters {sep:g} apart along 'signal', plus an uninformative "
-            f"'noise' feature with standard deviation {s:g}. A scale-sensitive method such as "
-            "k-means splits along 'noise'; a scale-invariant one such as MSPC along 'signal'. "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Registry
-# --------------------------------------------------------------------------------------------
-
 
 #: A generator's parameter is the same type as an estimator's (one ``Param`` for both).
 GeneratorParam = Param
@@ -459,212 +76,43 @@ class GeneratorSpec:
         return self.function(**params)
 
 
-_N = GeneratorParam(
-    "n_samples", "int", 400, "How many points to draw.", 20, 5000, label="Number of points"
-)
-_SEED = GeneratorParam(
-    "random_state",
-    "int",
-    0,
-    "Seed: the same seed gives the same points.",
-    0,
-    10_000,
-    label="Random seed",
-)
+_FUNCTIONS: dict[str, tuple[Callable[..., Dataset], str, str, str]] = {
+    "two_gaussians": (
+        two_gaussians,
+        "Two Gaussians",
+        "Two Gaussian clusters; vary their distance, shape and sizes.",
+        "",
+    ),
+    "diffrac_bumps": (
+        diffrac_bumps,
+        "DIFFRAC bumps + noise dimensions",
+        "Two separable bumps hidden among noise dimensions.",
+        "diffrac_discriminative_flexible_clustering.txt, Fig. 1",
+    ),
+    "moons": (
+        moons,
+        "Two moons",
+        "Interleaving half circles: no straight line separates them.",
+        "",
+    ),
+    "circles": (
+        circles,
+        "Concentric circles",
+        "A ring around a disc: no straight line separates them.",
+        "",
+    ),
+    "afs_trap": (
+        afs_trap,
+        "AFS trap (a noise feature whose scale decides k-means)",
+        "Anisotropic feature scaling in one picture: which feature does each method split?",
+        "mspc_maximin_separation_probability_clustering.txt, Sec. AFS",
+    ),
+}
 
 GENERATORS: Mapping[str, GeneratorSpec] = MappingProxyType(
     {
-        spec.key: spec
-        for spec in (
-            GeneratorSpec(
-                "two_gaussians",
-                "Two Gaussians",
-                two_gaussians,
-                (
-                    _N,
-                    GeneratorParam(
-                        "n_features",
-                        "int",
-                        2,
-                        "Number of features.",
-                        1,
-                        50,
-                        label="Dimensions",
-                    ),
-                    GeneratorParam(
-                        "separation",
-                        "float",
-                        3.0,
-                        "Distance between the means in standard deviations; below 2 the "
-                        "clusters overlap.",
-                        0.0,
-                        10.0,
-                        label="Separation",
-                    ),
-                    GeneratorParam(
-                        "covariance",
-                        "choice",
-                        "spherical",
-                        "Cluster shape: round, stretched across the separating direction, or "
-                        "a random shape per cluster.",
-                        choices=("spherical", "elongated", "random"),
-                        label="Covariance shape",
-                    ),
-                    GeneratorParam(
-                        "imbalance",
-                        "float",
-                        0.5,
-                        "Share of points in the first cluster (0.5 = equal sizes).",
-                        0.05,
-                        0.95,
-                        label="Share of cluster A",
-                    ),
-                    GeneratorParam(
-                        "elongation",
-                        "float",
-                        4.0,
-                        "For 'elongated': how much wider the clusters are across the "
-                        "separating direction than along it.",
-                        1.0,
-                        20.0,
-                        label="Elongation",
-                    ),
-                    _SEED,
-                ),
-                "Two Gaussian clusters; vary their distance, shape and sizes.",
-            ),
-            GeneratorSpec(
-                "diffrac_bumps",
-                "DIFFRAC bumps + noise dimensions",
-                diffrac_bumps,
-                (
-                    GeneratorParam(
-                        "n_samples",
-                        "int",
-                        100,
-                        "How many points (the paper uses 100).",
-                        20,
-                        2000,
-                        label="Number of points",
-                    ),
-                    GeneratorParam(
-                        "n_noise_dims",
-                        "int",
-                        10,
-                        "Irrelevant noise features added; k-means degrades as they grow.",
-                        0,
-                        50,
-                        label="Noise dimensions",
-                    ),
-                    GeneratorParam(
-                        "noise_scale",
-                        "float",
-                        1.0,
-                        "Noise spread relative to the real features (1 = as in the paper).",
-                        0.1,
-                        10.0,
-                        log=True,
-                        label="Noise scale",
-                    ),
-                    _SEED,
-                ),
-                "Two separable bumps hidden among noise dimensions.",
-                paper="diffrac_discriminative_flexible_clustering.txt, Fig. 1",
-            ),
-            GeneratorSpec(
-                "moons",
-                "Two moons",
-                moons,
-                (
-                    GeneratorParam(
-                        "n_samples",
-                        "int",
-                        200,
-                        "How many points to draw.",
-                        20,
-                        5000,
-                        label="Number of points",
-                    ),
-                    GeneratorParam(
-                        "noise",
-                        "float",
-                        0.1,
-                        "Gaussian jitter added to each point.",
-                        0.0,
-                        0.5,
-                        label="Noise",
-                    ),
-                    _SEED,
-                ),
-                "Interleaving half circles: no straight line separates them.",
-            ),
-            GeneratorSpec(
-                "circles",
-                "Concentric circles",
-                circles,
-                (
-                    GeneratorParam(
-                        "n_samples",
-                        "int",
-                        200,
-                        "How many points to draw.",
-                        20,
-                        5000,
-                        label="Number of points",
-                    ),
-                    GeneratorParam(
-                        "noise",
-                        "float",
-                        0.05,
-                        "Gaussian jitter added to each point.",
-                        0.0,
-                        0.3,
-                        label="Noise",
-                    ),
-                    GeneratorParam(
-                        "factor",
-                        "float",
-                        0.5,
-                        "Radius of the inner circle relative to the outer one.",
-                        0.1,
-                        0.9,
-                        label="Inner radius",
-                    ),
-                    _SEED,
-                ),
-                "A ring around a disc: no straight line separates them.",
-            ),
-            GeneratorSpec(
-                "afs_trap",
-                "AFS trap (a noise feature whose scale decides k-means)",
-                afs_trap,
-                (
-                    _N,
-                    GeneratorParam(
-                        "scale",
-                        "float",
-                        1.0,
-                        "Spread of the uninformative feature; large values trap k-means.",
-                        1.0,
-                        1e6,
-                        log=True,
-                        label="Noise feature scale",
-                    ),
-                    GeneratorParam(
-                        "separation",
-                        "float",
-                        6.0,
-                        "Distance between the clusters along the informative feature.",
-                        0.0,
-                        20.0,
-                        label="Separation",
-                    ),
-                    _SEED,
-                ),
-                "Anisotropic feature scaling in one picture: which feature does each method split?",
-                paper="mspc_maximin_separation_probability_clustering.txt, Sec. AFS",
-            ),
-        )
+        key: GeneratorSpec(key, name, function, PARAMS[key], summary, paper=paper)
+        for key, (function, name, summary, paper) in _FUNCTIONS.items()
     }
 )
 

@@ -5,12 +5,14 @@
 columns, finds the label column, deals with missing and infinite values as asked, and reports
 every change it made in ``Dataset.notes``. Every problem raises
 :class:`~datasets.DatasetError` with a message for a non-programmer: what is wrong and what to
-do. Nothing in the file is ever executed or unpickled: the bytes are decoded as text and split
-by Python's ``csv`` module; numbers are converted by ``pandas.to_numeric``.
+do. Nothing in the file is ever executed or unpickled: the bytes are checked and decoded as
+text, then split and parsed by ``pandas.read_csv`` (C engine, no type guessing beyond
+numbers).
 
-The work is split by responsibility: ``_csv_text`` (bytes, encoding, delimiter, rows),
-``_csv_columns`` (cells to numbers, text, classes) and this module (header, label column,
-missing values, the resulting data set).
+The work is split by responsibility: ``_csv_text`` (bytes, encoding, delimiter, header row,
+the row-length re-scan behind "Line N has ..."), ``_csv_table`` (the table, by
+``pandas.read_csv``), ``_csv_columns`` (cells pandas could not read as numbers, classes) and
+this module (header, label column, missing values, the resulting data set).
 """
 
 from __future__ import annotations
@@ -20,20 +22,16 @@ from typing import Any
 import numpy as np
 
 from ._base import Dataset, DatasetError, format_names
-from ._csv_columns import (
-    _INDEX_NAMES,
-    _Column,
-    _count,
-    _is_row_number,
-    _label_values,
-)
+from ._csv_columns import _INDEX_NAMES, _Column, _is_row_number, _label_values
+from ._csv_table import _read_table
 from ._csv_text import (
     _DELIMITER_NAMES,
     _SAVE_AS_CSV,
+    _count,
     _decode,
+    _header_row,
     _looks_numeric,
     _read_source,
-    _rows,
     _sample_lines,
     _sniff_delimiter,
     _uses_decimal_comma,
@@ -58,8 +56,6 @@ DEFAULT_MAX_COLUMNS = 2_000
 MIN_ROWS = 4
 #: Column names recognised as the label column (case-insensitive), in order of preference.
 LABEL_COLUMN_NAMES = ("label", "class", "y", "target")
-
-_CHUNK_ROWS = 20_000
 
 
 def _resolve_label(
@@ -216,6 +212,7 @@ def read_csv(
         text, used_encoding = raw, "text"
     else:
         text, used_encoding = _decode(raw, encoding)
+    decoded = text
     text = text.rstrip("\x1a")  # DOS end-of-file marker
     if "\r" in text and "\n" not in text:  # classic Mac OS line ends
         text = text.replace("\r", "\n")
@@ -228,8 +225,18 @@ def read_csv(
             f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
             "data rows."
         )
+    # pandas reads UTF-8 bytes: the file's own when it is UTF-8 and unchanged, else the text
+    # re-encoded. `base` is where the text starts in them (after a byte-order mark).
+    base = 0
+    if used_encoding in ("UTF-8", "UTF-8 (with BOM)") and text is decoded:
+        payload, base = raw, (3 if used_encoding != "UTF-8" else 0)
+    else:
+        payload = text.encode("utf-8", "surrogatepass")
+    del raw, decoded
     return _parse(
         text,
+        payload,
+        base,
         display=display,
         used_encoding=used_encoding,
         label_column=label_column,
@@ -242,6 +249,8 @@ def read_csv(
 
 def _parse(
     text: str,
+    payload: bytes,
+    base: int,
     *,
     display: str,
     used_encoding: str,
@@ -259,14 +268,13 @@ def _parse(
     if decimal_comma:
         notes.append("Numbers use a decimal comma (1,5); they were read as 1.5.")
 
-    rows = _rows(text, delimiter)
-    first = next(rows, None)
+    first = _header_row(text, delimiter)
     if first is None:
         raise DatasetError(
             f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
             "data rows."
         )
-    _, header_cells = first
+    header_cells, header_end = first
     header = [h.strip() for h in header_cells]
     # Trailing empty header cells (a delimiter at the end of the header line) are ignored.
     while len(header) > 1 and header[-1] == "":
@@ -278,10 +286,8 @@ def _parse(
             "columns you need and upload it again."
         )
     has_header = not all(_looks_numeric(h) for h in header)
-    pending: list[list[str]] = []
     unnamed: set[int] = set()
     if not has_header:
-        pending.append(header_cells[:n_columns])
         header = [f"column {j + 1}" for j in range(n_columns)]
         notes.append(
             "The first row holds only numbers, so it was read as data; the columns are named "
@@ -302,45 +308,25 @@ def _parse(
 
     label_index, label_notes = _resolve_label(header, label_column, has_header)
     notes.extend(label_notes)
+    # pandas starts after the header row, or at the first row when that is data; `payload`
+    # holds the text as UTF-8 from byte `base` on.
+    offset = base + (len(text[:header_end].encode("utf-8", "surrogatepass")) if has_header else 0)
+    cells, n_rows = _read_table(
+        payload,
+        offset,
+        text=text,
+        delimiter=delimiter,
+        n_columns=n_columns,
+        label_index=label_index,
+        has_header=has_header,
+        max_rows=max_rows,
+    )
     columns = [_Column(h, j) for j, h in enumerate(header) if j != label_index]
-    label_cells: list[str] = []
-
-    n_rows = 0
-
-    def flush(chunk: list[list[str]]) -> None:
-        if not chunk:
-            return
-        cells = list(zip(*chunk, strict=True))
-        for column in columns:
-            column.add(cells[column.index], decimal_comma)
-        if label_index is not None:
-            label_cells.extend(c.strip() for c in cells[label_index])
-
-    chunk: list[list[str]] = list(pending)
-    n_rows = len(pending)
-    for line, row in rows:
-        if len(row) != n_columns:
-            if len(row) > n_columns and not any(c.strip() for c in row[n_columns:]):
-                row = row[:n_columns]  # trailing delimiters
-            else:
-                raise DatasetError(
-                    f"Line {line} has {_count(len(row), 'value')} but the header has "
-                    f"{_count(n_columns, 'column')}. Every row needs exactly one value per "
-                    "column: look for a missing or extra "
-                    f"{_DELIMITER_NAMES.get(delimiter, repr(delimiter))} on that line (a value "
-                    "that contains the delimiter must be in double quotes)."
-                )
-        n_rows += 1
-        if n_rows > max_rows:
-            raise DatasetError(
-                f"The file has more than {max_rows:,} data rows, the limit. Upload a random "
-                "sample of the rows instead."
-            )
-        chunk.append(row)
-        if len(chunk) >= _CHUNK_ROWS:
-            flush(chunk)
-            chunk = []
-    flush(chunk)
+    for column in columns:
+        column.add(cells[column.index], decimal_comma)
+        cells[column.index] = None
+    label_cells = cells[label_index] if label_index is not None else None
+    del cells
 
     if n_rows == 0:
         raise DatasetError(
@@ -442,7 +428,7 @@ def _parse(
         )
 
     X = np.column_stack(values)
-    X_kept_rows = X[keep]
+    X_kept_rows = X if keep.all() else X[keep]  # no copy of a large X when no row goes
     # A column with no usable value among the kept rows cannot be filled or used.
     all_missing = ~np.isfinite(X_kept_rows).any(axis=0) if len(X_kept_rows) else np.zeros(0, bool)
     if len(X_kept_rows) and all_missing.any():
@@ -461,7 +447,7 @@ def _parse(
             )
 
     # ---- missing and infinite values ----------------------------------------------------
-    X_rows = X[keep]
+    X_rows = X if keep.all() else X[keep]
     n_missing = int(np.isnan(X_rows).sum())
     n_infinite = int(np.isinf(X_rows).sum())
     removed_for_missing = 0
@@ -510,7 +496,8 @@ def _parse(
             f"Only {_count(n_usable, 'usable row')} {'was' if n_usable == 1 else 'were'} found; "
             f"clustering needs at least {MIN_ROWS}.{reason}"
         )
-    X = X[keep]
+    if not keep.all():
+        X = X[keep]
     if y is not None:
         y = y[keep]
         present = np.unique(y)

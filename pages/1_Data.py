@@ -15,7 +15,7 @@ import streamlit as st
 import datasets
 from clustering.plots import cluster_colors
 from datasets.synthetic import GENERATORS
-from ui import cache, state, widgets
+from ui import cache, state, uploads, widgets
 
 st.set_page_config(
     page_title="Data · Discriminative Clustering Lab",
@@ -26,10 +26,11 @@ state.init()
 SOURCES = {
     "bundled": "Bundled task",
     "pair": "Pair task",
+    "multiclass": "Multi-class data set",
     "upload": "Upload a CSV file",
     "synthetic": "Synthetic generator",
 }
-AUTO, NONE = "__auto__", "__none__"
+NONE = "__none__"
 
 st.title("Data")
 st.caption(
@@ -45,7 +46,11 @@ def _seed(key: str, value) -> None:
 
 
 # ---- seed the widgets from the current choice (first visit, or coming back) --------------
-if choice.kind == "bundled" and ":" in choice.name:
+MULTICLASS = datasets.list_datasets("multiclass")
+if choice.kind == "bundled" and choice.name in MULTICLASS:
+    _seed("data.source", "multiclass")
+    _seed("data.multiclass", choice.name)
+elif choice.kind == "bundled" and ":" in choice.name:
     _seed("data.source", "pair")
     _seed("data.pair_source", choice.name.split(":", 1)[0])
     _seed("data.pair", choice.name)
@@ -57,6 +62,9 @@ if choice.kind == "synthetic":
     _seed("data.generator", choice.name)
     for name, value in choice.params:
         _seed(f"gen.{choice.name}.{name}", value)
+if choice.kind == "upload":
+    _seed("data.label_column", choice.param_dict.get("label_column", NONE))
+    _seed("data.missing", choice.param_dict.get("missing", "drop"))
 _seed("data.normalize", choice.normalize)
 
 left, right = st.columns([1, 2], gap="large")
@@ -107,6 +115,18 @@ with left:
             "paper' are the hard pairs of the multivariate-loss MMC paper.",
         )
         new_choice = state.DataChoice.make("bundled", name, None, True)
+    elif source == "multiclass":
+        _seed("data.multiclass", MULTICLASS[0])
+        name = st.selectbox(
+            "Data set",
+            MULTICLASS,
+            key="data.multiclass",
+            help="Data sets with more than two classes (every class of the source). Methods "
+            "that are binary by nature say so on the Cluster page; set the number of clusters "
+            "there. wine-raw keeps the original units (proline dwarfs the other features): "
+            "the multi-class AFS lesson.",
+        )
+        new_choice = state.DataChoice.make("bundled", name, None, True)
     elif source == "upload":
         file = st.file_uploader(
             "CSV file",
@@ -117,11 +137,18 @@ with left:
             "holds the classes, if you have them. Missing values: see below.",
         )
         if file is not None:
-            state.set_upload(file.name, file.getvalue())
+            known = state.get_upload()
+            if known is None or known["content"] != file.getvalue() or known["name"] != file.name:
+                state.set_upload(file.name, file.getvalue())
         upload = state.get_upload()
         if upload is None:
             st.info("Upload a file to use it; the lab keeps the current data until then.")
         else:
+            if file is None:
+                st.caption(
+                    f"Using **{upload['name']}**, uploaded earlier in this browser session "
+                    "(kept across a reload). Upload another file to replace it."
+                )
             try:
                 header = list(
                     pd.read_csv(
@@ -130,21 +157,42 @@ with left:
                 )
             except Exception:  # an unreadable header: read_csv below explains the problem
                 header = []
-            label_options = [AUTO, NONE, *header]
-            _seed("data.label_column", AUTO)
+            guess = uploads.guess_label(upload["content"])
+            guessed = guess.column if guess is not None and guess.column in header else NONE
+            label_options = [NONE, *header]
+            # A new file starts from the guess; coming back keeps the user's own choice.
+            file_id = f"{upload['name']}:{len(upload['content'])}"
+            if state.widget_value("data.label_file") != file_id:
+                state.set_widget("data.label_file", file_id)
+                if choice.kind != "upload" or choice.name != upload["name"]:
+                    state.set_widget("data.label_column", guessed)
+            _seed("data.label_column", guessed)
             if state.widget_value("data.label_column") not in label_options:
-                state.set_widget("data.label_column", AUTO)
+                state.set_widget("data.label_column", guessed)
             label_column = st.selectbox(
                 "Label column",
                 label_options,
                 key="data.label_column",
-                format_func=lambda c: {
-                    AUTO: "detect (label / class / y / target)",
-                    NONE: "none — the data are unlabelled",
-                }.get(c, c),
+                format_func=lambda c: "none — the data are unlabelled" if c == NONE else c,
                 help="Which column holds the true classes. They are used only to score the "
                 "clusterings (accuracy, NMI, ...), never to find them.",
             )
+            if guess is not None:
+                if label_column == guess.column:
+                    st.info(guess.note, icon=":material/label:")
+                elif guess.column is None:
+                    st.caption(guess.note)
+                others = [c for c in (*guess.candidates, NONE) if c != label_column][:4]
+                if others:
+                    st.caption("Use another label column with one click:")
+                    for col, option in zip(st.columns(len(others)), others, strict=True):
+                        col.button(
+                            "no label" if option == NONE else option,
+                            key=f"data.label_pick.{option}",
+                            on_click=state.set_widget,
+                            args=("data.label_column", option),
+                            width="stretch",
+                        )
             _seed("data.missing", "drop")
             missing = st.radio(
                 "Missing values",
@@ -168,6 +216,7 @@ with left:
                 upload_error = err
             if upload_error is not None:
                 widgets.error_box(upload_error, title=f"The file {upload['name']!r} cannot be used")
+            st.caption(state.upload_link_note(upload_kind=True))
     else:
         keys = list(GENERATORS)
         _seed("data.generator", "afs_trap" if "afs_trap" in keys else keys[0])

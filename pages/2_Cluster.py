@@ -1,8 +1,11 @@
 """Cluster page: run one or several methods side by side on the current data.
 
-Metrics table, 2-D views with the separating line, margin histograms with Theorem 5, the
-objective per iteration, lasso constraints for DIFFRAC/SMIC, and downloads. Widgets and
-layout only: fits go through :mod:`ui.cache`, figures come from :mod:`clustering.plots`.
+Metrics table, 2-D views with the separating line (a grid of at most three panels a row,
+shared axis ranges), margin histograms with Theorem 5, the objective per iteration, MSPC
+step by step, the MSP against k, lasso constraints for DIFFRAC/SMIC, and downloads. The
+number of clusters k goes to every method. Widgets and layout only: what may run is
+decided by the cost guard in :mod:`ui.runs`, fits go through :mod:`ui.cache`, figures come
+from :mod:`clustering.plots`.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import streamlit as st
 
 from clustering import ALGORITHMS, plots
 from clustering.evaluation import metrics_table
-from ui import cache, state, widgets
+from ui import cache, runs, state, widgets
 
 st.set_page_config(
     page_title="Cluster · Discriminative Clustering Lab",
@@ -20,8 +23,6 @@ st.set_page_config(
 )
 state.init()
 
-#: Above this many samples runs wait for the Run button unless "run automatically" is on.
-AUTO_RUN_MAX_SAMPLES = 3000
 #: Set once for every method (sidebar) and passed once to the backend.
 SHARED = ("lam", "regularizer")
 
@@ -34,6 +35,7 @@ X, y = ds.X, ds.y
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
+    k = widgets.n_clusters_control("n_clusters")
     lam = widgets.lam_slider("lam")
     reg = widgets.regularizer_select("regularizer")
     params: dict[str, dict] = {}
@@ -51,136 +53,177 @@ with st.sidebar:
         "λ and Λ apply to every method that has them, and to the MSP column for all methods, "
         "so their MSPs are comparable."
     )
-    state.seed_widget("cluster.autorun", ds.n_samples <= AUTO_RUN_MAX_SAMPLES)
+    state.seed_widget("cluster.autorun", True)
     autorun = st.toggle(
         "Run automatically on every change",
         key="cluster.autorun",
-        help="On: every change of a setting re-runs the methods (results already computed "
-        "come back at once). Off: change several settings, then press Run — better for "
-        "large data sets or slow methods.",
+        help="On: every change of a setting re-runs the methods predicted to finish within "
+        f"{runs.AUTO_RUN_LIMIT} (results already computed come back at once). Off: change "
+        "several settings, then press Run. A method predicted to cost more always waits for "
+        "its own button, which shows the prediction.",
     )
     run = st.button("Run", type="primary", key="cluster.run", width="stretch")
 
 must_link, cannot_link = state.get_constraints(current.fingerprint)
-signature = (
-    current.fingerprint,
-    tuple(keys),
-    tuple((k, tuple(sorted(params[k].items()))) for k in keys),
-    lam,
-    reg,
-    tuple(map(tuple, must_link)),
-    tuple(map(tuple, cannot_link)),
-)
+shared = {"lam": lam, "regularizer": reg}
 
 if not keys:
     st.info("Choose at least one algorithm in the sidebar.")
     state.sync_to_url()
     st.stop()
 
-stored = state.widget_value("cluster.results")
-if run or autorun or (stored is not None and stored["signature"] == signature):
-    with st.spinner("Clustering…"):
-        results = cache.fit_many(
-            keys,
-            params,
-            current.fingerprint,
-            X,
-            y,
-            must_link=must_link,
-            cannot_link=cannot_link,
-            shared={"lam": lam, "regularizer": reg},
-        )
-    state.set_widget("cluster.results", {"signature": signature, "results": results})
-    stale = False
-elif stored is not None and stored["signature"][0] == current.fingerprint:
-    results = [r for r in stored["results"] if r.key in keys] or stored["results"]
-    stale = True
-else:
-    st.info(
-        f"These data have {ds.n_samples:,} samples, so runs wait for you: press **Run** in "
-        "the sidebar (or turn on 'Run automatically')."
+# ---- the cost guard: what may run now ------------------------------------------------------
+planned = runs.plan(
+    keys,
+    params,
+    ds.n_samples,
+    ds.n_features,
+    shared=shared,
+    n_clusters=k,
+    context=(
+        current.fingerprint,
+        tuple(map(tuple, must_link)),
+        tuple(map(tuple, cannot_link)),
+    ),
+)
+if run:
+    state.approve_runs([p.signature for p in planned if p.auto_run])
+with st.spinner("Clustering…"):
+    fitted, waiting = runs.run_planned(
+        planned,
+        autorun=autorun,
+        data_fingerprint=current.fingerprint,
+        X=X,
+        y=y,
+        must_link=must_link,
+        cannot_link=cannot_link,
+        shared=shared,
     )
-    state.sync_to_url()
-    st.stop()
-
-if stale:
-    st.warning("The settings changed since these results were computed — press **Run**.")
+results = [fitted[p.key] for p in planned if p.key in fitted]
+waiting_keys = {p.key for p in waiting}
 
 # ---- metrics ----------------------------------------------------------------------------
 st.subheader("Metrics")
-table = metrics_table(results)
-if y is None:
-    table = table.drop(columns=["accuracy", "NMI", "Rand", "F"])
-if not table["error"].astype(bool).any():
-    table = table.drop(columns=["error"])
-st.dataframe(
-    table,
-    hide_index=True,
-    width="stretch",
-    column_config={
-        "MSP": st.column_config.NumberColumn(
-            "MSP",
-            format="%.3f",
-            help=f"Minimum separation probability of each labeling (λ = {lam:g}, Λ = {reg}): "
-            "a lower bound on how well a linear classifier trained on the clusters would "
-            "separate them. Needs no true labels.",
-        ),
-        "accuracy": st.column_config.NumberColumn(
-            format="%.3f",
-            help="Share of samples whose cluster matches their class under the "
-            "best matching of clusters to classes.",
-        ),
-        "NMI": st.column_config.NumberColumn(
-            format="%.3f", help="Normalised mutual information between clusters and classes."
-        ),
-        "Rand": st.column_config.NumberColumn(
-            format="%.3f",
-            help="Share of pairs of samples on which clusters and classes agree "
-            "(together / apart).",
-        ),
-        "F": st.column_config.NumberColumn(
-            format="%.3f", help="F1 score over pairs of samples put together."
-        ),
-        "time (s)": st.column_config.NumberColumn(format="%.3f", help="Fit time."),
-        "iterations": st.column_config.NumberColumn(help="Iterations the method ran."),
-    },
-)
-if y is None:
-    st.caption("These data have no class labels, so only the MSP can judge the clusterings.")
+if not results:
+    st.info(
+        "Nothing has run yet: press **Run** in the sidebar (or turn on 'Run automatically'), "
+        "or the button of a method below."
+    )
+else:
+    table = metrics_table(results)
+    if y is None:
+        table = table.drop(columns=["accuracy", "NMI", "Rand", "F"])
+    if not table["error"].astype(bool).any():
+        table = table.drop(columns=["error"])
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "MSP": st.column_config.NumberColumn(
+                "MSP",
+                format="%.3f",
+                help=f"Minimum separation probability of each labeling (λ = {lam:g}, Λ = {reg}): "
+                "a lower bound on how well a linear classifier trained on the clusters would "
+                "separate them. Needs no true labels.",
+            ),
+            "accuracy": st.column_config.NumberColumn(
+                format="%.3f",
+                help="Share of samples whose cluster matches their class under the "
+                "best matching of clusters to classes.",
+            ),
+            "NMI": st.column_config.NumberColumn(
+                format="%.3f", help="Normalised mutual information between clusters and classes."
+            ),
+            "Rand": st.column_config.NumberColumn(
+                format="%.3f",
+                help="Share of pairs of samples on which clusters and classes agree "
+                "(together / apart).",
+            ),
+            "ARI": st.column_config.NumberColumn(
+                format="%.3f",
+                help="Adjusted Rand index: the Rand index corrected for chance (0 for a "
+                "random clustering, 1 for the classes exactly).",
+            ),
+            "F": st.column_config.NumberColumn(
+                format="%.3f", help="F1 score over pairs of samples put together."
+            ),
+            "time (s)": st.column_config.NumberColumn(format="%.3f", help="Fit time."),
+            "iterations": st.column_config.NumberColumn(help="Iterations the method ran."),
+        },
+    )
+    note = runs.comparison_note(results)
+    if note:
+        st.caption(note, help="Computed from the table above.")
+    if y is None:
+        st.caption("These data have no class labels, so only the MSP can judge the clusterings.")
 
 # ---- views ------------------------------------------------------------------------------
 st.subheader("Clusters in two dimensions")
 view = widgets.view_select(ds.n_features, ds.feature_names, key="view")
-constraint_keys = [r.key for r in results if r.ok and ALGORITHMS[r.key].constraints]
-
 ok_results = [r for r in results if r.ok]
-if len(results) <= 3:
-    panels = list(zip(results, st.columns(len(results)), strict=True))
-else:
-    panels = list(zip(results, st.tabs([r.name for r in results]), strict=True))
+constraint_keys = [r.key for r in ok_results if ALGORITHMS[r.key].constraints]
+
+projected: dict[str, object] = {}
+for result in ok_results:
+    with widgets.guard(title="This view cannot be drawn"):
+        projected[result.key] = cache.projection(
+            view, current.fingerprint, X, result.w, result.b, ds.feature_names
+        )
+ranges = runs.shared_ranges([p.coords for p in projected.values()])
 
 figures: dict[str, object] = {}
 selection: dict[str, list[int]] = {}
-for result, panel in panels:
-    with panel:
-        st.markdown(f"**{result.name}**")
-        if not widgets.show_result_problems(result):
-            continue
-        with widgets.guard(title="This view cannot be drawn"):
-            proj = cache.projection(
-                view, current.fingerprint, X, result.w, result.b, ds.feature_names
-            )
+order = [p.key for p in planned]
+row_start = 0
+for row_size in runs.grid_rows(len(order)):
+    columns = st.columns(3 if len(order) > 3 else row_size)
+    for key, panel in zip(order[row_start : row_start + row_size], columns, strict=False):
+        with panel:
+            st.markdown(f"**{ALGORITHMS[key].name}**")
+            item = next(p for p in planned if p.key == key)
+            if item.unavailable:
+                st.info(item.unavailable, icon="ℹ️")
+                continue
+            if key in waiting_keys:
+                if item.auto_run:
+                    st.info("Waiting: press **Run** in the sidebar.")
+                else:
+                    st.info(item.wait_message(ds.n_samples, ds.n_features))
+                    if st.button(
+                        f"Run {item.name} ({item.cost.describe()})",
+                        key=f"cluster.run.{key}",
+                        width="stretch",
+                    ):
+                        state.approve_runs([item.signature])
+                        st.rerun()
+                continue
+            result = fitted[key]
+            if not widgets.show_result_problems(result) or key not in projected:
+                continue
+            proj = projected[key]
             msp = result.msp
             acc = result.metrics.get("accuracy")
-            title = f"MSP {msp:.3f}" if msp is not None else "MSP —"
+            title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
             if acc is not None:
                 title += f" · accuracy {acc:.3f}"
-            fig = plots.cluster_scatter(proj, result.labels, y, ds.class_names, title=title)
-            figures[f"{result.key}-scatter"] = fig
-            if result.key in constraint_keys:
+            fig = plots.cluster_scatter(
+                proj,
+                result.labels,
+                y,
+                ds.class_names,
+                title=title,
+                height=420,
+                x_range=None if ranges is None else ranges[0],
+                y_range=None if ranges is None else ranges[1],
+            )
+            if len(order) > 1:
+                plots.grid_panel(fig)
+            figures[f"{key}-scatter"] = fig
+            if key in constraint_keys:
                 event = st.plotly_chart(
                     fig,
-                    key=f"scatter.{result.key}",
+                    key=f"scatter.{key}",
                     on_select="rerun",
                     selection_mode="lasso",
                 )
@@ -191,14 +234,17 @@ for result, panel in panels:
                         trace = fig.data[point["curve_number"]]
                         data = trace.customdata[point["point_index"]]
                     chosen.append(int(np.ravel(data)[0]))
-                selection[result.key] = chosen
+                selection[key] = chosen
             else:
-                st.plotly_chart(fig, key=f"scatter.{result.key}")
+                st.plotly_chart(fig, key=f"scatter.{key}")
             if result.hyperplane == "mpm":
                 st.caption(
                     "This method draws no hyperplane; the line and margins are those of the "
                     "MPM fitted to its clusters — what its MSP measures."
                 )
+    row_start += row_size
+if ranges is not None and len(projected) > 1:
+    st.caption(runs.axes_note(view))
 
 # ---- lasso constraints --------------------------------------------------------------------
 if constraint_keys:
@@ -250,10 +296,13 @@ else:
     for i, result in enumerate(margin_results):
         with cols[i % len(cols)], widgets.guard(title="The margins cannot be drawn"):
             margins = result.margins(X)
-            fig = plots.margin_histogram(margins, result.labels, result.msp, rho, title=result.name)
+            msp = result.msp if np.isfinite(result.msp) else None
+            fig = plots.margin_histogram(margins, result.labels, msp, rho, title=result.name)
+            if len(margin_results) > 1:
+                plots.grid_panel(fig)
             figures[f"{result.key}-margins"] = fig
             st.plotly_chart(fig, key=f"margins.{result.key}")
-            if result.msp is not None:
+            if np.isfinite(result.msp):
                 with st.expander("Guarantee for every ρ"):
                     curve = plots.guarantee_curve(margins, result.labels, result.msp)
                     figures[f"{result.key}-guarantee"] = curve
@@ -263,13 +312,58 @@ else:
 histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size}
 if histories:
     st.subheader("Objective per iteration")
-    fig = plots.objective_plot(histories, y_title="objective (method's own scale)")
+    fig = plots.objective_grid(histories)
     figures["objective"] = fig
     st.plotly_chart(fig, key="objective")
+    for line in runs.objective_notes(ok_results):
+        st.caption(line)
     st.caption(
-        "Each method's own objective: MSPC (MPM) the MSP of the current labels, MSPC (GEP) "
-        "the lower bound (4), MSPC (EIG) its eigenvalue. Scales differ between methods."
+        "Each method's own objective, on its own scale: MSPC (MPM) the MSP of the current "
+        "labels, MSPC (GEP) the lower bound (4), MSPC (EIG) its eigenvalue."
     )
+
+# ---- MSPC step by step ----------------------------------------------------------------------
+stepper = next((r for r in ok_results if r.key in ("mspc-mpm", "mspc-gep")), None)
+if stepper is not None and k == 2:
+    st.subheader("MSPC step by step")
+    one = runs.predict_cost(stepper.key, ds.n_samples, ds.n_features, stepper.params)
+    replay = runs.Cost(one.seconds * ((stepper.n_iter or 1) + 1), one.peak_bytes)
+    st.caption(
+        f"Replays {stepper.name}'s search from its start: the labels, the hyperplane and the "
+        f"MSP after every iteration ({(stepper.n_iter or 1) + 1} fits, predicted "
+        f"{replay.describe()})."
+    )
+    if replay.auto_run or st.toggle("Replay it", key="cluster.steps_on"):
+        with widgets.guard(title="The iterations cannot be replayed"):
+            steps = runs.mspc_steps(current.fingerprint, X, stepper.params)
+            feats = (0, 1 if ds.n_features > 1 else 0)
+            if view.startswith("features:"):
+                feats = tuple(int(j) for j in view.split(":", 1)[1].split(","))
+            fig = plots.mspc_steps_figure(steps, X, features=feats, feature_names=ds.feature_names)
+            figures["mspc-steps"] = fig
+            st.plotly_chart(fig, key="mspc.steps")
+            st.caption(runs.steps_note(stepper.name, steps))
+
+# ---- choosing k --------------------------------------------------------------------------
+st.subheader("How many clusters? MSP against k")
+cost = runs.curve_cost(ds.n_samples, ds.n_features)
+st.caption(
+    f"Multi-class MSPC for every k from {runs.CURVE_KS[0]} to {runs.CURVE_KS[-1]} and the MSP "
+    f"of each labeling (predicted {cost.describe()}). The suggested k is the one after which "
+    "the MSP falls the most."
+)
+curve_key = (current.fingerprint, lam, reg)
+if cost.refused:
+    st.info("These data are too large for the curve on this machine; use a subsample.")
+elif st.button(f"Compute the MSP curve ({cost.describe()})", key="cluster.curve"):
+    state.set_widget("cluster.curve_for", curve_key)
+if state.widget_value("cluster.curve_for") == curve_key:
+    with widgets.guard(title="The MSP curve cannot be computed"):
+        curve = runs.msp_curve(current.fingerprint, X, lam, reg)
+        fig = plots.msp_curve_figure(curve)
+        figures["msp-curve"] = fig
+        st.plotly_chart(fig, key="msp.curve")
+        st.caption(runs.curve_note(curve))
 
 # ---- downloads --------------------------------------------------------------------------
 st.subheader("Downloads")

@@ -14,10 +14,12 @@ import streamlit as st
 
 import datasets
 from clustering import ALGORITHMS, plots
+from clustering.animation import DEFAULT_FACTORS, PRESETS
 from clustering.experiments import protocols
 from clustering.mspc import INITS
 from ui import analysis as ua
 from ui import cache, state, widgets
+from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
 
@@ -90,7 +92,7 @@ st.subheader("1 · Rescale features")
 order = ua.feature_order(X)
 factors = np.array([ua.snap_factor(f) for f in state.get_scaling_factors(d)])
 
-buttons = st.columns([1, 1, 3])
+buttons = st.columns(4)
 if buttons[0].button(
     "Random AFS",
     icon=":material/casino:",
@@ -106,7 +108,28 @@ if buttons[1].button(
     "Reset all to ×1", icon=":material/restart_alt:", key="fs.reset", help="Undo every rescaling."
 ):
     state.set_scaling_factors({})
+    state.set_scaling_preset("")
     factors = np.ones(d)
+for column, preset, icon in (
+    (buttons[2], "break", ":material/call_split:"),
+    (buttons[3], "rescue", ":material/healing:"),
+):
+    usable = ui_scaling.preset_available(preset, names)
+    if column.button(
+        PRESETS[preset].label,
+        icon=icon,
+        key=f"fs.preset.{preset}",
+        disabled=not usable,
+        help=(
+            "The AFS trap's story: 'noise' ×10 breaks k-means; 'signal' ×10 as well rescues "
+            "it. Sets the sliders and prepares the animation below."
+            if usable
+            else "Needs the AFS trap's 'signal' and 'noise' features (Home → The AFS trap)."
+        ),
+    ):
+        state.set_scaling_factors(ui_demos.afs_preset_factors(preset, names))
+        state.set_scaling_preset(preset)
+        factors = state.get_scaling_factors(d)
 
 shown = [int(j) for j in order[:TOP_FEATURES]]
 slider_area = st.container()
@@ -221,7 +244,6 @@ for rb, ra in zip(before, after, strict=True):
             if not widgets.show_result_problems(result):
                 continue
             w = ui_scaling.hyperplane_in_original_units(result.w, factor_vec)
-            proj = cache.projection(view, current.fingerprint, X, w, result.b)
             acc = result.metrics.get("accuracy")
             msp = result.metrics.get("msp")
             bits = [when]
@@ -229,15 +251,83 @@ for rb, ra in zip(before, after, strict=True):
                 bits.append(f"accuracy {acc:.3f}")
             if msp is not None:
                 bits.append(f"MSP {msp:.3f}")
-            fig = plots.cluster_scatter(
-                proj, result.labels, y, ds.class_names, title=" · ".join(bits), height=380
+            fig, note = ui_scaling.scatter_figure(
+                view,
+                current.fingerprint,
+                w,
+                result.b,
+                result.labels,
+                " · ".join(bits),
+                X,
+                y,
+                ds.class_names,
             )
             st.plotly_chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
-            if proj.note:
-                st.caption(proj.note)
+            if note:
+                st.caption(note)
 
-# ---- 3. Theorem 1 -----------------------------------------------------------------------
-st.subheader("3 · Theorem 1, live: the MSP of a fixed labeling ignores the units")
+# ---- 3. Play: one factor swept --------------------------------------------------------------
+st.subheader("3 · Play: sweep one feature from ×0.001 to ×1000")
+n_frames = len(DEFAULT_FACTORS)
+preset = state.get_scaling_preset()
+if preset and not ui_scaling.preset_available(preset, names):
+    preset = ""
+if preset:
+    state.set_widget("fs.anim.feature", names.index(PRESETS[preset].feature))
+if state.widget_value("fs.anim.feature") not in range(d):
+    state.set_widget("fs.anim.feature", int(order[0]))
+a_cols = st.columns([2, 1])
+swept = a_cols[0].selectbox(
+    "Feature to sweep",
+    list(range(d)),
+    key="fs.anim.feature",
+    format_func=lambda j: names[j],
+    help=f"Its factor runs over a log scale from ×0.001 to ×1000 ({n_frames} frames); the other "
+    "features keep the factors set above. Every method is refitted on every frame.",
+)
+anim_methods = {ALGORITHMS[k].name: (k, params[k]) for k in keys}
+signature = ui_scaling.animation_signature(current.fingerprint, anim_methods, swept, factors)
+if a_cols[1].button(
+    "Compute the animation",
+    icon=":material/play_circle:",
+    key="fs.anim.run",
+    help=f"{len(anim_methods)} method(s) × {n_frames} frames = {n_frames * len(anim_methods)} "
+    "fits, computed once and cached.",
+):
+    state.set_widget("fs.anim.request", signature)
+if preset:
+    state.set_widget("fs.anim.request", signature)
+    state.set_scaling_preset("")
+    held = ", ".join(f"'{k}' ×{v:g}" for k, v in PRESETS[preset].fixed.items())
+    st.caption(
+        f"Preset “{PRESETS[preset].label}”: '{PRESETS[preset].feature}' is swept while "
+        f"{held or 'the other feature stays at ×1'}."
+    )
+if state.widget_value("fs.anim.request") == signature:
+    with st.spinner("Sweeping the factor and refitting every frame…"):
+        _, anim_fig, anim_caption = ui_scaling.animation(
+            *signature[:4],
+            ui_scaling.animation_axes(view, swept, order),
+            tuple(names),
+            X,
+            y,
+        )
+    st.plotly_chart(anim_fig, key="fs.anim.figure", width="stretch")
+    st.caption(
+        "Press ▶ Play or drag the slider. Points stay in the original units; colours are "
+        "each method's clusters and the dashed line its hyperplane at that factor."
+    )
+    st.caption("The numbers of the frames: " + anim_caption)
+elif state.widget_value("fs.anim.request") is not None:
+    st.info("The settings changed since the animation was computed — press the button again.")
+else:
+    st.caption(
+        "Press the button (or a preset above) to watch each method's clusters and hyperplane "
+        "frame by frame, with its accuracy and MSP in the title."
+    )
+
+# ---- 4. Theorem 1 -----------------------------------------------------------------------
+st.subheader("4 · Theorem 1, live: the MSP of a fixed labeling ignores the units")
 choices: dict[str, np.ndarray] = {}
 if y is not None and np.unique(y).shape[0] == 2:
     choices["the true classes"] = np.asarray(y)
@@ -280,8 +370,8 @@ else:
     if not scaled:
         st.caption("All factors are ×1 right now, so there is nothing to change yet.")
 
-# ---- 4. Fig. 1 ----------------------------------------------------------------------------
-st.subheader("4 · Sensitivity to feature scaling (the MSPC paper's Fig. 1)")
+# ---- 5. Fig. 1 ----------------------------------------------------------------------------
+st.subheader("5 · Sensitivity to feature scaling (the MSPC paper's Fig. 1)")
 st.markdown(
     "In each repetition one randomly chosen feature (a different one each time; every "
     "feature once when there are fewer than the repetitions) is multiplied by each factor and "

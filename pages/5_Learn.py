@@ -15,7 +15,7 @@ import streamlit as st
 
 from clustering import ALGORITHMS, plots
 from ui import analysis as ua
-from ui import cache, state, widgets
+from ui import cache, learn, state, widgets
 
 st.set_page_config(
     page_title="Learn · Discriminative Clustering Lab", page_icon="🎓", layout="wide"
@@ -169,10 +169,7 @@ with right:
             ),
         },
     )
-    st.caption(
-        "A random labeling has an MSP near 0: no hyperplane separates two random halves. "
-        "MSPC finds the labeling with the largest MSP it can reach."
-    )
+    st.caption(learn.labelings_note(table), help="Computed from the table above.")
 
 # ---- 3. Theorem 2 -------------------------------------------------------------------------
 st.header("3 · Theorem 2: a lower bound that is cheap to maximise")
@@ -345,5 +342,56 @@ with right:
             key="learn.t5.curve",
             width="stretch",
         )
+        st.caption(learn.theorem5_note(margins, labels, mpm["alpha"], rho))
+
+# ---- 6. Beyond two clusters ----------------------------------------------------------------
+st.header("6 · Beyond two clusters: the multi-class MSP")
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(
+        "For two clusters the MSP is the MPM's optimum $\\alpha$. For $k$ clusters, fit one "
+        "MPM to every pair $(i, j)$, with optimum $\\alpha_{ij}$, and classify a new point "
+        "by one-vs-one voting. A point of cluster $i$ is classified correctly whenever each "
+        "of the $k - 1$ hyperplanes that involve $i$ puts it on $i$'s side: then $i$ has "
+        "$k - 1$ votes and every other cluster at most $k - 2$. Hyperplane $(i, j)$ fails "
+        "on a point of $i$ with worst-case probability at most $1 - \\alpha_{ij}$, so by "
+        "the union bound, for every distribution with the clusters' means and covariances,"
+    )
+    st.latex(
+        r"P(\text{correct} \mid i) \ge b_i = \max\Big(0,\; 1 - \sum_{j \ne i}"
+        r"(1 - \alpha_{ij})\Big),\qquad \mathrm{MSP}_k = \sum_i \frac{N_i}{N}\, b_i ."
+    )
+    st.markdown(
+        "- **k = 2**: $b_0 = b_1 = \\alpha_{01}$, so $\\mathrm{MSP}_2$ is the binary MSP.\n"
+        "- **Invariance** (Theorem 1): each $\\alpha_{ij}$ is unchanged by an invertible "
+        "linear map of the features when $\\Lambda$ follows the data (diag: any rescaling "
+        "of the features), and the cluster sizes do not change, so $\\mathrm{MSP}_k$ is "
+        "invariant too.\n"
+        "- **A bound, not an estimate**: the union bound is loose when $k$ is large (it is 0 "
+        "once a cluster's pairwise failures add up to 1), so it falls as $k$ grows even for "
+        "well separated clusters; compare MSPs across $k$ with that in mind."
+    )
+with right:
+    with widgets.guard("The multi-class MSPs could not be computed"):
+        multi = [("the labeling above", labels)]
+        if y is not None and np.unique(y).shape[0] > 2:
+            multi.append(("true classes", np.asarray(y)))
+        for kk in (3, 4):
+            km_k = cache.fit(
+                "kmeans", {"n_clusters": kk}, current.fingerprint, X, y, msp_lam=lam_eff
+            )
+            if km_k.ok and km_k.n_clusters == kk:
+                multi.append((f"k-means, k = {kk}", km_k.labels))
+        rows = learn.multiclass_rows(X, multi, lam_eff, reg)
+        st.dataframe(
+            rows,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "MSP_k": st.column_config.NumberColumn("MSP_k", format="%.4f"),
+                "binary MSP (k = 2)": st.column_config.NumberColumn(format="%.4f"),
+            },
+        )
+        st.caption(learn.multiclass_note(rows))
 
 ua.sync_to_url()

@@ -1,8 +1,10 @@
 """Reproduce page: the papers' tables and figures as we measured them, next to the papers'.
 
-Shows the stored results of every experiment in :mod:`clustering.experiments` (tables,
-gaps, plotly figures) and re-runs one experiment live on one task behind a button, with a
-progress bar. Widgets and layout only: the computation is in :mod:`clustering.experiments`.
+One experiment at a time (every registered one of :mod:`clustering.experiments`, plus the
+multi-class experiment beyond the papers): first the live re-run on one task, with its
+result right under the button, then the stored results as tidy tables and figures with the
+lab's method colours and names. Widgets and layout only: the computation is in
+:mod:`clustering.experiments`, the tables and figures are prepared in :mod:`ui.reproduce`.
 """
 
 from __future__ import annotations
@@ -15,60 +17,149 @@ from clustering.experiments import (
     EXPERIMENTS,
     PUBLISHED_DIR,
     expand_tasks,
-    load_stored,
     method_available,
     run_experiment,
 )
-from ui import state, widgets
+from clustering.plots import display_label
+from ui import presenter, reproduce, state, widgets
 
 st.set_page_config(
     page_title="Reproduce · Discriminative Clustering Lab", page_icon="📑", layout="wide"
 )
 state.init()
 
+MULTICLASS = "multiclass"
+MULTICLASS_TASKS = ("iris", "wine-raw")
+
 st.title("Reproduce the papers")
-st.markdown(
-    "Every number the papers publish that we can check, recomputed by "
-    "`python -m clustering.experiments` and shown next to the paper's value. The stored "
-    "results below come from the last full run (see `REPRODUCTION.md` for what we know about "
-    "each gap); re-run any experiment on one task to watch it being computed."
-)
+with presenter.theory_expander("What this page shows", expanded=True):
+    st.markdown(
+        "Every number the papers publish that we can check, recomputed by "
+        "`python -m clustering.experiments` and shown next to the paper's value, plus one "
+        "experiment beyond the papers (multi-class MSPC). Re-run an experiment on one task "
+        "to watch it being computed; the stored results of the last full run are below "
+        "(`REPRODUCTION.md` says what we know about each gap)."
+    )
+
+names = [*EXPERIMENTS, MULTICLASS]
+titles = {n: EXPERIMENTS[n].title for n in EXPERIMENTS}
+titles[MULTICLASS] = "Beyond the papers: multi-class MSPC against the multi-class baselines"
+name = st.selectbox("Experiment", names, format_func=titles.get, key="repro.experiment")
 
 
-@st.cache_data(show_spinner=False)
-def stored(name: str):
-    return load_stored(name, PUBLISHED_DIR)
+def show_report(markdown: str, key: str) -> None:
+    """Paragraphs as text, tables as tidy data frames (long ones folded)."""
+    for kind, block in reproduce.blocks(markdown):
+        if kind == "text":
+            st.markdown(block)
+        elif len(block) > reproduce.LONG_TABLE_ROWS:
+            with st.expander(f"Table: {len(block)} rows", expanded=False):
+                st.dataframe(block, hide_index=True, width="stretch")
+        else:
+            st.dataframe(block, hide_index=True, width="stretch")
 
 
-@st.cache_data(show_spinner=False)
-def stored_figures(name: str):
-    result = load_stored(name, PUBLISHED_DIR)
-    return [] if result is None else EXPERIMENTS[name].figures(result)
+if state.widget_value("repro.cache") is None:
+    state.set_widget("repro.cache", tempfile.mkdtemp(prefix="repro-"))
 
+# ---- the multi-class experiment (issue 14) ------------------------------------------------
+if name == MULTICLASS:
+    st.caption("Source: `clustering/experiments/multiclass.py` (beyond the papers).")
+    with st.container(border=True):
+        st.subheader("Run it yourself on one task")
+        task = st.selectbox("Task", MULTICLASS_TASKS, key="repro.task.multiclass")
+        st.caption(
+            "Every method, each MSPC solver and start, on the task and after a random "
+            "per-feature scaling: about half a minute on iris on this machine."
+        )
+        if st.button("Run", key="repro.run.multiclass", type="primary"):
+            with widgets.guard("The run failed"), st.spinner(f"Running on {task}…"):
+                state.set_widget("repro.live.multiclass", (task, reproduce.multiclass_live(task)))
+        live = state.widget_value("repro.live.multiclass")
+        if live is not None:
+            st.markdown(f"**Live result** ({live[0]})")
+            show_report(live[1], "repro.live.multiclass.table")
+    st.subheader("Stored results")
+    markdown = reproduce.multiclass_markdown()
+    if markdown:
+        show_report(markdown, "repro.stored.multiclass")
+    else:
+        st.info("No stored result yet: run `python -m clustering.experiments.multiclass`.")
+    state.sync_to_url()
+    st.stop()
 
-names = list(EXPERIMENTS)
-name = st.selectbox(
-    "Experiment",
-    names,
-    format_func=lambda n: EXPERIMENTS[n].title,
-    key="repro.experiment",
-)
+# ---- a registered experiment ---------------------------------------------------------------
 experiment = EXPERIMENTS[name]
 st.caption(f"Source: `{experiment.paper}`")
 
 result = None
 with widgets.guard("Could not read the stored result"):
-    result = stored(name)
+    result = reproduce.stored(name)
 
+with st.container(border=True):
+    st.subheader("Run it yourself on one task")
+    tasks = expand_tasks(result.config.tasks if result is not None else experiment.tasks)
+    methods = result.config.methods if result is not None else []
+    if not methods:
+        methods = [
+            m.split("|")[0] for m in experiment.methods if method_available(m.split("|")[0]) is None
+        ]
+    col_task, col_methods = st.columns([1, 2])
+    task = col_task.selectbox("Task", tasks, key=f"repro.task.{name}")
+    chosen = col_methods.multiselect(
+        "Methods", methods, default=methods, key=f"repro.methods.{name}", format_func=display_label
+    )
+    options = {}
+    used = result.config.options if result is not None else experiment.options
+    for option in ("repeats", "runs"):
+        if option in experiment.options:
+            options[option] = st.number_input(
+                f"{option} (the stored run used {used.get(option, experiment.options[option])})",
+                min_value=1,
+                max_value=50,
+                value=min(3, int(experiment.options[option])),
+                key=f"repro.{option}.{name}",
+            )
+    st.caption(
+        "Slow methods (IterSVR, the multivariate-loss MMC) can take minutes per task; "
+        "finished cells are kept for this session, so running again is instant."
+    )
+    if st.button("Run", key=f"repro.run.{name}", type="primary", disabled=not chosen):
+        bar = st.progress(0.0, text="Starting…")
+
+        def progress(done: int, total: int, message: str) -> None:
+            bar.progress(done / total if total else 1.0, text=f"{done}/{total} cells {message}")
+
+        with widgets.guard("The run failed"):
+            live = run_experiment(
+                name,
+                PUBLISHED_DIR,  # read-only here (write=False): table3 reads table2's choices
+                methods=chosen,
+                tasks=[task],
+                options=options,
+                cache_dir=f"{state.widget_value('repro.cache')}/{name}",
+                progress=progress,
+                write=False,
+            )
+            state.set_widget(f"repro.live.{name}", live)
+        bar.empty()
+    live = state.widget_value(f"repro.live.{name}")
+    if live is not None:
+        st.markdown(f"**Live result** ({', '.join(live.config.tasks)})")
+        show_report(live.markdown, f"repro.live.{name}.table")
+        for i, fig in enumerate(reproduce.styled_figures(name, live)):
+            st.plotly_chart(fig, width="stretch", key=f"repro.live.{name}.fig{i}")
+
+st.subheader("Stored results")
 if result is None:
     st.info(
         f"No stored result for {name} yet. Run `python -m clustering.experiments {name} "
-        f"--out clustering/experiments/published` to create it, or run it on one task below."
+        f"--out clustering/experiments/published` to create it, or run it on one task above."
     )
 else:
-    st.markdown(result.markdown)
-    for fig in stored_figures(name):
-        st.plotly_chart(fig, width="stretch")
+    for i, fig in enumerate(reproduce.stored_figures(name)):
+        st.plotly_chart(fig, width="stretch", key=f"repro.stored.{name}.fig{i}")
+    show_report(result.markdown, f"repro.stored.{name}")
     st.download_button(
         "Download the table (CSV)",
         result.main.to_csv(index=False).encode(),
@@ -77,59 +168,4 @@ else:
         key=f"repro.download.{name}",
     )
 
-# ---- live re-run on one task ------------------------------------------------------------
-st.subheader("Run it yourself on one task")
-tasks = expand_tasks(result.config.tasks if result is not None else experiment.tasks)
-methods = result.config.methods if result is not None else []
-if not methods:
-    methods = [
-        m.split("|")[0] for m in experiment.methods if method_available(m.split("|")[0]) is None
-    ]
-col_task, col_methods = st.columns([1, 2])
-task = col_task.selectbox("Task", tasks, key=f"repro.task.{name}")
-chosen = col_methods.multiselect("Methods", methods, default=methods, key=f"repro.methods.{name}")
-options = {}
-used = result.config.options if result is not None else experiment.options
-for option in ("repeats", "runs"):
-    if option in experiment.options:
-        options[option] = st.number_input(
-            f"{option} (the stored run used {used.get(option, experiment.options[option])})",
-            min_value=1,
-            max_value=50,
-            value=min(3, int(experiment.options[option])),
-            key=f"repro.{option}.{name}",
-        )
-st.caption(
-    "Slow methods (IterSVR, the multivariate-loss MMC) can take minutes per task; finished "
-    "cells are kept for this session, so running again is instant."
-)
-
-if state.widget_value("repro.cache") is None:
-    state.set_widget("repro.cache", tempfile.mkdtemp(prefix="repro-"))
-
-if st.button("Run", key=f"repro.run.{name}", type="primary", disabled=not chosen):
-    bar = st.progress(0.0, text="Starting…")
-
-    def progress(done: int, total: int, message: str) -> None:
-        bar.progress(done / total if total else 1.0, text=f"{done}/{total} cells {message}")
-
-    with widgets.guard("The run failed"):
-        live = run_experiment(
-            name,
-            PUBLISHED_DIR,  # read-only here (write=False): table3 reads table2's choices
-            methods=chosen,
-            tasks=[task],
-            options=options,
-            cache_dir=f"{state.widget_value('repro.cache')}/{name}",
-            progress=progress,
-            write=False,
-        )
-        state.set_widget(f"repro.live.{name}", live)
-    bar.empty()
-
-live = state.widget_value(f"repro.live.{name}")
-if live is not None:
-    st.markdown(f"**Live result** ({', '.join(live.config.tasks)})")
-    st.markdown(live.markdown)
-    for fig in EXPERIMENTS[name].figures(live):
-        st.plotly_chart(fig, width="stretch")
+state.sync_to_url()

@@ -145,7 +145,7 @@ def test_lam_sweep_argmaxes_match_its_table_and_msp_is_on_one_scale():
         sweep.accuracy_at_best_msp
         == table.loc[table["lam"] == sweep.best_msp_lam, "accuracy"].iloc[0]
     )
-    # Every labeling's MSP is measured with lam = DEFAULT_MSP_LAM; own_msp with its own lam,
+    # Every labeling's MSP is measured with lam = SWEEP_MSP_LAM; own_msp with its own lam,
     # which falls as lam grows (bigger regularised covariances).
     model = ALGORITHMS["mspc-gep"].make(lam=1e3, n_init=2, random_state=0).fit(X)
     row = table.iloc[-1]
@@ -176,6 +176,24 @@ def test_evaluate_fit_turns_a_solver_failure_into_a_message(monkeypatch):
     outcome = analysis.evaluate_fit("mspc-eig", {}, X, y)
     assert outcome.error == "The solver gave up; try a larger lam."
     assert outcome.labels is None and np.isnan(outcome.accuracy)
+
+
+def test_methods_without_lam_are_scored_at_the_one_reference_lam():
+    """k-means' MSP (app column, lam sweep, cells) is the MSP at MSP_REFERENCE_LAM, and the
+    outcome serialises to what a cell stores."""
+    from clustering._lam import MSP_REFERENCE_LAM
+
+    X, y = gaussians(d=3, n_per=30)
+    outcome = analysis.evaluate_fit("kmeans", {}, X, y)
+    assert outcome.ok and outcome.msp_lam == MSP_REFERENCE_LAM == analysis.SWEEP_MSP_LAM
+    assert outcome.msp == pytest.approx(
+        msp_score(X, outcome.labels, lam=MSP_REFERENCE_LAM, regularizer="diag"), rel=1e-12
+    )
+    stored = outcome.to_dict()
+    assert stored["status"] == "ok" and stored["msp"] == outcome.msp
+    assert stored["accuracy"] == outcome.accuracy
+    bad = analysis.evaluate_fit("kmeans", {"n_init": -1}, X, y).to_dict()
+    assert bad["status"] == "failed" and "n_init" in bad["error"]
 
 
 # ---------------------------------------------------------------------------------------------

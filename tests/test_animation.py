@@ -17,7 +17,7 @@ from clustering.animation import (
     scaling_sweep,
 )
 from clustering.metrics import msp_score
-from clustering.plots_animation import mspc_steps_figure, scaling_animation_figure
+from clustering.plots.animation import mspc_steps_figure, scaling_animation_figure
 from datasets.synthetic import afs_trap, two_gaussians
 
 INVARIANT = ("mspc-mpm", {"lam": 0.01, "regularizer": "diag", "init": "kmeans-standardized"})

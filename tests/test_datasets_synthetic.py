@@ -73,15 +73,16 @@ def test_registry_parameters_describe_the_function(key):
 @pytest.mark.parametrize(
     ("key", "params", "match"),
     [
-        ("two_gaussians", {"n_samples": 2}, "n_samples must be between 4"),
+        ("two_gaussians", {"n_samples": 2}, "n_samples must be between 20 and 5000"),
+        ("two_gaussians", {"n_samples": 100_000}, "n_samples must be between 20 and 5000"),
         ("two_gaussians", {"n_samples": 10.5}, "n_samples must be a whole number"),
         ("two_gaussians", {"covariance": "round"}, "covariance must be"),
-        ("two_gaussians", {"imbalance": 1.0}, "imbalance must be below 1"),
+        ("two_gaussians", {"imbalance": 1.0}, r"imbalance must be in \[0.05, 0.95\]"),
         ("two_gaussians", {"imbalance": 0.0}, "imbalance must be in"),
         ("two_gaussians", {"separation": float("nan")}, "separation must be in"),
         ("two_gaussians", {"random_state": "seed"}, "random_state must be an integer"),
         ("diffrac_bumps", {"n_noise_dims": -1}, "n_noise_dims must be between 0"),
-        ("circles", {"factor": 1.0}, "factor must be below 1"),
+        ("circles", {"factor": 1.0}, r"factor must be in \[0.1, 0.9\]"),
         ("afs_trap", {"scale": 0.0}, "scale must be in"),
         ("moons", {"wiggle": 1}, "moons has no parameter wiggle"),
     ],
@@ -89,6 +90,27 @@ def test_registry_parameters_describe_the_function(key):
 def test_invalid_parameters_raise_dataset_error(key, params, match):
     with pytest.raises(DatasetError, match=match):
         synthetic.make(key, **params)
+
+
+@pytest.mark.parametrize("key", list(GENERATORS))
+def test_functions_accept_exactly_the_declared_ranges(key):
+    """The function, the cost guard and the link decoder refuse the same values."""
+    from clustering._cost import check_generator
+    from clustering.exceptions import TooExpensiveError
+    from ui.url import decode_param
+
+    spec = GENERATORS[key]
+    for param in spec.params:
+        if param.kind not in ("int", "float"):
+            continue
+        step = 1 if param.kind == "int" else 1e-9 * max(1.0, abs(param.high))
+        for outside in (param.low - step, param.high + step):
+            with pytest.raises(DatasetError, match=f"{param.name} must be"):
+                spec.function(**{param.name: outside})
+            with pytest.raises(TooExpensiveError, match=param.name):
+                check_generator(key, {param.name: outside})
+            with pytest.raises(ValueError, match="accepted"):
+                decode_param(param, repr(outside))
 
 
 def test_unknown_generator():

@@ -25,7 +25,6 @@ import streamlit as st
 import datasets
 from clustering import theorems
 from clustering._lam import effective_lam
-from clustering.experiments import evaluator
 from clustering.experiments.evaluator import FitOutcome
 from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
@@ -88,8 +87,7 @@ def cached_evaluator(
     """
     X = np.asarray(X, dtype=np.float64)
     fp = state.fingerprint(X, y)
-    result = cache.fit(key, dict(params or {}), fp, X, y, msp_lam=msp_lam)
-    return evaluator.outcome_from_result(result)
+    return cache.fit(key, dict(params or {}), fp, X, y, msp_lam=msp_lam)
 
 
 def run_with_progress(

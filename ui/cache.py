@@ -8,7 +8,7 @@ Each wrapper is keyed by everything its result depends on:
 - :func:`dataset_fingerprint`: a hash of ``X`` and ``y`` that keys the caches below, so a
   fit is never recomputed for the same numbers and never reused for different ones;
 - :func:`fit`: one registered algorithm on one data set → :class:`clustering.evaluation.
-  FitResult` (labels, metrics, time, ``w``/``b``, objective history, or the error message
+  FitOutcome` (labels, metrics, time, ``w``/``b``, objective history, or the error message
   in place of an exception);
 - :func:`projection`: a 2-D view of the data for the scatter plots.
 
@@ -27,11 +27,14 @@ import streamlit as st
 
 import datasets
 from clustering import projections
-from clustering.evaluation import FitResult, fit_and_evaluate
+from clustering._cost import check_cost, check_generator
+from clustering.evaluation import FitOutcome, fit_and_evaluate
+from clustering.exceptions import TooExpensiveError
 
 from .model import DataChoice, fingerprint
 
 __all__ = [
+    "WAITS_FOR_CLICK",
     "dataset_fingerprint",
     "fit",
     "fit_many",
@@ -56,8 +59,13 @@ def load_bundled(name: str, normalize: bool = True) -> datasets.Dataset:
 def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Dataset:
     """A synthetic data set from :data:`datasets.synthetic.GENERATORS`.
 
-    ``params`` are ``(name, value)`` pairs (a tuple, so the call is hashable).
+    ``params`` are ``(name, value)`` pairs (a tuple, so the call is hashable). Settings
+    outside the ranges the lab's widgets offer are refused first
+    (:func:`clustering._cost.check_generator` raises
+    :class:`~clustering.exceptions.TooExpensiveError`, a ``ValueError``): generators share
+    the UI's limits whether the values come from a widget or a link.
     """
+    check_generator(key, dict(params))
     dataset = datasets.synthetic.make(key, **dict(params))
     return datasets.normalize(dataset) if normalize else dataset
 
@@ -144,7 +152,7 @@ def _fit(
     msp_regularizer: str | None,
     _X: np.ndarray,
     _y: np.ndarray | None,
-) -> FitResult:
+) -> FitOutcome:
     try:
         return fit_and_evaluate(
             key,
@@ -160,7 +168,7 @@ def _fit(
         from clustering import ALGORITHMS
 
         spec = ALGORITHMS.get(key)
-        return FitResult(
+        return FitOutcome(
             key=key,
             name=spec.name if spec else key,
             params=dict(params),
@@ -168,6 +176,10 @@ def _fit(
             "with the link of this page.",
             error_type=type(err).__name__,
         )
+
+
+#: ``FitOutcome.error_type`` of a run that waits for a click (:func:`fit`).
+WAITS_FOR_CLICK = "WaitsForClick"
 
 
 def fit(
@@ -180,7 +192,9 @@ def fit(
     cannot_link: Sequence[Sequence[int]] | None = None,
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
-) -> FitResult:
+    *,
+    clicked: bool = False,
+) -> FitOutcome:
     """Fit the algorithm registered as ``key`` (cached).
 
     Parameters
@@ -197,12 +211,46 @@ def fit(
         Constraints for methods that take them.
     msp_lam, msp_regularizer : optional
         ``lam``/``Lambda`` for the MSP column (the same for every method on a page).
+    clicked : bool, default=False
+        The user asked for this run with a button. Without a click, a run predicted above
+        the auto-run limits (:attr:`clustering._cost.Cost.auto_run`) is not started.
 
     Returns
     -------
-    FitResult
-        Never raises for a failing method: ``result.error`` holds the message.
+    FitOutcome
+        Never raises for a failing method: ``result.error`` holds the message. A run
+        predicted above this machine's hard cap (:func:`clustering._cost.check_cost`) is
+        not started: its result carries the :class:`~clustering.exceptions.TooExpensiveError`
+        message. A run above the auto-run limits without ``clicked`` is not started either:
+        its ``error_type`` is :data:`WAITS_FOR_CLICK` and the message gives the prediction.
     """
+    X = np.asarray(X)
+    from clustering import ALGORITHMS
+
+    spec = ALGORITHMS.get(key)
+    n, d = X.shape[0], X.shape[1] if X.ndim == 2 else 1
+    try:
+        cost = check_cost(key, n, d, dict(params))
+    except TooExpensiveError as err:
+        return FitOutcome(
+            key=key,
+            name=spec.name if spec else key,
+            params=dict(params),
+            error=str(err),
+            error_type=type(err).__name__,
+        )
+    except KeyError:  # not registered: _fit reports it
+        cost = None
+    if cost is not None and not clicked and not cost.auto_run:
+        return FitOutcome(
+            key=key,
+            name=spec.name if spec else key,
+            params=dict(params),
+            error=f"predicted to take {cost.describe()} on {n:,} samples × {d:,} features, "
+            "above what the lab starts without a click. Start it with its button on the "
+            "Cluster page, or choose fewer samples or a cheaper setting.",
+            error_type=WAITS_FOR_CLICK,
+        )
     return _fit(
         key,
         tuple(sorted(dict(params).items())),
@@ -229,13 +277,15 @@ def fit_many(
     msp_regularizer: str | None = None,
     shared: Mapping[str, Any] | None = None,
     progress: bool = True,
-) -> list[FitResult]:
+    clicked: bool | Sequence[str] = False,
+) -> list[FitOutcome]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
     Constraints go only to the methods whose spec accepts them. ``shared``
     (``{"lam": ..., "regularizer": ...}``, the page's one λ and Λ) is given once: it goes
     to every method that has those parameters and is the MSP's ``lam``/``Lambda`` for all
-    (``msp_lam``/``msp_regularizer`` are then not needed).
+    (``msp_lam``/``msp_regularizer`` are then not needed). ``clicked``: the keys (or
+    ``True`` for all) the user started with a button (see :func:`fit`).
     """
     from clustering import ALGORITHMS
 
@@ -267,6 +317,7 @@ def fit_many(
                 cannot_link if takes else None,
                 msp_lam,
                 msp_regularizer,
+                clicked=clicked if isinstance(clicked, bool) else key in clicked,
             )
         )
     if bar is not None:
@@ -305,3 +356,30 @@ def projection(
     return _projection(
         view, data_fingerprint, wt, None if b is None else float(b), names, int(max_points), X
     )
+
+
+# ----------------------------------------------------------------------------------------
+# Fits on data that have no fingerprint yet (demos, animation frames) — added for issue 13
+# ----------------------------------------------------------------------------------------
+
+
+def fit_on(
+    key: str,
+    params: Mapping[str, Any] | None,
+    X,
+    y=None,
+    *,
+    msp_lam: float | None = None,
+    random_state: int | None = 0,
+) -> FitOutcome:
+    """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data).
+
+    Same signature as :func:`clustering.evaluation.fit_and_evaluate` for the arguments the
+    backends' ``fit=`` callables use, so :mod:`clustering.demos` and
+    :mod:`clustering.animation` fit through this cache. The data are hashed here (cheap for
+    the few hundred rows of a demo); ``random_state`` is always 0 (the cache's setting).
+    """
+    if random_state not in (0, None):
+        raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    return fit(key, dict(params or {}), fingerprint(X, y), X, y, msp_lam=msp_lam)

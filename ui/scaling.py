@@ -5,7 +5,8 @@
 - :func:`scaled_fingerprint`: the cache key of the rescaled data, derived from the original
   data's fingerprint and the factors (no hash of the scaled ``X`` on every rerun);
 - :func:`comparison_table`: accuracy, MSP and labels changed, before and after, per method;
-- :func:`hyperplane_in_original_units`: the "after" hyperplane drawn in the original units.
+- :func:`hyperplane_in_original_units`: the "after" hyperplane drawn in the original units;
+- :func:`animation`: the play control's sweep, figure and caption (cached).
 """
 
 from __future__ import annotations
@@ -15,16 +16,26 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import streamlit as st
 
 import datasets
-from clustering.evaluation import FitResult
+from clustering import plots
+from clustering.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
+from clustering.evaluation import FitOutcome
 from clustering.metrics import clustering_error
 
+from . import cache
+
 __all__ = [
+    "animation",
+    "animation_axes",
+    "animation_signature",
     "comparison_table",
     "hyperplane_in_original_units",
     "paper_random_scaling",
+    "preset_available",
     "scaled_fingerprint",
+    "scatter_figure",
 ]
 
 
@@ -49,19 +60,19 @@ def scaled_fingerprint(data_fingerprint: str, factors: Sequence[float]) -> str:
     return h.hexdigest()
 
 
-def _value(result: FitResult, metric: str) -> float:
+def _value(result: FitOutcome, metric: str) -> float:
     value = result.metrics.get(metric) if result.ok else None
     return np.nan if value is None else float(value)
 
 
-def _changed(a: FitResult, b: FitResult) -> float:
+def _changed(a: FitOutcome, b: FitOutcome) -> float:
     if a.labels is None or b.labels is None:
         return np.nan
     # Renaming clusters is no change: the share of labels that moves under the best matching.
     return clustering_error(a.labels, b.labels)
 
 
-def comparison_table(before: Sequence[FitResult], after: Sequence[FitResult]) -> pd.DataFrame:
+def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) -> pd.DataFrame:
     """One row per method: accuracy and MSP before/after, their changes, labels changed."""
     rows = [
         {
@@ -84,3 +95,104 @@ def hyperplane_in_original_units(w, factors: Sequence[float]) -> np.ndarray | No
     """``w`` of a hyperplane fitted on ``X * factors``, as a hyperplane on ``X``:
     ``w . (x * f) = (w * f) . x``."""
     return None if w is None else np.asarray(w, dtype=float) * np.asarray(factors, dtype=float)
+
+
+# ----------------------------------------------------------------------------------------
+# The play control: one feature's factor swept as animation frames (issue 13)
+# ----------------------------------------------------------------------------------------
+
+
+# ``cache_resource``, not ``cache_data``: the result is shared, never copied. Unpickling a
+# cached figure of 13 frames re-validated every plotly property and took 2 s of every
+# rerun of the page under load; nothing mutates the sweep or the figure.
+@st.cache_resource(max_entries=16, show_spinner=False)
+def animation(
+    data_fingerprint: str,
+    methods: tuple,
+    feature: int,
+    fixed: tuple,
+    view: tuple[int, int],
+    feature_names: tuple[str, ...],
+    _X: np.ndarray,
+    _y: np.ndarray | None,
+):
+    """The sweep of ``feature`` over :data:`clustering.animation.DEFAULT_FACTORS` (×0.001 to
+    ×1000) with the other columns held at ``fixed`` (``(column, factor)`` pairs), its
+    figure and the sentence its numbers decide — computed once per setting and cached.
+
+    ``methods`` are ``(display name, key, ((param, value), ...))`` triples. Every fit goes
+    through :func:`ui.cache.fit_on`, so a frame the before/after panels already fitted is
+    not fitted again. Returns ``(sweep, figure, caption)``, shared between reruns and
+    sessions: do not modify them.
+    """
+    spec = {name: (key, dict(params)) for name, key, params in methods}
+    sweep = scaling_sweep(
+        _X, _y, spec, int(feature), DEFAULT_FACTORS, fixed=dict(fixed), fit=cache.fit_on
+    )
+    fig = plots.scaling_animation_figure(
+        sweep, _X, _y, features=view, feature_names=list(feature_names)
+    )
+    return sweep, fig, describe_sweep(sweep, feature_names[int(feature)])
+
+
+def animation_signature(
+    data_fingerprint: str, methods: dict, feature: int, factors: Sequence[float]
+) -> tuple:
+    """The hashable settings of an animation: data, methods, swept column and the factors
+    the other columns are held at."""
+    fixed = tuple((j, float(f)) for j, f in enumerate(factors) if j != feature and f != 1.0)
+    spec = tuple(
+        (name, key, tuple(sorted(params.items()))) for name, (key, params) in methods.items()
+    )
+    return (data_fingerprint, spec, int(feature), fixed)
+
+
+def animation_axes(view: str, feature: int, order: Sequence[int]) -> tuple[int, int]:
+    """The animation's two axes: the view's features when it shows two features, else the
+    swept feature against the largest-variance other one (``order``: by variance)."""
+    if view.startswith("features:"):
+        i, j = (int(v) for v in view.split(":", 1)[1].split(","))
+        if i != j:
+            return i, j
+    other = next(int(j) for j in order if int(j) != int(feature))
+    return (int(feature), other) if int(feature) < other else (other, int(feature))
+
+
+def preset_available(preset: str, feature_names: Sequence[str]) -> bool:
+    """Whether the data have the features a preset of
+    :data:`clustering.animation.PRESETS` moves (the AFS trap's 'signal' and 'noise')."""
+    from clustering.animation import PRESETS
+
+    p = PRESETS[preset]
+    return all(f in list(feature_names) for f in (p.feature, *p.fixed))
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _scatter_figure(
+    view: str,
+    data_fingerprint: str,
+    w: tuple | None,
+    b: float | None,
+    labels: bytes,
+    title: str,
+    class_names: tuple | None,
+    _X: np.ndarray,
+    _y: np.ndarray | None,
+):
+    wv = None if w is None else np.asarray(w, dtype=np.float64)
+    proj = cache.projection(view, data_fingerprint, _X, wv, b)
+    lab = np.frombuffer(labels, dtype=np.int64)
+    fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
+    return fig, proj.note
+
+
+def scatter_figure(view, data_fingerprint, w, b, labels, title, X, y, class_names=None):
+    """A before/after panel: the clusters in ``view`` with the hyperplane ``w``, ``b`` (in
+    the original units), and the view's note — cached and shared (``cache_resource``), so
+    a slider step rebuilds only the panels whose labels or hyperplane changed (the "before"
+    panels and an invariant method's "after" panel are reused). Do not modify the figure."""
+    wt = None if w is None else tuple(float(v) for v in np.ravel(w))
+    lab = np.asarray(labels, dtype=np.int64).tobytes()
+    names = None if class_names is None else tuple(class_names)
+    bv = None if b is None else float(b)
+    return _scatter_figure(view, data_fingerprint, wt, bv, lab, title, names, X, y)

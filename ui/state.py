@@ -15,10 +15,16 @@ Lambda              get_regularizer / set_…    ``reg=diag``
 per-method params   get_algorithm_params / …   ``ap=mspc-mpm.init=eig``
 scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature index: factor)
 2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
+presenter mode      get_presenter / set_…      ``present=1`` (left out when off)
+uploaded file       get_upload / set_upload    ``upload=<token>`` (see below)
+clusters k          get_n_clusters / set_…     ``k=3`` (left out for 2)
 ==================  =========================  ============================================
 
 An uploaded file cannot be put in a URL: with an upload chosen, ``data`` is left out of the
-URL and a link opens on the default data set. Lasso constraints (must-link / cannot-link)
+URL. The file is kept in a server-side store (:mod:`ui.uploads`) under a random token that
+goes into the URL, so a reload in the same browser finds it again while the lab runs; a
+link opened elsewhere, or after a restart, falls back to the default data set with a
+warning. Lasso constraints (must-link / cannot-link)
 stay in the session only.
 
 How pages use it::
@@ -48,7 +54,7 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 
-from . import cache, url
+from . import cache, uploads, url
 from .model import (
     DEFAULT_LAM,
     DEFAULT_REGULARIZER,
@@ -68,6 +74,8 @@ __all__ = [
     "CurrentData",
     "DataChoice",
     "add_constraints",
+    "approve_runs",
+    "approved_runs",
     "bump_counter",
     "clear_constraints",
     "clear_data_error",
@@ -82,8 +90,11 @@ __all__ = [
     "get_data_choice",
     "get_dataset",
     "get_lam",
+    "get_n_clusters",
+    "get_presenter",
     "get_regularizer",
     "get_scaling_factors",
+    "get_scaling_preset",
     "get_upload",
     "get_view",
     "init",
@@ -96,8 +107,11 @@ __all__ = [
     "set_algorithms",
     "set_data_choice",
     "set_lam",
+    "set_n_clusters",
+    "set_presenter",
     "set_regularizer",
     "set_scaling_factors",
+    "set_scaling_preset",
     "set_upload",
     "set_url_value",
     "set_view",
@@ -105,6 +119,7 @@ __all__ = [
     "snap_lam",
     "sync_from_url",
     "sync_to_url",
+    "upload_link_note",
     "url_params",
     "url_value",
     "user_chose_data",
@@ -128,6 +143,8 @@ class KEYS:
     URL_READ = "dcl.url_read"  #: bool, the URL was read into the state this session
     DATA_ERROR = "dcl.data_error"  #: str, why the requested data could not be used
     WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
+    PRESENTER = "dcl.presenter"  #: bool, presenter mode (large fonts, theory collapsed)
+    UPLOAD_TOKEN = "dcl.upload_token"  #: str, the upload's key in ui.uploads' server store
 
 
 # ----------------------------------------------------------------------------------------
@@ -150,6 +167,8 @@ def _defaults() -> dict[str, Any]:
         KEYS.URL_READ: False,
         KEYS.DATA_ERROR: "",
         KEYS.WIDGETS: {},
+        KEYS.PRESENTER: False,
+        KEYS.UPLOAD_TOKEN: "",
     }
 
 
@@ -212,6 +231,8 @@ def set_data_choice(choice: DataChoice, chosen: bool = True) -> None:
     _set(KEYS.DATA, choice)
     st.session_state[KEYS.DATA_CHOSEN] = bool(chosen)
     st.session_state[KEYS.DATA_ERROR] = ""
+    if choice.kind == "upload":
+        _remember_upload()
 
 
 def get_upload() -> dict | None:
@@ -222,6 +243,7 @@ def get_upload() -> dict | None:
 def set_upload(name: str, content: bytes) -> None:
     """Remember an uploaded file (its bytes stay in the session, never in the URL)."""
     st.session_state[KEYS.UPLOAD] = {"name": str(name), "content": bytes(content)}
+    _remember_upload()
 
 
 def get_current_data() -> CurrentData:
@@ -407,6 +429,73 @@ def clear_constraints(data_fingerprint: str) -> None:
     st.session_state[KEYS.CONSTRAINTS] = table
 
 
+# ---- presenter mode (issue 13) ---------------------------------------------------------
+
+
+def get_presenter() -> bool:
+    """Whether presenter mode is on (large fonts, theory collapsed, slide export)."""
+    return bool(get(KEYS.PRESENTER))
+
+
+def set_presenter(on: bool) -> None:
+    """Switch presenter mode on or off (kept in the URL as ``present=1``)."""
+    _set(KEYS.PRESENTER, bool(on))
+
+
+# ---- uploads that survive a reload (issue 13) -------------------------------------------
+
+#: URL parameter of an upload's token (see :mod:`ui.uploads`).
+UPLOAD_URL_KEY = "upload"
+
+
+def _remember_upload() -> None:
+    """Keep the session's upload (and the choice made of it) in the server store."""
+    upload = get_upload()
+    if upload is None:
+        return
+    token = get(KEYS.UPLOAD_TOKEN) or uploads.new_token()
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    choice = get_data_choice()
+    uploads.remember(token, {**upload, "choice": choice if choice.kind == "upload" else None})
+
+
+def _upload_url_params() -> dict[str, str]:
+    if get_data_choice().kind == "upload" and get(KEYS.UPLOAD_TOKEN):
+        return {UPLOAD_URL_KEY: get(KEYS.UPLOAD_TOKEN)}
+    return {}
+
+
+def _restore_upload(token: str | None) -> list[str]:
+    """Bring back the upload a reloaded link names; a warning when the server lost it."""
+    if not token:
+        return []
+    entry = uploads.recall(token)
+    if entry is None:
+        return [
+            "Ignored the link's `upload`: the uploaded file it names is not on this server "
+            "any more (uploads are kept in memory only while the lab runs, and never in the "
+            "link itself). Upload the file again on the Data page."
+        ]
+    st.session_state[KEYS.UPLOAD] = {"name": entry["name"], "content": entry["content"]}
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    if entry.get("choice") is not None:
+        set_data_choice(entry["choice"], chosen=True)
+    return []
+
+
+def upload_link_note(upload_kind: bool = False) -> str:
+    """What a link carries of an upload (for the Data page): ``""`` unless the current data
+    (or, with ``upload_kind=True``, the data being chosen) are an upload."""
+    if get_data_choice().kind != "upload" and not upload_kind:
+        return ""
+    return (
+        "The address bar keeps this upload for a reload in this browser while the lab runs "
+        "(the file stays on this server, in memory). A link cannot carry the file itself: "
+        "anyone else opening it, or opening it after the lab restarts, gets the default data "
+        "set — send them the CSV file."
+    )
+
+
 # ----------------------------------------------------------------------------------------
 # Writes on behalf of widgets and pages (the only writes of session keys)
 # ----------------------------------------------------------------------------------------
@@ -470,7 +559,7 @@ def bump_counter(key: str) -> int:
 
 def url_params() -> dict[str, str]:
     """The query parameters that describe the current state (see the module docstring)."""
-    return url.encode(
+    out = url.encode(
         get_data_choice(),
         get_algorithms(),
         get_lam(),
@@ -478,7 +567,11 @@ def url_params() -> dict[str, str]:
         get(KEYS.PARAMS),
         get(KEYS.SCALE),
         get_view(),
+        presenter=get_presenter(),
+        n_clusters=get_n_clusters(),
     )
+    out.update(_upload_url_params())
+    return out
 
 
 def _query() -> dict[str, str]:
@@ -524,6 +617,11 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_algorithm_params(key, {**get_algorithm_params(key), **values})
     if decoded.scale is not None:
         set_scaling_factors(decoded.scale)
+    if decoded.presenter is not None:
+        set_presenter(decoded.presenter)
+    problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
+    if decoded.n_clusters is not None:
+        set_n_clusters(decoded.n_clusters)
     _add_problems(problems)
     return problems
 
@@ -548,3 +646,66 @@ def set_url_value(name: str, value: str) -> None:
 def init() -> None:
     """Call first on every page: restores the state from the URL on a session's first run."""
     sync_from_url()
+
+
+# ----------------------------------------------------------------------------------------
+# Cost guard: runs approved by a click (ui.runs)
+# ----------------------------------------------------------------------------------------
+
+_APPROVED = "dcl.approved_runs"
+_APPROVED_MAX = 64
+
+
+def approved_runs() -> frozenset:
+    """The run signatures (:attr:`ui.runs.Planned.signature`) a user started by a click."""
+    return frozenset(st.session_state.get(_APPROVED, ()))
+
+
+def approve_runs(signatures: Iterable[tuple]) -> None:
+    """Remember that the user asked for these runs (the most recent :data:`_APPROVED_MAX`)."""
+    kept = [s for s in st.session_state.get(_APPROVED, ()) if s not in set(signatures)]
+    st.session_state[_APPROVED] = (kept + list(signatures))[-_APPROVED_MAX:]
+
+
+# ----------------------------------------------------------------------------------------
+# Number of clusters (issue 14), in the URL as ``k`` (left out for 2)
+# ----------------------------------------------------------------------------------------
+
+N_CLUSTERS = "dcl.n_clusters"  #: int, the number of clusters every method is asked for
+
+
+def get_n_clusters() -> int:
+    """The number of clusters asked of every method (2 until somebody changes it)."""
+    return int(st.session_state.setdefault(N_CLUSTERS, 2))
+
+
+def set_n_clusters(k: int) -> None:
+    """Set the number of clusters; outside :data:`ui.url.N_CLUSTERS_RANGE` raises
+    ``ValueError``."""
+    low, high = url.N_CLUSTERS_RANGE
+    if isinstance(k, bool) or int(k) != k or not low <= int(k) <= high:
+        raise ValueError(f"The number of clusters must be an integer from {low} to {high}.")
+    _set(N_CLUSTERS, int(k))
+
+
+# ----------------------------------------------------------------------------------------
+# Feature scaling: the animation's preset (issue 13). Kept apart for easy merges.
+# ----------------------------------------------------------------------------------------
+
+#: Session key of the Feature scaling animation's preset ("break", "rescue" or "").
+SCALE_PRESET = "dcl.scale_preset"
+
+
+def get_scaling_preset() -> str:
+    """The preset the Feature scaling animation starts from ("" for none)."""
+    return str(st.session_state.get(SCALE_PRESET, ""))
+
+
+def set_scaling_preset(name: str) -> None:
+    """Choose the Feature scaling animation's preset (a key of
+    :data:`clustering.animation.PRESETS`, or "" for none); ``ValueError`` otherwise."""
+    from clustering.animation import PRESETS
+
+    if name and name not in PRESETS:
+        raise ValueError(f"Unknown scaling preset {name!r}; choose one of {sorted(PRESETS)}.")
+    st.session_state[SCALE_PRESET] = str(name)

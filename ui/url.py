@@ -13,7 +13,10 @@ key        value                                          checked against
 ``ap``     ``mspc-mpm.init=eig;kmeans.n_init=10``         each method's ``Param`` range/choices
 ``scale``  ``3:16,5:0.5`` (feature index: factor)         :data:`ui.model.FACTOR_OPTIONS` range
 ``view``   ``pca``, ``discriminant``, ``features:0,2``    :data:`ui.model.VIEWS`
+``k``      ``3`` (number of clusters; left out for 2)      :data:`N_CLUSTERS_RANGE`
 =========  =============================================  ===================================
+
+Presenter mode is ``present=1`` (a boolean; left out when off).
 
 :func:`decode` never raises: a value it cannot use is left out (the state keeps its default)
 and a warning names the key, what it got and what it accepts. :func:`encode` is its inverse
@@ -36,7 +39,15 @@ from datasets.synthetic import GENERATORS
 
 from .model import FACTOR_OPTIONS, VIEWS, DataChoice, snap_lam
 
-__all__ = ["Decoded", "decode", "decode_choice", "decode_param", "encode", "encode_value"]
+__all__ = [
+    "N_CLUSTERS_RANGE",
+    "Decoded",
+    "decode",
+    "decode_choice",
+    "decode_param",
+    "encode",
+    "encode_value",
+]
 
 #: Largest feature index a link may name (a data set of the lab has far fewer features).
 MAX_FEATURE_INDEX = 100_000
@@ -116,7 +127,7 @@ def decode_param(param: Any, text: str) -> Any:
             if v != math.floor(v):
                 raise ValueError
             v = int(v)
-        if (param.low is not None and v < param.low) or (param.high is not None and v > param.high):
+        if not param.in_range(v):
             raise ValueError
         return v
     except (ValueError, TypeError, OverflowError):
@@ -134,6 +145,8 @@ class Decoded:
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
     scale: dict[int, float] | None = None
     view: str | None = None
+    presenter: bool | None = None
+    n_clusters: int | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -143,7 +156,8 @@ def _warn(out: Decoded, key: str, message: str) -> None:
 
 def _bundled_name(name: str) -> str | None:
     key = name.strip().lower()
-    for known in datasets.list_datasets():
+    # The multi-class data sets (issue 14) are bundled too, but not in "all" (binary tasks).
+    for known in [*datasets.list_datasets(), *datasets.list_datasets("multiclass")]:
         if known.lower() == key:
             return known
     return None
@@ -308,6 +322,8 @@ def decode(params: Mapping[str, str]) -> Decoded:
         ("ap", lambda: _decode_algorithm_params(params["ap"], out)),
         ("scale", lambda: _decode_scale(params["scale"], out)),
         ("view", lambda: _decode_view(params["view"], out)),
+        ("present", lambda: _decode_presenter(params["present"], out)),
+        ("k", lambda: _decode_n_clusters(params["k"], out)),
     ]
     for key, step in steps:
         if key != "data" and params.get(key) is None:
@@ -317,6 +333,16 @@ def decode(params: Mapping[str, str]) -> Decoded:
         except Exception as err:  # a link must never break a page
             _warn(out, key, f"could not read it ({type(err).__name__})")
     return out
+
+
+# ---- presenter mode (issue 13) -----------------------------------------------------------
+
+
+def _decode_presenter(text: str, out: Decoded) -> None:
+    try:
+        out.presenter = _parse_bool(text)
+    except ValueError:
+        _warn(out, "present", f"got {_quote(text)}; accepted: 1 or 0 (kept 0)")
 
 
 def _decode_reg(text: str, out: Decoded) -> None:
@@ -349,6 +375,8 @@ def encode(
     params: Mapping[str, Mapping[str, Any]],
     scale: Mapping[int, float],
     view: str,
+    presenter: bool = False,
+    n_clusters: int = 2,
 ) -> dict[str, str]:
     """The query parameters of a state (the inverse of :func:`decode`)."""
     out: dict[str, str] = {}
@@ -371,4 +399,26 @@ def encode(
     if scale:
         out["scale"] = ",".join(f"{j}:{encode_value(f)}" for j, f in sorted(scale.items()))
     out["view"] = view
+    if presenter:
+        out["present"] = "1"
+    if int(n_clusters) != 2:
+        out["k"] = str(int(n_clusters))
     return out
+
+
+# ---- number of clusters (issue 14) ---------------------------------------------------------
+
+#: The numbers of clusters the lab offers (the control's range; ten colours and shapes).
+N_CLUSTERS_RANGE = (2, 10)
+
+
+def _decode_n_clusters(text: str, out: Decoded) -> None:
+    low, high = N_CLUSTERS_RANGE
+    try:
+        v = _parse_number(text)
+        if v != math.floor(v) or not low <= v <= high:
+            raise ValueError
+    except (ValueError, OverflowError):
+        _warn(out, "k", f"got {_quote(text)}; accepted: an integer from {low} to {high} (kept 2)")
+        return
+    out.n_clusters = int(v)

@@ -31,8 +31,13 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
-from clustering.evaluation import FitResult
-from clustering.exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+from clustering.evaluation import FitOutcome
+from clustering.exceptions import (
+    DegenerateDataError,
+    ProblemTooLargeError,
+    SolverFailedError,
+    TooExpensiveError,
+)
 from datasets.export import safe_csv
 
 from . import state
@@ -52,6 +57,7 @@ __all__ = [
     "format_number",
     "guard",
     "lam_slider",
+    "n_clusters_control",
     "page_link",
     "param_widget",
     "regularizer_select",
@@ -73,6 +79,7 @@ REGULARIZER_HELP = {
 _ERROR_TITLES: tuple[tuple[type[BaseException], str], ...] = (
     (datasets.DatasetError, "This data set cannot be used"),
     (SolverFailedError, "The solver did not find a solution"),
+    (TooExpensiveError, "This run would not finish on this machine"),
     (ProblemTooLargeError, "The problem is too large for this method"),
     (DegenerateDataError, "The data cannot be clustered this way"),
     (ValueError, "Invalid input"),
@@ -133,11 +140,14 @@ def guard(title: str | None = None) -> Iterator[None]:
         error_box(err, title=title)
 
 
-def show_result_problems(result: FitResult) -> bool:
+def show_result_problems(result: FitOutcome) -> bool:
     """Show a failed fit's message (``st.error``) or its warnings (``st.warning``).
 
     Returns ``True`` when the result is usable (the fit succeeded).
     """
+    if not result.ok and result.error_type == "WaitsForClick":  # ui.cache.WAITS_FOR_CLICK
+        st.info(f"**{result.name}** is {result.error}", icon="⏳")
+        return False
     if not result.ok:
         title = next(
             (t for cls, t in _ERROR_TITLES if cls.__name__ == result.error_type),
@@ -491,7 +501,7 @@ def download_config(
     )
 
 
-def labels_frame(dataset, results: Sequence[FitResult]) -> pd.DataFrame:
+def labels_frame(dataset, results: Sequence[FitOutcome]) -> pd.DataFrame:
     """One row per sample: its index, true class (if known) and each method's cluster."""
     frame = pd.DataFrame({"sample": np.arange(dataset.n_samples)})
     if dataset.y is not None:
@@ -503,7 +513,7 @@ def labels_frame(dataset, results: Sequence[FitResult]) -> pd.DataFrame:
 
 
 def download_labels(
-    dataset, results: Sequence[FitResult], key: str = "download.labels", *, container: Any = st
+    dataset, results: Sequence[FitOutcome], key: str = "download.labels", *, container: Any = st
 ) -> None:
     """Download the clusters of every successful fit (one column each) as CSV."""
 
@@ -544,3 +554,28 @@ def download_figure(
 
 def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "-" for c in str(name)) or "data"
+
+
+# ----------------------------------------------------------------------------------------
+# Number of clusters (issue 14)
+# ----------------------------------------------------------------------------------------
+
+
+def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
+    """The number of clusters asked of every method (persisted, in the URL as ``k``)."""
+    from .url import N_CLUSTERS_RANGE
+
+    low, high = N_CLUSTERS_RANGE
+    state.seed(key, state.N_CLUSTERS, state.get_n_clusters())
+    value = container.number_input(
+        "Number of clusters k",
+        min_value=low,
+        max_value=high,
+        step=1,
+        key=key,
+        help="Every method is asked for k clusters. IterSVR, MMC and MVC are two-cluster "
+        "methods by nature: with k > 2 their panels say so instead of running.",
+    )
+    k = int(value)
+    state.record(state.N_CLUSTERS, k)
+    return k

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .._lam import MSP_REFERENCE_LAM
 from . import _methods
 from ._base import (
     Config,
@@ -35,7 +36,7 @@ from ._base import (
     load_result,
     machine_info,
 )
-from ._cells import MSP_REF_LAM, Cell, compute_cell
+from ._cells import Cell, compute_cell
 from ._runner import BACKENDS, RunInterrupted, TerminalProgress, run_cells
 from .afs import EXPERIMENT as _AFS
 from .diffrac_fig1 import EXPERIMENT as _DIFFRAC_FIG1
@@ -49,7 +50,7 @@ from .table3 import EXPERIMENT as _TABLE3
 __all__ = [
     "BACKENDS",
     "EXPERIMENTS",
-    "MSP_REF_LAM",
+    "MSP_REFERENCE_LAM",
     "PUBLISHED_DIR",
     "Cell",
     "Config",

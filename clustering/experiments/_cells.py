@@ -16,21 +16,15 @@ from typing import Any
 import numpy as np
 
 from .. import metrics
-from .._lam import effective_lam
-from ..evaluation import fit_and_evaluate
+from .._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER, effective_lam
 from ..registry import ALGORITHMS
 from . import _methods
+from .evaluator import evaluate_fit
 
-__all__ = ["CACHE_VERSION", "MSP_REF_LAM", "Cell", "compute_cell"]
+__all__ = ["CACHE_VERSION", "Cell", "compute_cell"]
 
 #: Bumped whenever what a cell computes changes, so stale cached results are not reused.
 CACHE_VERSION = 1
-
-#: The common ``lam`` at which every labeling's MSP is scored for label-free selection
-#: (``regularizer="diag"``). A labeling's own ``msp_`` depends on the ``lam`` it was fitted
-#: with and falls as ``lam`` grows, so it cannot compare labelings fitted with different
-#: ``lam``; scoring every candidate at one ``lam`` can.
-MSP_REF_LAM = 0.01
 
 #: Beta of the pairwise F-measure reported by the MMC paper's Table V.
 F_BETA = 1.5
@@ -136,48 +130,43 @@ def _msp_own(X, labels, variant, params) -> float | None:
 
 
 def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
-    """One fit through :func:`clustering.evaluation.fit_and_evaluate` (the lab's scoring)."""
-    result = fit_and_evaluate(
-        variant.key, params, X, y, msp_lam=MSP_REF_LAM, msp_regularizer="diag", random_state=seed
+    """One fit through the lab's one evaluator, stored as the serialised :class:`FitOutcome`
+    plus the two scores only the papers' tables use (``f_measure`` with beta 1.5, and
+    ``msp_own``)."""
+    outcome = evaluate_fit(
+        variant.key,
+        params,
+        X,
+        y,
+        msp_lam=MSP_REFERENCE_LAM,
+        msp_regularizer=MSP_REFERENCE_REGULARIZER,
+        random_state=seed,
     )
-    if not result.ok:
-        return {
-            "status": "failed",
-            "error": f"{result.error_type}: {result.error}",
-            "seconds": result.seconds,
-        }
-    labels = result.labels
-    out: dict[str, Any] = {
-        "status": "ok",
-        "error": None,
-        "seconds": result.seconds,
-        "warnings": list(result.warnings),
-        "accuracy": result.metrics["accuracy"],
-        "nmi": result.metrics["nmi"],
-        "rand": result.metrics["rand"],
-        "f_measure": metrics.f_measure(y, labels, beta=F_BETA),
-        "msp": result.metrics["msp"],
-        "msp_own": _msp_own(X, labels, variant, params),
-        "n_iter": result.n_iter,
-        "n_clusters": result.n_clusters,
-    }
+    out = outcome.to_dict()
+    if outcome.ok:
+        labels = outcome.labels
+        out["f_measure"] = metrics.f_measure(y, labels, beta=F_BETA)
+        out["msp_own"] = _msp_own(X, labels, variant, params)
     return out
 
 
 def compute_cell(cell: Cell) -> dict[str, Any]:
     """Compute one cell; never raises for a failing method (the result says what failed).
 
-    The fit and its scores come from :func:`clustering.evaluation.fit_and_evaluate`, so the
-    numbers agree with the app's.
+    The fit and its scores come from :func:`~clustering.experiments.evaluator.evaluate_fit`
+    (a :class:`~clustering.evaluation.FitOutcome`, stored with
+    :meth:`~clustering.evaluation.FitOutcome.to_dict`), so the numbers agree with
+    the app's and the lab's sweeps.
 
     Returns
     -------
     dict
         ``status`` (``"ok"``, ``"failed"`` or ``"skipped"``), ``error`` (message or
         ``None``), ``seconds`` (wall-clock of ``fit``), the scores ``accuracy``, ``nmi``,
-        ``rand``, ``f_measure`` (pairwise, beta 1.5), ``msp`` (at :data:`MSP_REF_LAM`, the
-        same for every method), ``msp_own`` (MSPC only: at its own ``lam``, its ``msp_``),
-        ``n_iter``, and for timing cells ``times`` and ``time_median``.
+        ``rand``, ``f_measure`` (pairwise, beta 1.5), ``msp`` (at
+        :data:`clustering._lam.MSP_REFERENCE_LAM`, the same for every method), ``msp_own``
+        (MSPC only: at its own ``lam``, its ``msp_``), ``n_iter``, and for timing cells
+        ``times`` and ``time_median``.
     """
     try:
         variant = _methods.resolve(cell.method)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from . import protocols
 from ._base import (
     Config,
     Experiment,
@@ -54,36 +55,36 @@ def _params(method: str, config: Config) -> dict:
 
 
 def plan(config: Config) -> list[Cell]:
-    from datasets import scaling
+    """One cell per fit of the protocol the Feature scaling page runs
+    (:func:`~clustering.experiments.protocols.afs_runs` over
+    :func:`~clustering.experiments.protocols.afs_schedule`), so the runner caches and
+    parallelises them."""
+    from . import _methods
 
     factors = [float(f) for f in config.options["factors"]]
     repeats = int(config.options["repeats"])
     seed = int(config.options["seed"])
     schedules = {
-        task: scaling.afs_feature_schedule(_load(task)[0].shape[1], repeats, rng=seed)
+        task: protocols.afs_schedule(_load(task)[0].shape[1], repeats, seed)
         for task in config.tasks
     }
     cells = []
     # Method by method, so the cheap columns are complete before the slow ones start.
     for method in config.methods:
-        params = _params(method, config)
+        spec = {method: (_methods.resolve(method).key, _params(method, config))}
         for task in config.tasks:
-            for factor in factors:
-                if factor == 1.0:
-                    cells.append(Cell.make("afs", method, task, params, seed=seed))
-                    continue
-                for feature in schedules[task]:
-                    cells.append(
-                        Cell.make(
-                            "afs",
-                            method,
-                            task,
-                            params,
-                            scale_feature=int(feature),
-                            scale_factor=factor,
-                            seed=seed,
-                        )
+            for run in protocols.afs_runs(spec, factors, schedules[task]):
+                cells.append(
+                    Cell.make(
+                        "afs",
+                        run.method,
+                        task,
+                        dict(run.params),
+                        scale_feature=run.feature,
+                        scale_factor=run.factor,
+                        seed=seed,
                     )
+                )
     return cells
 
 

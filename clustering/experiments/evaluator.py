@@ -1,20 +1,20 @@
 """The one evaluator of the lab's protocols: fit one method, measure it, never raise.
 
 :func:`evaluate_fit` wraps :func:`clustering.evaluation.fit_and_evaluate` (the numbers of
-the Cluster page and of the papers' tables) and returns one result type, :class:`FitOutcome`;
-the app passes a cached evaluator with the same signature
-(:func:`ui.analysis.cached_evaluator`).
+the Cluster page and of the papers' tables) and returns the lab's one result type,
+:class:`~clustering.evaluation.FitOutcome`; the app passes a cached evaluator with the same
+signature (:func:`ui.analysis.cached_evaluator`, over :func:`ui.cache.fit`, which returns the
+same type).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..evaluation import FitResult, fit_and_evaluate
+from ..evaluation import FitOutcome, fit_and_evaluate
 from ..metrics import msp_score
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "Progress",
     "apply_factors",
     "evaluate_fit",
-    "outcome_from_result",
 ]
 
 Progress = Callable[[float, str], Any] | None
@@ -72,42 +71,6 @@ def apply_factors(X, factors) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FitOutcome:
-    """One fitted method, measured (the numbers an analysis table needs).
-
-    Attributes
-    ----------
-    labels : ndarray of shape (n_samples,) or None
-        Cluster labels (``None`` if the fit failed).
-    accuracy : float
-        Clustering accuracy against ``y`` (NaN without ``y`` or on failure).
-    msp : float
-        MSP of ``labels`` (NaN on failure or when the labeling does not have two clusters).
-    msp_lam : float
-        The ``lam`` the MSP was measured with.
-    seconds : float
-        Wall time of ``fit``.
-    error : str
-        Empty on success, else the error message (a readable one from the estimator).
-    result : clustering.evaluation.FitResult or None
-        The full result of :func:`clustering.evaluation.fit_and_evaluate` (hyperplane,
-        history, NMI, ...); ``None`` when the method could not even be built.
-    """
-
-    labels: np.ndarray | None
-    accuracy: float
-    msp: float
-    msp_lam: float
-    seconds: float
-    error: str
-    result: FitResult | None = None
-
-
-def _nan(value: Any) -> float:
-    return np.nan if value is None else float(value)
-
-
 def evaluate_fit(
     key: str,
     params: Mapping[str, Any] | None,
@@ -115,14 +78,15 @@ def evaluate_fit(
     y=None,
     *,
     msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
-    """Fit the method ``key`` on ``X`` and measure accuracy (against ``y``) and MSP.
+    """Fit the method ``key`` on ``X`` and measure it; never raises.
 
-    A thin layer over :func:`clustering.evaluation.fit_and_evaluate` (so the numbers are
-    the Cluster page's) that never raises: an unknown key, a bad parameter or a solver
-    failure comes back as ``FitOutcome.error``, so a sweep over many runs survives one
-    failure, and undefined numbers are NaN rather than ``None``.
+    :func:`clustering.evaluation.fit_and_evaluate` (so the numbers are the Cluster page's)
+    with every error turned into ``FitOutcome.error``: an unknown key, a bad parameter or a
+    solver failure comes back as a message, so a sweep over many runs survives one failure.
+    ``outcome.accuracy`` and ``outcome.msp`` are NaN where undefined.
 
     Parameters
     ----------
@@ -136,7 +100,9 @@ def evaluate_fit(
     msp_lam : float or None, default=None
         ``lam`` of the MSP. ``None``: the method's own ``lam`` and ``regularizer`` when it
         has them (MSPC reports the MSP it maximised), else
-        :data:`clustering.evaluation.DEFAULT_MSP_LAM` with ``regularizer="diag"``.
+        :data:`clustering._lam.MSP_REFERENCE_LAM` with ``regularizer="diag"``.
+    msp_regularizer : str or None, default=None
+        ``Lambda`` of the MSP (``None``: as for ``msp_lam``).
     random_state : int or None, default=0
         Set on estimators that take a ``random_state`` and were not given one.
 
@@ -146,31 +112,27 @@ def evaluate_fit(
     """
     X = np.asarray(X, dtype=np.float64)
     try:
-        result = fit_and_evaluate(
-            key, dict(params or {}), X, y, msp_lam=msp_lam, random_state=random_state
+        return fit_and_evaluate(
+            key,
+            dict(params or {}),
+            X,
+            y,
+            msp_lam=msp_lam,
+            msp_regularizer=msp_regularizer,
+            random_state=random_state,
         )
     except KeyError as err:
-        return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, str(err.args[0]))
+        return FitOutcome(key, key, dict(params or {}), error=str(err.args[0]), error_type="")
     except Exception as err:  # a bad parameter name or a bug: a message, never a crash
-        return FitOutcome(None, np.nan, np.nan, np.nan, 0.0, f"{type(err).__name__}: {err}")
-    return outcome_from_result(result)
+        from ..registry import ALGORITHMS
 
-
-def outcome_from_result(result: FitResult) -> FitOutcome:
-    """The :class:`FitOutcome` of a :class:`clustering.evaluation.FitResult`."""
-    if not result.ok:
         return FitOutcome(
-            None, np.nan, np.nan, result.msp_lam, result.seconds, result.error, result
+            key,
+            ALGORITHMS[key].name,
+            dict(params or {}),
+            error=f"{type(err).__name__}: {err}",
+            error_type="",
         )
-    return FitOutcome(
-        labels=result.labels,
-        accuracy=_nan(result.metrics.get("accuracy")),
-        msp=_nan(result.metrics.get("msp")),
-        msp_lam=float(result.msp_lam),
-        seconds=float(result.seconds),
-        error="",
-        result=result,
-    )
 
 
 def msp_or_nan(X: np.ndarray, labels, lam: float, regularizer: str) -> float:

@@ -37,8 +37,7 @@ import pandas as pd
 
 from datasets.scaling import PAPER_FACTORS
 
-from .._lam import effective_lam
-from ..evaluation import DEFAULT_MSP_LAM
+from .._lam import MSP_REFERENCE_LAM, effective_lam
 from .evaluator import (
     Evaluator,
     FitOutcome,
@@ -47,7 +46,6 @@ from .evaluator import (
     apply_factors,
     evaluate_fit,
     msp_or_nan,
-    outcome_from_result,
     report,
 )
 
@@ -55,9 +53,12 @@ __all__ = [
     "DEFAULT_FACTORS",
     "DEFAULT_LAMS",
     "SWEEP_MSP_LAM",
+    "AfsRun",
     "FitOutcome",
     "LamSweep",
     "SensitivityResult",
+    "afs_runs",
+    "afs_schedule",
     "afs_sensitivity",
     "apply_factors",
     "evaluate_fit",
@@ -65,7 +66,6 @@ __all__ = [
     "lam_sweep",
     "load_tasks",
     "msp_accuracy_family",
-    "outcome_from_result",
     "pearson",
     "summarize_sensitivity",
 ]
@@ -78,9 +78,9 @@ DEFAULT_FACTORS = (1.0, *PAPER_FACTORS)
 DEFAULT_LAMS = tuple(10.0 ** np.arange(-4, 5))
 
 #: ``lam`` that :func:`lam_sweep` measures the MSP of every labeling with, so that the
-#: labelings of different ``lam`` are compared on one scale: the same reference value the
-#: Cluster page uses to compare methods (:data:`clustering.evaluation.DEFAULT_MSP_LAM`).
-SWEEP_MSP_LAM = DEFAULT_MSP_LAM
+#: labelings of different ``lam`` are compared on one scale: the lab's one reference,
+#: :data:`clustering._lam.MSP_REFERENCE_LAM` (also the papers' tables' label-free choice).
+SWEEP_MSP_LAM = MSP_REFERENCE_LAM
 
 # --------------------------------------------------------------------------------------------
 # Fig. 1: sensitivity to anisotropic feature scaling
@@ -106,14 +106,57 @@ class SensitivityResult(NamedTuple):
     summary: pd.DataFrame
 
 
-def _feature_schedule(d: int, n_repeats: int, rng: np.random.Generator) -> np.ndarray:
-    try:
-        from datasets.scaling import afs_feature_schedule
-    except Exception:  # pragma: no cover - only while the datasets package is incomplete
-        afs_feature_schedule = None
-    if afs_feature_schedule is not None:
-        return np.asarray(afs_feature_schedule(d, n_repeats, rng=rng), dtype=int)
-    return rng.choice(d, size=min(n_repeats, d), replace=False)
+class AfsRun(NamedTuple):
+    """One fit of the Fig. 1 protocol: ``method`` (display name) with registry ``key`` and
+    ``params``, feature ``feature`` multiplied by ``factor`` (``feature`` is ``None`` for the
+    unscaled fit, which every repeat shares)."""
+
+    method: str
+    key: str
+    params: Mapping[str, Any]
+    feature: int | None
+    factor: float
+
+
+def afs_schedule(
+    d: int,
+    n_repeats: int = 10,
+    random_state: int | None = 0,
+    features: Sequence[int] | None = None,
+) -> np.ndarray:
+    """The features scaled in the repetitions of Fig. 1: ``min(n_repeats, d)`` distinct ones
+    drawn with ``random_state`` (:func:`datasets.scaling.afs_feature_schedule`), or exactly
+    ``features``."""
+    if features is not None:
+        schedule = np.asarray(features, dtype=int).ravel()
+        if schedule.size == 0 or (schedule < 0).any() or (schedule >= d).any():
+            raise ValueError(f"features must be indices between 0 and {d - 1}.")
+        return schedule
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
+    from datasets.scaling import afs_feature_schedule
+
+    rng = np.random.default_rng(random_state)
+    return np.asarray(afs_feature_schedule(d, int(n_repeats), rng=rng), dtype=int)
+
+
+def afs_runs(
+    methods: Mapping[str, MethodSpec], factors: Sequence[float], schedule: Sequence[int]
+) -> list[AfsRun]:
+    """Every fit the Fig. 1 protocol needs, method by method: the unscaled fit once (when 1 is
+    among ``factors``), then each other factor for each scheduled feature.
+
+    The lab's Feature scaling page (through :func:`afs_sensitivity`) and the stored
+    experiment (``clustering.experiments.afs``, one cell per run) use this list.
+    """
+    runs = []
+    for name, (key, params) in methods.items():
+        for a in factors:
+            if a == 1.0:
+                runs.append(AfsRun(name, key, params, None, 1.0))
+                continue
+            runs.extend(AfsRun(name, key, params, int(f), float(a)) for f in schedule)
+    return runs
 
 
 def afs_sensitivity(
@@ -194,43 +237,28 @@ def afs_sensitivity(
     if n_repeats < 1:
         raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
     d = X.shape[1]
-    if features is None:
-        schedule = _feature_schedule(d, int(n_repeats), np.random.default_rng(random_state))
-    else:
-        schedule = np.asarray(features, dtype=int).ravel()
-        if schedule.size == 0 or (schedule < 0).any() or (schedule >= d).any():
-            raise ValueError(f"features must be indices between 0 and {d - 1}.")
+    schedule = afs_schedule(d, n_repeats, random_state, features)
 
     fit = evaluator or evaluate_fit
+    runs = afs_runs(methods, factors, schedule)
+    outcomes: dict[tuple[str, int | None, float], FitOutcome] = {}
+    for done, run in enumerate(runs):
+        if run.feature is None:
+            message, X_run = f"{run.method}: unscaled data", X
+        else:
+            message = f"{run.method}: feature {run.feature} × {run.factor:g}"
+            vector = np.ones(d)
+            vector[run.feature] = run.factor
+            X_run = apply_factors(X, vector)
+        report(progress, done / len(runs), message)
+        outcomes[run.method, run.feature, run.factor] = fit(
+            run.key, run.params, X_run, y, msp_lam=msp_lam, random_state=random_state
+        )
     rows: list[dict[str, Any]] = []
-    n_jobs = len(methods) * ((len(schedule) * sum(a != 1.0 for a in factors)) + (1.0 in factors))
-    done = 0
-    unscaled: dict[str, FitOutcome] = {}
-    for name, (key, params) in methods.items():
-        if 1.0 in factors:
-            report(progress, done / n_jobs, f"{name}: unscaled data")
-            unscaled[name] = fit(key, params, X, y, msp_lam=msp_lam, random_state=random_state)
-            done += 1
     for repeat, feature in enumerate(schedule):
         for a in factors:
-            if a != 1.0:
-                vector = np.ones(d)
-                vector[feature] = a
-                X_scaled = apply_factors(X, vector)
-            for name, (key, params) in methods.items():
-                if a == 1.0:
-                    outcome = unscaled[name]
-                else:
-                    report(
-                        progress,
-                        done / n_jobs,
-                        f"{name}: feature {int(feature)} × {a:g} "
-                        f"(repeat {repeat + 1} of {len(schedule)})",
-                    )
-                    outcome = fit(
-                        key, params, X_scaled, y, msp_lam=msp_lam, random_state=random_state
-                    )
-                    done += 1
+            for name in methods:
+                outcome = outcomes[name, None if a == 1.0 else int(feature), a]
                 rows.append(
                     {
                         "method": name,
@@ -348,7 +376,7 @@ def lam_sweep(
     params : mapping or None
         Other estimator parameters (``lam`` is overridden).
     progress : callable(fraction, message) or None
-    msp_lam : float or None, keyword-only, default=0.1
+    msp_lam : float or None, keyword-only, default=SWEEP_MSP_LAM (0.01)
         ``lam`` of the MSP used for selection; ``None`` uses each run's own ``lam``.
     random_state : int or None, keyword-only, default=0
     evaluator : callable or None, keyword-only
@@ -383,8 +411,8 @@ def lam_sweep(
         run_params = {**dict(params or {}), "lam": lam}
         outcome = fit(key, run_params, X, y, msp_lam=None, random_state=random_state)
         msp = outcome.msp
-        if msp_lam is not None and outcome.result is not None and outcome.labels is not None:
-            regularizer = outcome.result.msp_regularizer
+        if msp_lam is not None and outcome.ok and outcome.labels is not None:
+            regularizer = outcome.msp_regularizer
             msp = msp_or_nan(X, outcome.labels, effective_lam(msp_lam, regularizer), regularizer)
         rows.append(
             {

@@ -4,7 +4,7 @@ Protocol of the paper: features scaled to ``[-1, 1]``; each method's regularisat
 (or ``C``) is chosen from ``{1e-4, ..., 1e4}`` by the clustering accuracy it reaches — a
 choice that uses the true labels. Beside it we report the honest, label-free choice: the
 setting whose labeling has the largest MSP, every labeling scored at one common ``lam``
-(:data:`~clustering.experiments._cells.MSP_REF_LAM`), so that settings are comparable.
+(:data:`clustering._lam.MSP_REFERENCE_LAM`), so that settings are comparable.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from .._lam import MSP_REFERENCE_LAM
 from . import _methods, _paper
 from ._base import (
     Config,
@@ -25,7 +26,7 @@ from ._base import (
     markdown_table,
     skipped_markdown,
 )
-from ._cells import MSP_REF_LAM, Cell
+from ._cells import Cell
 from ._select import select
 
 __all__ = ["EXPERIMENT"]
@@ -143,7 +144,7 @@ def summarize(frame: pd.DataFrame, config: Config):
         "",
         _comparison_markdown(errors, config),
         f"Label-free choice: the setting whose labeling has the largest MSP at lam = "
-        f"{MSP_REF_LAM:g} (no labels used):",
+        f"{MSP_REFERENCE_LAM:g} (no labels used):",
         "",
         markdown_table(errors_msp),
         "Chosen settings (by accuracy / by MSP):",

@@ -26,7 +26,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ..metrics import chebyshev_fraction, contingency
 from ..projections import Projection
-from .style import OKABE_ITO, cluster_colors
+from .style import CLUSTER_SYMBOLS, OKABE_ITO, cluster_colors, series_color
 
 #: SVG below this many points, WebGL above: plotly's scattergl takes WebGL contexts that a
 #: rerun does not release, and Chromium keeps 16 per page, dropping the oldest figures' drawing
@@ -35,6 +35,7 @@ SVG_MAX_POINTS = 5000
 
 __all__ = [
     "CLASS_SYMBOLS",
+    "MISCLUSTERED_COLOR",
     "OKABE_ITO",
     "TEMPLATE",
     "cluster_colors",
@@ -46,19 +47,11 @@ __all__ = [
     "misclustered",
     "objective_plot",
     "oriented_margins",
+    "point_marks",
 ]
 
-#: Marker shapes for true classes (WebGL supports these).
-CLASS_SYMBOLS = (
-    "circle",
-    "square",
-    "diamond",
-    "triangle-up",
-    "cross",
-    "x",
-    "triangle-down",
-    "star",
-)
+#: Marker shapes for true classes (one place: :data:`clustering.plots.style.CLUSTER_SYMBOLS`).
+CLASS_SYMBOLS = CLUSTER_SYMBOLS
 
 _AXIS = {
     "gridcolor": "#E5E9F0",
@@ -85,6 +78,30 @@ _LAYOUT = {
     "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
     "font": {"size": 13},
 }
+
+
+# ---- point sizes that stay readable from 100 to 5,000+ points (issue 13) ------------------
+
+#: The outline of a misclustered point's ring: a neutral dark grey that reads on every
+#: cluster colour and on white, lighter than black so that dense rings do not merge into blobs.
+MISCLUSTERED_COLOR = "#333333"
+
+
+def point_marks(n_points: int) -> dict:
+    """Marker sizes and opacities for a scatter of ``n_points`` points.
+
+    Few points: large markers, strong rings. Many points (thousands, as on spam): small
+    points at lower opacity and small thin rings, so that misclustered points stay visible
+    as rings rather than merging into black blobs.
+
+    >>> point_marks(400)["ring_size"] > point_marks(5000)["ring_size"]
+    True
+    """
+    if n_points <= 500:
+        return {"size": 7, "opacity": 0.8, "ring_size": 12, "ring_width": 1.5, "ring_opacity": 0.9}
+    if n_points <= 2000:
+        return {"size": 5, "opacity": 0.6, "ring_size": 9, "ring_width": 1.2, "ring_opacity": 0.8}
+    return {"size": 4, "opacity": 0.45, "ring_size": 7, "ring_width": 1.0, "ring_opacity": 0.7}
 
 
 def matched_classes(y, labels) -> dict:
@@ -192,6 +209,8 @@ def cluster_scatter(
     title: str = "",
     show_misclustered: bool = True,
     height: int = 480,
+    x_range: tuple[float, float] | None = None,
+    y_range: tuple[float, float] | None = None,
 ) -> go.Figure:
     """Scatter of a 2-D view: colour = cluster, shape = true class, misclustered ringed.
 
@@ -210,6 +229,9 @@ def cluster_scatter(
     show_misclustered : bool, default=True
         Ring the samples whose cluster does not map to their class (needs ``y``).
     height : int
+    x_range, y_range : (float, float), optional
+        Axis ranges (to give several panels the same axes); by default the points' own
+        range with a 5 % margin.
 
     Returns
     -------
@@ -236,6 +258,7 @@ def cluster_scatter(
             return names[c] if 0 <= c < len(names) else str(c)
 
     trace = go.Scatter if len(idx) <= SVG_MAX_POINTS else go.Scattergl
+    marks = point_marks(len(idx))
     groups = []
     for ci, c in enumerate(clusters):
         in_c = lab == c
@@ -262,9 +285,9 @@ def cluster_scatter(
                 marker={
                     "color": colors[c.item()],
                     "symbol": CLASS_SYMBOLS[sym % len(CLASS_SYMBOLS)],
-                    "size": 7,
-                    "opacity": 0.8,
-                    "line": {"width": 0.5, "color": "white"},
+                    "size": marks["size"],
+                    "opacity": marks["opacity"],
+                    "line": {"width": 0.5 if marks["size"] >= 6 else 0, "color": "white"},
                 },
                 customdata=rows,
                 hovertemplate=hover,
@@ -284,15 +307,17 @@ def cluster_scatter(
                     name=f"misclustered ({n_wrong})",
                     marker={
                         "symbol": "circle-open",
-                        "size": 13,
-                        "color": "#000000",
-                        "line": {"width": 1.5, "color": "#000000"},
+                        "size": marks["ring_size"],
+                        "color": MISCLUSTERED_COLOR,
+                        "opacity": marks["ring_opacity"],
+                        "line": {"width": marks["ring_width"], "color": MISCLUSTERED_COLOR},
                     },
                     customdata=idx[wrong],
                     hoverinfo="skip",
                 )
             )
-    xr, yr = _padded(xy[:, 0]), _padded(xy[:, 1])
+    xr = tuple(x_range) if x_range is not None else _padded(xy[:, 0])
+    yr = tuple(y_range) if y_range is not None else _padded(xy[:, 1])
     if projection.line is not None:
         seg = _line_segment(projection.line, xr, yr)
         if seg is not None:
@@ -470,11 +495,12 @@ def objective_plot(
 ) -> go.Figure:
     """One line (with markers) per method: its objective at each iteration.
 
-    Methods with an empty history are left out.
+    Methods with an empty history are left out; a method's colour is its colour on every
+    page (:func:`clustering.plots.style.series_color`).
     """
     fig = go.Figure()
-    colors = cluster_colors(max(len(histories), 1))
-    for (name, values), color in zip(histories.items(), colors, strict=False):
+    for i, (name, values) in enumerate(histories.items()):
+        color = series_color(name, i)
         values = np.asarray(values, dtype=np.float64).ravel()
         if values.size == 0:
             continue

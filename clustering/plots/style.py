@@ -8,9 +8,14 @@ in which a figure happens to draw its series.
 from __future__ import annotations
 
 __all__ = [
+    "CLUSTER_PALETTE",
+    "CLUSTER_SYMBOLS",
     "METHOD_PALETTE",
     "OKABE_ITO",
+    "apply_method_style",
     "cluster_colors",
+    "cluster_symbol",
+    "display_label",
     "method_color",
     "method_name",
     "series_color",
@@ -45,15 +50,46 @@ METHOD_PALETTE = OKABE_ITO + (
 )
 
 
+# ---- clusters: up to ten colours and shapes (issue 14) --------------------------------------
+
+#: Colours for clusters: Okabe-Ito's eight, then two of Paul Tol's (wine, teal) that differ
+#: from all of them, so ten clusters get ten colours.
+CLUSTER_PALETTE = OKABE_ITO + ("#882255", "#44AA99")
+
+#: Marker shapes (for true classes), ten distinct ones that WebGL and SVG both draw.
+CLUSTER_SYMBOLS = (
+    "circle",
+    "square",
+    "diamond",
+    "triangle-up",
+    "cross",
+    "x",
+    "triangle-down",
+    "star",
+    "pentagon",
+    "hexagram",
+)
+
+
 def cluster_colors(n: int) -> list[str]:
-    """``n`` colours from :data:`OKABE_ITO` (cycled beyond eight).
+    """``n`` colours from :data:`CLUSTER_PALETTE` (distinct up to ten, cycled beyond).
 
     Examples
     --------
     >>> cluster_colors(2)
     ['#0072B2', '#E69F00']
+    >>> len(set(cluster_colors(10)))
+    10
     """
-    return [OKABE_ITO[k % len(OKABE_ITO)] for k in range(n)]
+    return [CLUSTER_PALETTE[k % len(CLUSTER_PALETTE)] for k in range(n)]
+
+
+def cluster_symbol(i: int) -> str:
+    """The ``i``-th marker shape of :data:`CLUSTER_SYMBOLS` (distinct up to ten)."""
+    return CLUSTER_SYMBOLS[i % len(CLUSTER_SYMBOLS)]
+
+
+# ---- end of the cluster colours and shapes ---------------------------------------------------
 
 
 def _registry():
@@ -90,3 +126,95 @@ def series_color(series: str, i: int) -> str:
     """The colour of a figure's ``i``-th series: its method's colour when ``series`` names a
     method, else the ``i``-th Okabe-Ito colour."""
     return method_color(series) or OKABE_ITO[i % len(OKABE_ITO)]
+
+
+# ---- one style for stored and live experiment figures (issue 13) --------------------------
+
+
+def _method_key_and_suffix(label: str) -> tuple[str | None, str]:
+    """``"mspc-mpm-monotone"`` -> ``("mspc-mpm", "monotone")``: the longest registered key
+    that ``label`` starts with, and the rest."""
+    key = _key_of(label)
+    if key is not None:
+        return key, ""
+    best = None
+    for k in _registry():
+        if label.startswith(k + "-") or label.startswith(k + " ") or label.startswith(k + "/"):
+            if best is None or len(k) > len(best):
+                best = k
+    if best is None:
+        return None, ""
+    return best, label[len(best) :].strip(" -/")
+
+
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+
+
+def display_label(label: str) -> str:
+    """A series or column label with registry keys replaced by display names:
+    ``"mspc-mpm"`` -> ``"MSPC (MPM)"``, ``"mspc-mpm-monotone"`` -> ``"MSPC (MPM), monotone"``;
+    anything else unchanged."""
+    key, suffix = _method_key_and_suffix(str(label))
+    if key is None:
+        return str(label)
+    name = method_name(key)
+    if not suffix:
+        return name
+    return f"{name} {suffix}" if suffix.startswith("(") else f"{name}, {suffix}"
+
+
+def apply_method_style(fig):
+    """Give a figure's method series their colours and display names, and a layout whose
+    legend, title and tick labels do not overlap (returns ``fig``, changed in place).
+
+    Every trace named after a registered method (by key or name, or a key with a suffix
+    such as ``-monotone``) gets :func:`method_color` and :func:`display_label`; bar labels
+    are shortened to 3 significant digits and hidden rather than overlapped; the legend goes
+    right of the plot area and the margins grow to fit titles and ticks.
+    """
+    variants: dict[str, list[str]] = {}
+    for trace in fig.data:
+        name = getattr(trace, "name", None)
+        if not name:
+            continue
+        key, suffix = _method_key_and_suffix(str(name))
+        if key is None:
+            continue
+        # Variants of one method (``-monotone``, ``-std``) share its colour and differ by dash.
+        seen = variants.setdefault(key, [])
+        if suffix and not suffix.startswith("(") and suffix not in seen:
+            seen.append(suffix)
+        dash = _DASHES[(seen.index(suffix) + 1) % len(_DASHES)] if suffix in seen else None
+        color = method_color(key)
+        trace.name = display_label(str(name))
+        if trace.legendgroup in (None, "", name):
+            trace.legendgroup = trace.name
+        if trace.type in ("bar",):
+            trace.marker.color = color
+        elif trace.type in ("scatter", "scattergl"):
+            trace.line.color = color
+            trace.marker.color = color
+            if dash is not None and trace.type == "scatter":
+                trace.line.dash = dash
+        if trace.type == "bar" and trace.text is not None and trace.texttemplate is None:
+            trace.texttemplate = "%{text:.3g}"
+            trace.cliponaxis = False
+    fig.update_layout(uniformtext={"minsize": 9, "mode": "hide"})
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
+    # The legend in its own column right of the plot (plotly widens the margin for it), so
+    # that it can never cover the title, the axis titles or the tick labels, however many
+    # series there are; the title left-aligned above the plot area.
+    fig.update_layout(
+        legend={
+            "orientation": "v",
+            "yanchor": "top",
+            "y": 1,
+            "xanchor": "left",
+            "x": 1.02,
+            "title": None,
+        },
+        title={"y": 0.98, "yanchor": "top", "x": 0.01, "xanchor": "left"},
+        margin={"t": 70, "r": 10},
+    )
+    return fig

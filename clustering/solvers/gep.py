@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
+from .._threads import serial_blas
 from ..exceptions import DegenerateDataError
 from ._result import SolverResult
 
@@ -47,7 +48,9 @@ def best_split(projections: np.ndarray, quad: float) -> tuple[np.ndarray, float,
         The bound at the optimum.
     """
     n = projections.shape[0]
-    order = np.argsort(projections, kind="stable")
+    # Any sort order will do: a split between equal projections is excluded below, so ties
+    # never decide which points go to cluster 0.
+    order = np.argsort(projections)
     t = projections[order]
     prefix = np.cumsum(t)[:-1]  # sum of the k smallest, k = 1..N-1
     k = np.arange(1, n)
@@ -69,69 +72,56 @@ def solve_gep(
     lam: float,
     labels0: np.ndarray,
     max_iter: int = 50,
+    *,
+    gram: np.ndarray | None = None,
 ) -> SolverResult:
     """Alternate ``w`` from the generalised eigenproblem (5) and the best split for ``w``.
 
     The GEP ``(mu1 - mu0)(mu1 - mu0)' v = gamma (Sigma + lam Lambda) v`` has rank one, so its
     leading eigenvector is ``(Sigma + lam Lambda)^{-1} (mu1 - mu0)``; ``Sigma`` is the total
     covariance and does not depend on the labels, so it is factorised once per fit
-    (``O(N d^2 + d^3)``) and each iteration costs ``O(N d + N log N + d^2)``.
+    (``O(N d^2 + d^3)``) and each iteration costs ``O(N d + N log N + n_switched d)``. The
+    clusters' scatters are updated by the switched points (``O(n_switched d^2)`` per
+    iteration), so the MSP of the result costs one MPM solve (``O(d^3)``).
     """
+    from .._moments import RunningMoments
+    from ..mpm import solve_mpm
+
     n = Z.shape[0]
-    C = Z.T @ Z / n + lam * Lambda
+    labels = labels0.astype(np.intp).copy()
+    # The clusters' sums and scatters, updated by the switched points (Appendix B): the means
+    # cost O(n_switched d) per iteration and the MSP of the result needs no pass over Z.
+    # Z is centred, so the total scatter is the sum of the clusters' (one O(N d^2) product).
+    moments = RunningMoments(Z, labels, total_scatter=gram)
+    total = moments.scatter1 + moments.scatter0 if gram is None else gram
+    C = total / n + lam * Lambda
     try:
-        factor = linalg.cho_factor(C, check_finite=False)
+        with serial_blas(C.shape[0]):
+            factor = linalg.cho_factor(C, check_finite=False)
     except linalg.LinAlgError:
         raise DegenerateDataError(
             "The total covariance plus lam * Lambda is singular (more features than samples, "
             "or linearly dependent features). Use lam > 0 with regularizer='diag'."
         ) from None
-    labels = labels0.astype(np.intp).copy()
     history: list[float] = []
     status = "max_iter"
     w = np.zeros(Z.shape[1])
     threshold = 0.0
     n_iter = 0
-    total = Z.sum(axis=0)
     for n_iter in range(1, max_iter + 1):  # noqa: B007
-        # Cluster means from one matrix-vector product (no copy of the cluster's rows).
-        n1 = int(labels.sum())
-        sum1 = labels.astype(Z.dtype) @ Z
-        a = sum1 / n1 - (total - sum1) / (n - n1)
+        a = moments.sum1 / moments.n1 - moments.sum0 / (n - moments.n1)
         w = linalg.cho_solve(factor, a, check_finite=False)
         w /= np.linalg.norm(w)
         quad = float(w @ C @ w)
         new, threshold, value = best_split(Z @ w, quad)
         history.append(value)
-        if np.array_equal(new, labels):
+        changed = new != labels
+        if not changed.any():
             status = "converged"
             break
+        moments.switch(np.flatnonzero(changed & (new == 1)), np.flatnonzero(changed & (new == 0)))
         labels = new
-    return SolverResult(
-        labels, w, threshold, tuple(history), n_iter, status, _kappa(Z, C, lam * Lambda, labels)
-    )
-
-
-def _kappa(Z: np.ndarray, C: np.ndarray, reg: np.ndarray, labels: np.ndarray) -> float:
-    """MPM optimum (the MSP's kappa) of ``labels``, reusing the total scatter in ``C``.
-
-    Only the smaller cluster's scatter is computed (``O(min(N1, N0) d^2)``); the other is
-    the total (``N (C - reg)``, ``Z`` being centred) minus it.
-    """
-    from ..mpm import solve_mpm
-
-    n = Z.shape[0]
-    mask = labels.astype(bool)
-    small = mask if mask.sum() <= n / 2 else ~mask
-    Zs = Z[small]
-    n_s = Zs.shape[0]
-    sum_s = Zs.sum(axis=0)
-    scatter_s = Zs.T @ Zs
-    scatter_l = n * (C - reg) - scatter_s
-    mu_s, mu_l = sum_s / n_s, -sum_s / (n - n_s)
-    S_s = scatter_s / n_s - np.outer(mu_s, mu_s)
-    S_l = scatter_l / (n - n_s) - np.outer(mu_l, mu_l)
-    S_s, S_l = (S_s + S_s.T) / 2 + reg, (S_l + S_l.T) / 2 + reg
-    if small is mask:
-        return solve_mpm(mu_s, mu_l, S_s, S_l).kappa
-    return solve_mpm(mu_l, mu_s, S_l, S_s).kappa
+    m = moments.moments()
+    reg = lam * Lambda
+    kappa = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+    return SolverResult(labels, w, threshold, tuple(history), n_iter, status, kappa)

@@ -49,6 +49,7 @@ import numpy as np
 from scipy import linalg
 
 from .._moments import RunningMoments
+from .._threads import serial_blas
 from ..exceptions import DegenerateDataError
 from ..mpm import solve_mpm
 from ._result import SolverResult
@@ -73,6 +74,8 @@ def climb_mpm(
     lam: float,
     labels0: np.ndarray,
     max_iter: int = 50,
+    *,
+    gram: np.ndarray | None = None,
 ) -> SolverResult:
     """Monotone MPM search from ``labels0`` (see the module docstring).
 
@@ -84,7 +87,7 @@ def climb_mpm(
     """
     n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
-    moments = RunningMoments(Z, labels)
+    moments = RunningMoments(Z, labels, total_scatter=gram)
     reg = lam * Lambda
     sol = _mpm_of(moments, reg, 1.0)
     history = [sol.alpha]
@@ -139,6 +142,8 @@ def climb_gep(
     lam: float,
     labels0: np.ndarray,
     max_iter: int = 50,
+    *,
+    gram: np.ndarray | None = None,
 ) -> SolverResult:
     """GEP steps accepted only while the MSP rises (see the module docstring).
 
@@ -149,11 +154,13 @@ def climb_gep(
 
     n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
-    moments = RunningMoments(Z, labels)
+    moments = RunningMoments(Z, labels, total_scatter=gram)
     # Z is centred, so the total scatter is the sum of the clusters' (no second O(N d^2)).
-    C = (moments.scatter1 + moments.scatter0) / n + lam * Lambda
+    total = moments.scatter1 + moments.scatter0 if gram is None else gram
+    C = total / n + lam * Lambda
     try:
-        factor = linalg.cho_factor(C, check_finite=False)
+        with serial_blas(C.shape[0]):
+            factor = linalg.cho_factor(C, check_finite=False)
     except linalg.LinAlgError:
         raise DegenerateDataError(
             "The total covariance plus lam * Lambda is singular (more features than samples, "

@@ -15,6 +15,8 @@ def solve_mpm_iterations(
     labels0: np.ndarray,
     max_iter: int = 50,
     keep_best: bool = False,
+    *,
+    gram: np.ndarray | None = None,
 ) -> SolverResult:
     """Iterate: fit the MPM to the current labels, relabel by ``sign(w'z - b)``.
 
@@ -32,7 +34,7 @@ def solve_mpm_iterations(
     from .._moments import RunningMoments
 
     labels = labels0.astype(np.intp).copy()
-    moments = RunningMoments(Z, labels)
+    moments = RunningMoments(Z, labels, total_scatter=gram)
     reg = lam * Lambda
     history: list[float] = []
     best = None  # (alpha, labels, w, b, kappa)

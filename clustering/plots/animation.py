@@ -14,8 +14,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .animation import MSPCStep, ScalingSweep
-from .plots import OKABE_ITO, TEMPLATE
+from ..animation import MSPCStep, ScalingSweep
+from .clusters import TEMPLATE
+from .style import OKABE_ITO
 
 __all__ = ["mspc_steps_figure", "scaling_animation_figure"]
 
@@ -71,7 +72,7 @@ def scaling_animation_figure(
     features: tuple[int, int] = (0, 1),
     feature_names: Sequence[str] | None = None,
     frame_ms: int = 700,
-    height: int = 460,
+    height: int = 520,
 ) -> go.Figure:
     """One panel per method, one animation frame per factor, a play button and a slider.
 
@@ -181,7 +182,7 @@ def scaling_animation_figure(
                 mode="lines",
                 line={"color": "#000000", "width": 2, "dash": "dash"},
                 name="separating hyperplane",
-                showlegend=m == 0,
+                showlegend=False,
                 hoverinfo="skip",
             ),
             row=1,
@@ -202,16 +203,19 @@ def scaling_animation_figure(
     fig.update_layout(
         template=TEMPLATE,
         height=height,
-        margin={"l": 60, "r": 20, "t": 90, "b": 110},
+        # Below the plots, in this order and without overlaps: tick labels and the x-axis
+        # title (about 45 px), then the play buttons and the slider side by side. The frame's
+        # factor is in the title, so the slider shows no current-value label of its own.
+        margin={"l": 60, "r": 20, "t": 90, "b": 130},
         title={"text": title(start)},
         font={"size": 13},
-        legend={"orientation": "h", "yanchor": "top", "y": -0.42, "x": 0},
+        showlegend=False,
         updatemenus=[
             {
                 "type": "buttons",
                 "direction": "left",
                 "x": 0,
-                "y": -0.18,
+                "y": -0.2,
                 "xanchor": "left",
                 "yanchor": "top",
                 "showactive": False,
@@ -228,11 +232,12 @@ def scaling_animation_figure(
         sliders=[
             {
                 "active": start,
-                "x": 0.16,
-                "len": 0.84,
-                "y": -0.1,
+                "x": 0.2,
+                "len": 0.8,
+                "y": -0.2,
                 "yanchor": "top",
-                "currentvalue": {"prefix": f"'{feature}' "},
+                "currentvalue": {"visible": False},
+                "pad": {"t": 0, "b": 0},
                 "steps": [
                     {
                         "label": lab,

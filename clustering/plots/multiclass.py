@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from .style import OKABE_ITO
+
 __all__ = ["msp_curve_figure"]
 
 
@@ -14,6 +16,7 @@ def msp_curve_figure(curve: dict, *, title: str = "MSP against the number of clu
 
     Examples
     --------
+    >>> from clustering.plots import msp_curve_figure
     >>> fig = msp_curve_figure({"k": [2, 3, 4], "msp": [0.9, 0.84, 0.5], "suggested_k": 3})
     >>> [trace.name for trace in fig.data]
     ['MSP', 'suggested k = 3']
@@ -26,6 +29,7 @@ def msp_curve_figure(curve: dict, *, title: str = "MSP against the number of clu
             y=msp,
             mode="lines+markers",
             name="MSP",
+            line={"color": OKABE_ITO[0]},
             hovertemplate="k = %{x}<br>MSP = %{y:.3f}<extra></extra>",
         )
     )
@@ -35,7 +39,7 @@ def msp_curve_figure(curve: dict, *, title: str = "MSP against the number of clu
             y=[msp[ks.index(best)]],
             mode="markers",
             name=f"suggested k = {best}",
-            marker={"size": 14, "symbol": "star", "color": "#d62728"},
+            marker={"size": 14, "symbol": "star", "color": OKABE_ITO[3]},
         )
     )
     fig.update_layout(
@@ -44,5 +48,7 @@ def msp_curve_figure(curve: dict, *, title: str = "MSP against the number of clu
         yaxis_title="MSP (lower bound on accuracy)",
         yaxis_range=[0, 1],
         xaxis={"dtick": 1},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        margin={"t": 80},
     )
     return fig

@@ -1,0 +1,183 @@
+"""Splitting an upload into columns with :func:`pandas.read_csv`.
+
+pandas tokenizes the rows and parses the numbers; a column it cannot read as numbers comes
+back as the cells' text, for :class:`~datasets._csv_columns._Column` to sort out (decimal
+comma, thousands separators, missing-value tokens, values beyond float range, text).
+
+pandas pads a row that is too short with empty values and cannot say on which line of the
+file a bad row is, so two things stay here: a count of the delimiters that separate values,
+which must be ``n_columns - 1`` per row (a cheap check over the bytes), and, when that count
+or pandas itself finds a problem, a re-scan with Python's ``csv`` that names the line as a
+text editor counts it (:func:`~datasets._csv_text._scan_rows`).
+
+Part of :func:`datasets.upload.read_csv`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import warnings
+from itertools import repeat
+
+import numpy as np
+import pandas as pd
+
+from ._base import DatasetError
+from ._csv_text import _SAVE_AS_CSV, _scan_rows, _too_many_rows
+
+__all__ = ["_read_table"]
+
+_NON_BLANK = re.compile(rb"\S")
+
+# What pandas.read_csv raises for a file it cannot split (and a mismatch of widths, which
+# is turned into an error below so that no value is silently dropped).
+_PANDAS_ERRORS = (
+    pd.errors.ParserError,
+    pd.errors.ParserWarning,
+    pd.errors.EmptyDataError,
+    ValueError,
+    UnicodeDecodeError,
+    csv.Error,
+)
+
+
+def _pandas(
+    payload: bytes,
+    offset: int,
+    delimiter: str,
+    width: int,
+    *,
+    text_columns: list[int] | None = None,
+    nrows: int | None = None,
+) -> pd.DataFrame:
+    """The table from byte ``offset`` on, ``width`` columns named 0 .. width-1; the columns
+    in ``text_columns`` are kept as text, the others typed by pandas."""
+    handle = io.BytesIO(payload)  # shares the bytes, no copy
+    handle.seek(offset)
+    dtype = dict.fromkeys(text_columns, str) if text_columns else None
+    with warnings.catch_warnings():
+        # With index_col=False, a first row wider than `width` would lose its extra values
+        # with only a warning: make it an error, handled like any other ragged row.
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        warnings.simplefilter("ignore", pd.errors.DtypeWarning)
+        return pd.read_csv(
+            handle,
+            sep=delimiter,
+            header=None,
+            names=range(width),
+            index_col=False,
+            dtype=dtype,
+            na_filter=False,  # missing-value tokens are the project's, decided per column
+            skipinitialspace=True,
+            skip_blank_lines=True,
+            nrows=nrows,
+            encoding="utf-8",
+            engine="c" if len(delimiter.encode()) == 1 else "python",
+        )
+
+
+def _is_text(column: pd.Series) -> bool:
+    return column.dtype == object and pd.api.types.infer_dtype(column, skipna=False) in (
+        "string",
+        "empty",
+    )
+
+
+def _read_table(
+    payload: bytes,
+    offset: int,
+    *,
+    text: str,
+    delimiter: str,
+    n_columns: int,
+    label_index: int | None,
+    has_header: bool,
+    max_rows: int,
+) -> tuple[list[np.ndarray], int]:
+    """Each of the ``n_columns`` columns as an array (float64 where pandas read every cell as
+    a number, else the cells' text as an object array) and the number of rows.
+
+    ``payload`` is the file as UTF-8 and ``offset`` the byte just after the header row (the
+    start of the text when the first row is data); ``text`` is the same file decoded, for
+    the re-scan.
+    """
+    if _NON_BLANK.search(payload, offset) is None:
+        return [np.empty(0, dtype=object) for _ in range(n_columns)], 0
+    text_columns = [label_index] if label_index is not None else []
+    checked = False
+    try:
+        frame = _pandas(
+            payload, offset, delimiter, n_columns, text_columns=text_columns, nrows=max_rows + 1
+        )
+    except _PANDAS_ERRORS:
+        # A row with extra values, an unclosed quote, ...: the re-scan names the line, or
+        # finds only extra empty values at the ends of rows (a delimiter at each line end).
+        widest = _scan_rows(text, delimiter, n_columns, max_rows, has_header)
+        frame = _pandas_or_refuse(payload, offset, delimiter, widest, text_columns)
+        checked = True
+    if len(frame) > max_rows:
+        raise _too_many_rows(max_rows)
+
+    columns: list[np.ndarray | None] = []
+    redo: list[int] = []
+    for j in range(n_columns):
+        column = frame[j]
+        if column.dtype.kind in "fiu":
+            columns.append(column.to_numpy(dtype=np.float64))
+        elif _is_text(column):
+            columns.append(column.to_numpy(dtype=object))
+        else:  # true/false, or numbers in some blocks of rows and text in others
+            columns.append(None)
+            redo.append(j)
+    if redo:
+        again = _pandas_or_refuse(payload, offset, delimiter, frame.shape[1], redo)
+        for j in redo:
+            columns[j] = again[j].to_numpy(dtype=object)
+    del frame
+
+    if not checked and _has_short_rows(payload, offset, delimiter, n_columns, columns):
+        _scan_rows(text, delimiter, n_columns, max_rows, has_header)
+    n_rows = len(columns[0]) if columns else 0
+    return columns, n_rows
+
+
+def _pandas_or_refuse(
+    payload: bytes, offset: int, delimiter: str, width: int, text_columns: list[int]
+) -> pd.DataFrame:
+    try:
+        return _pandas(payload, offset, delimiter, width, text_columns=text_columns)
+    except _PANDAS_ERRORS:
+        pass
+    # Python's csv ends a quoted value that is still open at the end of the file there (the
+    # re-scan has checked that it is short); pandas refuses it unless the quote is closed.
+    try:
+        return _pandas(payload + b'"', offset, delimiter, width, text_columns=text_columns)
+    except _PANDAS_ERRORS:
+        raise DatasetError(
+            "The file could not be split into rows and columns; check its quotation marks "
+            f"(a value that opens a double quote must close it). {_SAVE_AS_CSV}"
+        ) from None
+
+
+def _has_short_rows(
+    payload: bytes,
+    offset: int,
+    delimiter: str,
+    n_columns: int,
+    columns: list[np.ndarray],
+) -> bool:
+    """Whether some row has fewer values than the header (pandas pads such rows).
+
+    Every delimiter in the file either separates two values or sits inside a quoted value;
+    with no row longer than the header (pandas refuses those), the rows are all full exactly
+    when the separating ones number ``n_columns - 1`` per row.
+    """
+    n_rows = len(columns[0]) if columns else 0
+    found = payload.count(delimiter.encode(), offset)
+    if payload.find(b'"', offset) >= 0:
+        for column in columns:
+            if column.dtype == object:
+                found -= sum(map(str.count, column, repeat(delimiter)))
+    return found != (n_columns - 1) * n_rows

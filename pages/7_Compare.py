@@ -1,0 +1,81 @@
+"""Compare page: the chosen methods on several data sets at once, as small multiples.
+
+Rows are data sets (the AFS trap before and after one change of units, two elongated
+Gaussians, two moons, a bundled task and the current data), columns the chosen methods. In
+the spirit of scikit-learn's "comparing clustering algorithms" figure. Widgets and layout only:
+the fits are :func:`clustering.compare.compare_grid` (parallel), cached in :mod:`ui.compare`;
+the figure is :func:`clustering.plots.compare_figure`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import datasets
+from clustering import plots
+from ui import compare, presenter, state, widgets
+
+st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")
+state.init()
+
+st.title("Compare")
+current = widgets.data_caption()
+
+with st.sidebar:
+    st.header("Settings")
+    keys = widgets.algorithm_multiselect("algorithms")
+    tasks = datasets.list_datasets("tasks")
+    state.seed_widget("compare.bundled", "breast" if "breast" in tasks else tasks[0])
+    bundled = st.selectbox(
+        "Bundled task (row 5)",
+        tasks,
+        key="compare.bundled",
+        help="The real data set of the grid, scaled to [-1, 1] as in the papers.",
+    )
+    with_current = st.toggle(
+        "Add the current data as the last row",
+        value=True,
+        key="compare.current",
+        help="The data set chosen on the Data page (its first two principal components are "
+        "shown when it has more than two features).",
+    )
+
+with presenter.theory_expander("How to read the grid", expanded=False):
+    st.markdown(
+        "Each row is one data set, each column one method. Within a row every panel shows "
+        "the same points on the same axes (the two features, or the first two principal "
+        "components), so only the clustering changes: colour is the cluster, a dark ring "
+        "marks a point whose cluster does not match its class. The corner gives the "
+        "accuracy, the MSP (which needs no labels) and the fit time. The two AFS-trap rows "
+        "differ only in the units of the noise feature (x10): a method that changes its "
+        "answer between them depends on units."
+    )
+
+if not keys:
+    st.info("Choose at least one method in the sidebar.")
+else:
+    params = {k: state.get_algorithm_params(k) for k in keys}
+    with widgets.guard("The comparison failed"), st.spinner("Fitting every panel…"):
+        rows, cells = compare.grid(keys, params, current if with_current else None, bundled)
+        big = presenter.enabled()
+        fig = plots.compare_figure(
+            rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210
+        )
+        st.plotly_chart(fig, key="compare.grid", width="stretch")
+        skipped = [c for row in cells for c in row if c.status == "skipped"]
+        failed = [c for row in cells for c in row if c.status == "error"]
+        if skipped:
+            st.caption(
+                f"{len(skipped)} panel(s) not run: each was predicted above the "
+                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit ("
+                + "; ".join(f"{plots.method_name(c.key)} on {c.row}" for c in skipped[:6])
+                + "). Run them one at a time on the Cluster page."
+            )
+        for c in failed:
+            st.warning(f"{plots.method_name(c.key)} on {c.row}: {c.message}", icon="⚠️")
+        st.caption(
+            "Panels are fitted in parallel (two processes) and kept for the session: coming "
+            "back to this page is instant."
+        )
+
+state.sync_to_url()

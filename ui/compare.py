@@ -1,0 +1,55 @@
+"""The Compare page's cached computation (:func:`clustering.compare.compare_grid`).
+
+The grid is cached on the chosen methods, their parameters and the current data's
+fingerprint, so moving between pages and coming back is instant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from clustering._cost import AUTO_RUN_SECONDS
+from clustering.compare import CompareRow, compare_grid, row_coords, standard_rows
+
+__all__ = ["AUTO_RUN_SECONDS", "grid"]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _grid(
+    methods: tuple[str, ...],
+    params: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...],
+    current_name: str,
+    current_fp: str,
+    _X: np.ndarray | None,
+    _y: np.ndarray | None,
+    bundled: str,
+):
+    rows = standard_rows(bundled)
+    if _X is not None:
+        rows.append(CompareRow(f"{current_name} (current data)", np.asarray(_X), _y))
+    cells = compare_grid(rows, list(methods), {k: dict(v) for k, v in params})
+    shown = []
+    for row in rows:
+        coords, _, _ = row_coords(row.X)
+        shown.append((row.name, coords, row.y))
+    return shown, cells
+
+
+def grid(
+    methods: Sequence[str],
+    params: Mapping[str, Mapping[str, Any]],
+    current=None,
+    bundled: str = "breast",
+):
+    """``(rows, cells)``: each row's ``(name, coords, y)`` for the figure and the
+    :class:`~clustering.compare.CompareCell` grid. ``current`` (a
+    :class:`~ui.model.CurrentData`) adds the current data as the last row."""
+    frozen = tuple(sorted((k, tuple(sorted(dict(v).items()))) for k, v in params.items()))
+    if current is None:
+        return _grid(tuple(methods), frozen, "", "", None, None, bundled)
+    ds = current.dataset
+    return _grid(tuple(methods), frozen, ds.name, current.fingerprint, ds.X, ds.y, bundled)

@@ -1,0 +1,146 @@
+"""The Learn page's captions, computed from the numbers the page shows beside them.
+
+No Streamlit here: pure functions of the tables and arrays the page draws, so a test can
+check every claim against the numbers (issue 13: captions never assert what the numbers
+beside them contradict).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from clustering.metrics import chebyshev_fraction
+from clustering.plots.clusters import oriented_margins
+
+__all__ = ["RHO_GRID", "labelings_note", "multiclass_note", "multiclass_rows", "theorem5_note"]
+
+#: The values of rho at which :func:`theorem5_note` counts where the guarantee holds.
+RHO_GRID = np.round(np.linspace(0.0, 1.0, 21), 2)
+
+#: The MSP below which a labeling is called "near 0" (no linear rule separates it).
+NEAR_ZERO = 0.1
+
+
+def labelings_note(table: pd.DataFrame, searched: str = "MSPC (MPM) clustering") -> str:
+    """What the table of labelings shows: the largest MSP, where MSPC's search landed, and
+    the random labeling's MSP.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"labeling": ["MSPC (MPM) clustering", "k-means clustering",
+    ...                                "random labeling"], "MSP": [0.71, 0.90, 0.01]})
+    >>> note = labelings_note(t)
+    >>> note.split(". ")[0]
+    "The largest MSP here is the k-means clustering's (0.900)"
+    >>> "MSPC's search reached 0.710, below it" in note
+    True
+    """
+    rows = table.dropna(subset=["MSP"]).set_index("labeling")["MSP"]
+    if rows.empty:
+        return ""
+    best = rows.idxmax()
+    parts = [f"The largest MSP here is the {best}'s ({rows[best]:.3f})."]
+    if searched in rows.index and searched != best:
+        value = rows[searched]
+        if value >= rows[best] - 5e-4:
+            parts.append(f"MSPC's search reached {value:.3f}, as high to three decimals.")
+        else:
+            parts.append(
+                f"MSPC's search reached {value:.3f}, below it: the search climbs from its start "
+                "to a local maximum, so it can stop below another labeling's MSP."
+            )
+    elif searched == best:
+        parts[0] = f"The largest MSP here is the one MSPC's search found ({rows[best]:.3f})."
+    if "random labeling" in rows.index:
+        r = rows["random labeling"]
+        if r < NEAR_ZERO:
+            parts.append(
+                f"The random labeling's MSP is {r:.3f}, near 0: no hyperplane separates two "
+                "random halves."
+            )
+        else:
+            parts.append(f"The random labeling's MSP is {r:.3f}.")
+    return " ".join(parts)
+
+
+def theorem5_note(margins, labels, msp: float, rho: float) -> str:
+    """Theorem 5's guarantee against the sample, at ``rho`` and over :data:`RHO_GRID`.
+
+    Examples
+    --------
+    >>> m = np.array([-3.0, -2.0, -1.0, 1.0, 2.0, 3.0])
+    >>> print(theorem5_note(m, [0, 0, 0, 1, 1, 1], 0.9, 0.5))  # doctest: +NORMALIZE_WHITESPACE
+    At ρ = 0.5 the theorem guarantees 36% of each cluster beyond ρ/2; the sample has 100%
+    and 100%: it holds. Over the 21 values of ρ from 0 to 1 it holds at 21.
+    """
+    _signed, own, _delta = oriented_margins(margins, labels)
+    labels = np.asarray(labels)
+    clusters = np.unique(labels)
+
+    def observed(r: float) -> list[float]:
+        return [float(np.mean(own[labels == c] >= r / 2)) for c in clusters]
+
+    def holds(r: float) -> bool:
+        return min(observed(r)) >= chebyshev_fraction(float(msp), float(r)) - 1e-12
+
+    now = observed(rho)
+    guarantee = chebyshev_fraction(float(msp), float(rho))
+    shown = " and ".join(f"{100 * o:.0f}%" for o in now)
+    verdict = "it holds" if holds(rho) else "it is not met here"
+    count = sum(holds(float(r)) for r in RHO_GRID)
+    text = (
+        f"At ρ = {rho:g} the theorem guarantees {100 * guarantee:.0f}% of each cluster beyond "
+        f"ρ/2; the sample has {shown}: {verdict}. Over the {len(RHO_GRID)} values of ρ from 0 "
+        f"to 1 it holds at {count}."
+    )
+    return text
+
+
+def multiclass_rows(X, labelings: Sequence[tuple[str, np.ndarray]], lam: float, reg: str):
+    """For each labeling: its number of clusters, the multi-class MSP and, for two clusters,
+    the binary MSP beside it (they must agree)."""
+    from clustering.metrics import msp_score
+    from clustering.mpm import fit_mpm_to_labels
+
+    rows = []
+    for name, labels in labelings:
+        labels = np.asarray(labels)
+        k = int(np.unique(labels).shape[0])
+        value = float(msp_score(X, labels, lam, reg))
+        binary = None
+        if k == 2:
+            values = np.unique(labels)
+            sol, _w, _b = fit_mpm_to_labels(X, (labels == values[1]).astype(int), lam, reg)
+            binary = float(sol.alpha)
+        rows.append({"labeling": name, "k": k, "MSP_k": value, "binary MSP (k = 2)": binary})
+    return pd.DataFrame(rows)
+
+
+def multiclass_note(rows: pd.DataFrame) -> str:
+    """What the multi-class table shows: k = 2 agreement, and the MSP as k grows.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"labeling": ["a", "b"], "k": [2, 3], "MSP_k": [0.8, 0.6],
+    ...                      "binary MSP (k = 2)": [0.8, None]})
+    >>> print(multiclass_note(rows))  # doctest: +NORMALIZE_WHITESPACE
+    For the two-cluster labeling MSP_k equals the binary MSP (0.8000 and 0.8000).
+    With more clusters: 0.6000 at k = 3.
+    """
+    parts = []
+    two = rows[rows["k"] == 2]
+    for _, row in two.iterrows():
+        a, b = row["MSP_k"], row["binary MSP (k = 2)"]
+        same = b is not None and abs(a - b) <= 1e-9
+        parts.append(
+            f"For the two-cluster labeling MSP_k {'equals' if same else 'differs from'} the "
+            f"binary MSP ({a:.4f} and {b:.4f})."
+        )
+    more = rows[rows["k"] > 2]
+    if not more.empty:
+        listed = ", ".join(f"{r['MSP_k']:.4f} at k = {r['k']}" for _, r in more.iterrows())
+        parts.append(f"With more clusters: {listed}.")
+    return " ".join(parts)

@@ -1,0 +1,137 @@
+"""The Reproduce page's presentation: stored results as text and tidy tables.
+
+:func:`blocks` cuts an experiment's markdown report into paragraphs and tables; each table
+becomes a :class:`pandas.DataFrame` with display names for methods (from
+:mod:`clustering.plots.style`) and parameter sets written as ``lam = 0.1`` instead of raw
+JSON. No computation of results here: they come from :mod:`clustering.experiments`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from clustering.experiments import EXPERIMENTS, PUBLISHED_DIR, load_stored
+from clustering.plots import apply_method_style, display_label
+
+__all__ = [
+    "LONG_TABLE_ROWS",
+    "blocks",
+    "multiclass_live",
+    "multiclass_markdown",
+    "params_text",
+    "stored",
+    "stored_figures",
+    "styled_figures",
+]
+
+#: Tables longer than this are folded into an expander.
+LONG_TABLE_ROWS = 12
+_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def params_text(cell: str) -> str:
+    """``'{"lam": 0.1}'`` -> ``'lam = 0.1'``; ``'{}'`` -> ``'defaults'``; other text as is."""
+    text = str(cell).strip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return text
+    try:
+        values = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(values, dict):
+        return text
+    if not values:
+        return "defaults"
+    return ", ".join(
+        f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in values.items()
+    )
+
+
+def _cells(line: str) -> list[str]:
+    body = line.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    return [c.strip().replace("\\|", "|") for c in _SPLIT.split(body)]
+
+
+def _is_rule(line: str) -> bool:
+    return bool(re.fullmatch(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*", line))
+
+
+def _table(lines: list[str]) -> pd.DataFrame:
+    header = [display_label(h) for h in _cells(lines[0])]
+    rows = [_cells(line) for line in lines[2:]]
+    width = len(header)
+    rows = [(r + [""] * width)[:width] for r in rows]
+    frame = pd.DataFrame(rows, columns=header)
+    for col in frame.columns:
+        frame[col] = frame[col].map(params_text)
+        if col.lower() in ("method", "algorithm"):
+            frame[col] = frame[col].map(display_label)
+    return frame
+
+
+def blocks(markdown: str) -> list[tuple[str, object]]:
+    """``[("text", str) | ("table", DataFrame), ...]`` in the order of the report."""
+    out: list[tuple[str, object]] = []
+    text: list[str] = []
+    lines = markdown.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.lstrip().startswith("|") and i + 1 < len(lines) and _is_rule(lines[i + 1]):
+            if "\n".join(text).strip():
+                out.append(("text", "\n".join(text).strip()))
+            text = []
+            j = i + 2
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                j += 1
+            out.append(("table", _table(lines[i:j])))
+            i = j
+            continue
+        text.append(line)
+        i += 1
+    if "\n".join(text).strip():
+        out.append(("text", "\n".join(text).strip()))
+    return out
+
+
+@st.cache_data(show_spinner=False)
+def stored(name: str):
+    """The stored result of experiment ``name`` (``None`` when there is none)."""
+    return load_stored(name, PUBLISHED_DIR)
+
+
+def styled_figures(name: str, result) -> list:
+    """The experiment's figures with the lab's method colours, names and layout."""
+    return [apply_method_style(fig) for fig in EXPERIMENTS[name].figures(result)]
+
+
+@st.cache_data(show_spinner=False)
+def stored_figures(name: str) -> list:
+    """:func:`styled_figures` of the stored result."""
+    result = load_stored(name, PUBLISHED_DIR)
+    return [] if result is None else styled_figures(name, result)
+
+
+@st.cache_data(show_spinner=False)
+def multiclass_markdown() -> str:
+    """The stored multi-class experiment (issue 14) as the REPRODUCTION.md section."""
+    from clustering.experiments import multiclass
+
+    return multiclass.section(Path(PUBLISHED_DIR))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def multiclass_live(task: str) -> str:
+    """Run the multi-class experiment on one task; its report as markdown."""
+    from clustering.experiments import multiclass
+
+    return multiclass.summarize(multiclass.run(tasks=(task,)))
