@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from .. import metrics
+from .._lam import MSP_REFERENCE_LAM as MSP_REF_LAM
 from ..evaluation import fit_and_evaluate
-from ._cells import F_BETA, MSP_REF_LAM
+from ._cells import F_BETA
 
 __all__ = ["score_fit"]
 
@@ -26,7 +27,7 @@ def score_fit(key: str, params: dict, X, y, seed: int, must_link=None) -> dict[s
     Returns the cell dict of :func:`~clustering.experiments._cells.compute_cell` plus
     ``partition_distance`` (DIFFRAC's squared distance between partitions, section 5: 0 for
     the true partition, at most ``k - 1`` for ``k`` clusters and classes). The MSP (at
-    :data:`MSP_REF_LAM`) is only scored for two clusters.
+    :data:`~clustering._lam.MSP_REFERENCE_LAM`) is only scored for two clusters.
     """
     binary = np.unique(y).shape[0] == 2
     result = fit_and_evaluate(
