@@ -181,7 +181,9 @@ def compare_grid(
         if n_jobs == 1 or len(jobs) == 1:
             done = [t[0](*t[1], **t[2]) for t in tasks]
         else:
-            done = Parallel(n_jobs=n_jobs)(tasks)
+            # max_nbytes=None: no memory-mapped temporary folder (the inputs are small), so nothing
+            # is left for loky's resource tracker to clean up when workers are killed.
+            done = Parallel(n_jobs=n_jobs, max_nbytes=None)(tasks)
         for (i, j), cell in zip(jobs, done, strict=True):
             grid[i][j] = cell
     return [[c for c in row if c is not None] for row in grid]

@@ -182,8 +182,11 @@ def test_interrupted_run_leaves_no_live_worker(tmp_path, sig):
         text=True,
         cwd=Path(__file__).resolve().parents[1],
     )
+    children: list = []
+    descendants: list = []
     try:
         children = _workers_when_busy(proc, tmp_path)
+        descendants = psutil.Process(proc.pid).children(recursive=True)
         os.kill(proc.pid, sig)
         proc.wait(timeout=30)
         _, alive = psutil.wait_procs(children, timeout=10)
@@ -192,5 +195,8 @@ def test_interrupted_run_leaves_no_live_worker(tmp_path, sig):
     finally:
         if proc.poll() is None:
             proc.kill()
-        for child in psutil.Process().children(recursive=True):
-            child.kill()
+        # Only the run's own workers: the test process's other children (loky's resource
+        # tracker of this pytest process, for one) must live on.
+        for child in {*children, *descendants}:
+            if child.is_running():
+                child.kill()

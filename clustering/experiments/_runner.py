@@ -430,6 +430,12 @@ def _iterate(
         with _dask_backend(scheduler, n_jobs):
             yield from joblib.Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
         return
+    # max_nbytes=None: cells carry no large arrays, and without a memory-mapped temporary
+    # folder an interrupted run leaves nothing for loky's resource tracker to clean up.
     yield from joblib.Parallel(
-        n_jobs=n_jobs, backend="loky", return_as="generator_unordered", batch_size=1
+        n_jobs=n_jobs,
+        backend="loky",
+        return_as="generator_unordered",
+        batch_size=1,
+        max_nbytes=None,
     )(tasks)

@@ -118,7 +118,7 @@ def figures(result: ExperimentResult) -> list:
     fig = go.Figure()
     for method in [c for c in curve.columns if c != "noise_dims" and not c.endswith("_std")]:
         fig.add_scatter(
-            name=_methods.label(method),
+            name=method,  # a key: clustering.plots.apply_method_style names and colours it
             x=curve["noise_dims"],
             y=curve[method],
             error_y={"type": "data", "array": curve[f"{method}_std"].fillna(0.0)},
