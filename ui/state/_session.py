@@ -1,45 +1,4 @@
-"""Session state of the lab: one place for every key, its default, getter and setter.
-
-What persists across pages (``st.session_state`` outlives a page change) and what goes into
-the URL (``st.query_params``, so a link reproduces a demo):
-
-==================  =========================  ============================================
-state               getter / setter            URL parameter (example)
-==================  =========================  ============================================
-data set            get_data_choice / set_…    ``data=breast``, ``data=synthetic:afs_trap``
-                                               with ``gen=n_samples=400;scale=1000``,
-                                               ``norm=0`` (raw features)
-algorithms          get_algorithms / set_…     ``algos=kmeans,mspc-mpm``
-lam                 get_lam / set_lam          ``lam=0.01``
-Lambda              get_regularizer / set_…    ``reg=diag``
-per-method params   get_algorithm_params / …   ``ap=mspc-mpm.init=eig``
-scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature index: factor)
-2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
-presenter mode      get_presenter / set_…      ``present=1`` (left out when off)
-uploaded file       get_upload / set_upload    ``upload=<token>`` (see below)
-clusters k          get_n_clusters / set_…     ``k=3`` (left out for 2)
-==================  =========================  ============================================
-
-An uploaded file cannot be put in a URL: with an upload chosen, ``data`` is left out of the
-URL. The file is kept in a server-side store (:mod:`ui.uploads`) under a random token that
-goes into the URL, so a reload in the same browser finds it again while the lab runs; a
-link opened elsewhere, or after a restart, falls back to the default data set with a
-warning. Lasso constraints (must-link / cannot-link)
-stay in the session only.
-
-How pages use it::
-
-    from ui import state
-    state.init()                     # first call on every page (restores the URL once)
-    current = state.get_current_data()
-    ...                              # widgets seeded with state.seed(widget_key, value)
-    state.sync_to_url()              # last call: write the state into the URL
-
-Widgets keep their own keys (``st.session_state[widget_key]``), which Streamlit forgets when
-a page stops drawing them; the persistent values live under ``dcl.*`` keys that no widget
-owns. :func:`seed` copies a persistent value into a widget key before the widget is drawn,
-and every setter drops the seeded widget keys so the widgets pick up the new value.
-"""
+"""The session keys, their defaults, getters and setters (see :mod:`ui.state`)."""
 
 from __future__ import annotations
 
@@ -54,8 +13,8 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 
-from . import cache, uploads, url
-from .model import (
+from .. import cache, uploads, url
+from ..model import (
     DEFAULT_LAM,
     DEFAULT_REGULARIZER,
     DEFAULT_VIEW,
@@ -63,68 +22,8 @@ from .model import (
     CurrentData,
     DataChoice,
     default_data_choice,
-    fingerprint,
-    lam_grid,
     snap_lam,
 )
-
-__all__ = [
-    "KEYS",
-    "VIEWS",
-    "CurrentData",
-    "DataChoice",
-    "add_constraints",
-    "approve_runs",
-    "approved_runs",
-    "bump_counter",
-    "clear_constraints",
-    "clear_data_error",
-    "default_algorithms",
-    "default_data_choice",
-    "fingerprint",
-    "get",
-    "get_algorithm_params",
-    "get_algorithms",
-    "get_constraints",
-    "get_current_data",
-    "get_data_choice",
-    "get_dataset",
-    "get_lam",
-    "get_n_clusters",
-    "get_presenter",
-    "get_regularizer",
-    "get_scaling_factors",
-    "get_scaling_preset",
-    "get_upload",
-    "get_view",
-    "init",
-    "lam_grid",
-    "record",
-    "record_start",
-    "seed",
-    "seed_widget",
-    "set_algorithm_params",
-    "set_algorithms",
-    "set_data_choice",
-    "set_lam",
-    "set_n_clusters",
-    "set_presenter",
-    "set_regularizer",
-    "set_scaling_factors",
-    "set_scaling_preset",
-    "set_upload",
-    "set_url_value",
-    "set_view",
-    "set_widget",
-    "snap_lam",
-    "sync_from_url",
-    "sync_to_url",
-    "upload_link_note",
-    "url_params",
-    "url_value",
-    "user_chose_data",
-    "widget_value",
-]
 
 
 class KEYS:
@@ -442,60 +341,6 @@ def set_presenter(on: bool) -> None:
     _set(KEYS.PRESENTER, bool(on))
 
 
-# ---- uploads that survive a reload (issue 13) -------------------------------------------
-
-#: URL parameter of an upload's token (see :mod:`ui.uploads`).
-UPLOAD_URL_KEY = "upload"
-
-
-def _remember_upload() -> None:
-    """Keep the session's upload (and the choice made of it) in the server store."""
-    upload = get_upload()
-    if upload is None:
-        return
-    token = get(KEYS.UPLOAD_TOKEN) or uploads.new_token()
-    st.session_state[KEYS.UPLOAD_TOKEN] = token
-    choice = get_data_choice()
-    uploads.remember(token, {**upload, "choice": choice if choice.kind == "upload" else None})
-
-
-def _upload_url_params() -> dict[str, str]:
-    if get_data_choice().kind == "upload" and get(KEYS.UPLOAD_TOKEN):
-        return {UPLOAD_URL_KEY: get(KEYS.UPLOAD_TOKEN)}
-    return {}
-
-
-def _restore_upload(token: str | None) -> list[str]:
-    """Bring back the upload a reloaded link names; a warning when the server lost it."""
-    if not token:
-        return []
-    entry = uploads.recall(token)
-    if entry is None:
-        return [
-            "Ignored the link's `upload`: the uploaded file it names is not on this server "
-            "any more (uploads are kept in memory only while the lab runs, and never in the "
-            "link itself). Upload the file again on the Data page."
-        ]
-    st.session_state[KEYS.UPLOAD] = {"name": entry["name"], "content": entry["content"]}
-    st.session_state[KEYS.UPLOAD_TOKEN] = token
-    if entry.get("choice") is not None:
-        set_data_choice(entry["choice"], chosen=True)
-    return []
-
-
-def upload_link_note(upload_kind: bool = False) -> str:
-    """What a link carries of an upload (for the Data page): ``""`` unless the current data
-    (or, with ``upload_kind=True``, the data being chosen) are an upload."""
-    if get_data_choice().kind != "upload" and not upload_kind:
-        return ""
-    return (
-        "The address bar keeps this upload for a reload in this browser while the lab runs "
-        "(the file stays on this server, in memory). A link cannot carry the file itself: "
-        "anyone else opening it, or opening it after the lab restarts, gets the default data "
-        "set — send them the CSV file."
-    )
-
-
 # ----------------------------------------------------------------------------------------
 # Writes on behalf of widgets and pages (the only writes of session keys)
 # ----------------------------------------------------------------------------------------
@@ -550,102 +395,6 @@ def bump_counter(key: str) -> int:
     value = int(st.session_state.get(key, 0)) + 1
     st.session_state[key] = value
     return value
-
-
-# ----------------------------------------------------------------------------------------
-# URL (the codec is ui.url; this applies it to the session)
-# ----------------------------------------------------------------------------------------
-
-
-def url_params() -> dict[str, str]:
-    """The query parameters that describe the current state (see the module docstring)."""
-    out = url.encode(
-        get_data_choice(),
-        get_algorithms(),
-        get_lam(),
-        get_regularizer(),
-        get(KEYS.PARAMS),
-        get(KEYS.SCALE),
-        get_view(),
-        presenter=get_presenter(),
-        n_clusters=get_n_clusters(),
-    )
-    out.update(_upload_url_params())
-    return out
-
-
-def _query() -> dict[str, str]:
-    return {k: st.query_params.get(k) for k in st.query_params.keys()}
-
-
-def sync_to_url(extra: Mapping[str, Any] | None = None) -> None:
-    """Write the state (and a page's own parameters ``extra``) into the URL, only when it
-    differs, so the browser history stays short. Call at the end of every page."""
-    wanted = {**url_params(), **{k: str(v) for k, v in (extra or {}).items()}}
-    if _query() != wanted:
-        st.query_params.from_dict(wanted)
-
-
-def _add_problems(problems: Sequence[str]) -> None:
-    if problems:
-        st.session_state[KEYS.DATA_ERROR] = " ".join([get(KEYS.DATA_ERROR), *problems]).strip()
-
-
-def sync_from_url(force: bool = False) -> list[str]:
-    """Read the state from the URL, once per session (or again with ``force=True``).
-
-    :func:`ui.url.decode` checks every key against its declared range or choices; a bad one
-    is left at its default and reported, the others are still used. Returns the warnings
-    (also shown by :func:`ui.widgets.data_caption`). Never raises.
-    """
-    if get(KEYS.URL_READ) and not force:
-        return []
-    st.session_state[KEYS.URL_READ] = True
-    decoded = url.decode(_query())
-    problems = list(decoded.warnings)
-    if decoded.data is not None:
-        set_data_choice(decoded.data, chosen=True)
-    if decoded.algorithms is not None:
-        set_algorithms(decoded.algorithms)
-    if decoded.lam is not None:
-        set_lam(decoded.lam)
-    if decoded.regularizer is not None:
-        set_regularizer(decoded.regularizer)
-    if decoded.view is not None:
-        set_view(decoded.view)
-    for key, values in decoded.params.items():
-        set_algorithm_params(key, {**get_algorithm_params(key), **values})
-    if decoded.scale is not None:
-        set_scaling_factors(decoded.scale)
-    if decoded.presenter is not None:
-        set_presenter(decoded.presenter)
-    problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
-    if decoded.n_clusters is not None:
-        set_n_clusters(decoded.n_clusters)
-    _add_problems(problems)
-    return problems
-
-
-def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> str:
-    """A page's own URL parameter, read once per session (a value not in ``allowed`` falls
-    back to ``default`` with a warning shown by :func:`ui.widgets.data_caption`)."""
-    skey = f"dcl.url.{name}"
-    if skey not in st.session_state:
-        value, warning = url.decode_choice(name, st.query_params.get(name), default, allowed)
-        if warning:
-            _add_problems([warning])
-        st.session_state[skey] = value
-    return st.session_state[skey]
-
-
-def set_url_value(name: str, value: str) -> None:
-    """Remember a page parameter for :func:`sync_to_url` (``extra``)."""
-    st.session_state[f"dcl.url.{name}"] = str(value)
-
-
-def init() -> None:
-    """Call first on every page: restores the state from the URL on a session's first run."""
-    sync_from_url()
 
 
 # ----------------------------------------------------------------------------------------
@@ -709,3 +458,14 @@ def set_scaling_preset(name: str) -> None:
     if name and name not in PRESETS:
         raise ValueError(f"Unknown scaling preset {name!r}; choose one of {sorted(PRESETS)}.")
     st.session_state[SCALE_PRESET] = str(name)
+
+
+def _remember_upload() -> None:
+    """Keep the session's upload (and the choice made of it) in the server store."""
+    upload = get_upload()
+    if upload is None:
+        return
+    token = get(KEYS.UPLOAD_TOKEN) or uploads.new_token()
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    choice = get_data_choice()
+    uploads.remember(token, {**upload, "choice": choice if choice.kind == "upload" else None})

@@ -1,0 +1,170 @@
+"""Links and uploads applied to the session: reading the URL once, writing it back, and the
+uploads that survive a reload (see :mod:`ui.state`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from .. import uploads, url
+from ._session import (
+    KEYS,
+    get,
+    get_algorithm_params,
+    get_algorithms,
+    get_data_choice,
+    get_lam,
+    get_n_clusters,
+    get_presenter,
+    get_regularizer,
+    get_view,
+    set_algorithm_params,
+    set_algorithms,
+    set_data_choice,
+    set_lam,
+    set_n_clusters,
+    set_presenter,
+    set_regularizer,
+    set_scaling_factors,
+    set_view,
+)
+
+# ---- uploads that survive a reload (issue 13) -------------------------------------------
+
+#: URL parameter of an upload's token (see :mod:`ui.uploads`).
+UPLOAD_URL_KEY = "upload"
+
+
+def _upload_url_params() -> dict[str, str]:
+    if get_data_choice().kind == "upload" and get(KEYS.UPLOAD_TOKEN):
+        return {UPLOAD_URL_KEY: get(KEYS.UPLOAD_TOKEN)}
+    return {}
+
+
+def _restore_upload(token: str | None) -> list[str]:
+    """Bring back the upload a reloaded link names; a warning when the server lost it."""
+    if not token:
+        return []
+    entry = uploads.recall(token)
+    if entry is None:
+        return [
+            "Ignored the link's `upload`: the uploaded file it names is not on this server "
+            "any more (uploads are kept in memory only while the lab runs, and never in the "
+            "link itself). Upload the file again on the Data page."
+        ]
+    st.session_state[KEYS.UPLOAD] = {"name": entry["name"], "content": entry["content"]}
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    if entry.get("choice") is not None:
+        set_data_choice(entry["choice"], chosen=True)
+    return []
+
+
+def upload_link_note(upload_kind: bool = False) -> str:
+    """What a link carries of an upload (for the Data page): ``""`` unless the current data
+    (or, with ``upload_kind=True``, the data being chosen) are an upload."""
+    if get_data_choice().kind != "upload" and not upload_kind:
+        return ""
+    return (
+        "The address bar keeps this upload for a reload in this browser while the lab runs "
+        "(the file stays on this server, in memory). A link cannot carry the file itself: "
+        "anyone else opening it, or opening it after the lab restarts, gets the default data "
+        "set — send them the CSV file."
+    )
+
+
+# ----------------------------------------------------------------------------------------
+# URL (the codec is ui.url; this applies it to the session)
+# ----------------------------------------------------------------------------------------
+
+
+def url_params() -> dict[str, str]:
+    """The query parameters that describe the current state (see the module docstring)."""
+    out = url.encode(
+        get_data_choice(),
+        get_algorithms(),
+        get_lam(),
+        get_regularizer(),
+        get(KEYS.PARAMS),
+        get(KEYS.SCALE),
+        get_view(),
+        presenter=get_presenter(),
+        n_clusters=get_n_clusters(),
+    )
+    out.update(_upload_url_params())
+    return out
+
+
+def _query() -> dict[str, str]:
+    return {k: st.query_params.get(k) for k in st.query_params.keys()}
+
+
+def sync_to_url(extra: Mapping[str, Any] | None = None) -> None:
+    """Write the state (and a page's own parameters ``extra``) into the URL, only when it
+    differs, so the browser history stays short. Call at the end of every page."""
+    wanted = {**url_params(), **{k: str(v) for k, v in (extra or {}).items()}}
+    if _query() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def _add_problems(problems: Sequence[str]) -> None:
+    if problems:
+        st.session_state[KEYS.DATA_ERROR] = " ".join([get(KEYS.DATA_ERROR), *problems]).strip()
+
+
+def sync_from_url(force: bool = False) -> list[str]:
+    """Read the state from the URL, once per session (or again with ``force=True``).
+
+    :func:`ui.url.decode` checks every key against its declared range or choices; a bad one
+    is left at its default and reported, the others are still used. Returns the warnings
+    (also shown by :func:`ui.widgets.data_caption`). Never raises.
+    """
+    if get(KEYS.URL_READ) and not force:
+        return []
+    st.session_state[KEYS.URL_READ] = True
+    decoded = url.decode(_query())
+    problems = list(decoded.warnings)
+    if decoded.data is not None:
+        set_data_choice(decoded.data, chosen=True)
+    if decoded.algorithms is not None:
+        set_algorithms(decoded.algorithms)
+    if decoded.lam is not None:
+        set_lam(decoded.lam)
+    if decoded.regularizer is not None:
+        set_regularizer(decoded.regularizer)
+    if decoded.view is not None:
+        set_view(decoded.view)
+    for key, values in decoded.params.items():
+        set_algorithm_params(key, {**get_algorithm_params(key), **values})
+    if decoded.scale is not None:
+        set_scaling_factors(decoded.scale)
+    if decoded.presenter is not None:
+        set_presenter(decoded.presenter)
+    problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
+    if decoded.n_clusters is not None:
+        set_n_clusters(decoded.n_clusters)
+    _add_problems(problems)
+    return problems
+
+
+def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> str:
+    """A page's own URL parameter, read once per session (a value not in ``allowed`` falls
+    back to ``default`` with a warning shown by :func:`ui.widgets.data_caption`)."""
+    skey = f"dcl.url.{name}"
+    if skey not in st.session_state:
+        value, warning = url.decode_choice(name, st.query_params.get(name), default, allowed)
+        if warning:
+            _add_problems([warning])
+        st.session_state[skey] = value
+    return st.session_state[skey]
+
+
+def set_url_value(name: str, value: str) -> None:
+    """Remember a page parameter for :func:`sync_to_url` (``extra``)."""
+    st.session_state[f"dcl.url.{name}"] = str(value)
+
+
+def init() -> None:
+    """Call first on every page: restores the state from the URL on a session's first run."""
+    sync_from_url()
