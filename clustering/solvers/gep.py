@@ -66,6 +66,30 @@ def best_split(projections: np.ndarray, quad: float) -> tuple[np.ndarray, float,
     return labels, threshold, float(values[best])
 
 
+def moments_and_total_factor(Z, labels, Lambda, lam, gram=None):
+    """The running cluster moments of ``labels``, the regularised total covariance
+    ``C = Sigma + lam * Lambda`` and its Cholesky factor, which every GEP step solves with
+    (shared by the paper's GEP and the monotone GEP search).
+
+    ``Z`` is centred, so the total scatter is the sum of the clusters' (one ``O(N d^2)``
+    product, none when ``gram = Z'Z`` is given).
+    """
+    from .._moments import RunningMoments
+
+    moments = RunningMoments(Z, labels, total_scatter=gram)
+    total = moments.scatter1 + moments.scatter0 if gram is None else gram
+    C = total / Z.shape[0] + lam * Lambda
+    try:
+        with serial_blas(C.shape[0]):
+            factor = linalg.cho_factor(C, check_finite=False)
+    except linalg.LinAlgError:
+        raise DegenerateDataError(
+            "The total covariance plus lam * Lambda is singular (more features than samples, "
+            "or linearly dependent features). Use lam > 0 with regularizer='diag'."
+        ) from None
+    return moments, C, factor
+
+
 def solve_gep(
     Z: np.ndarray,
     Lambda: np.ndarray,
@@ -84,25 +108,13 @@ def solve_gep(
     clusters' scatters are updated by the switched points (``O(n_switched d^2)`` per
     iteration), so the MSP of the result costs one MPM solve (``O(d^3)``).
     """
-    from .._moments import RunningMoments
     from ..mpm import solve_mpm
 
     n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
     # The clusters' sums and scatters, updated by the switched points (Appendix B): the means
     # cost O(n_switched d) per iteration and the MSP of the result needs no pass over Z.
-    # Z is centred, so the total scatter is the sum of the clusters' (one O(N d^2) product).
-    moments = RunningMoments(Z, labels, total_scatter=gram)
-    total = moments.scatter1 + moments.scatter0 if gram is None else gram
-    C = total / n + lam * Lambda
-    try:
-        with serial_blas(C.shape[0]):
-            factor = linalg.cho_factor(C, check_finite=False)
-    except linalg.LinAlgError:
-        raise DegenerateDataError(
-            "The total covariance plus lam * Lambda is singular (more features than samples, "
-            "or linearly dependent features). Use lam > 0 with regularizer='diag'."
-        ) from None
+    moments, C, factor = moments_and_total_factor(Z, labels, Lambda, lam, gram)
     history: list[float] = []
     status = "max_iter"
     w = np.zeros(Z.shape[1])

@@ -49,7 +49,6 @@ import numpy as np
 from scipy import linalg
 
 from .._moments import RunningMoments
-from .._threads import serial_blas
 from ..exceptions import DegenerateDataError
 from ..mpm import solve_mpm
 from ._result import SolverResult
@@ -150,22 +149,11 @@ def climb_gep(
     ``history`` is the MSP of the start and of each accepted labeling; ``w``, ``b``,
     ``kappa`` are the MPM of the returned labels.
     """
-    from .gep import best_split
+    from .gep import best_split, moments_and_total_factor
 
     n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
-    moments = RunningMoments(Z, labels, total_scatter=gram)
-    # Z is centred, so the total scatter is the sum of the clusters' (no second O(N d^2)).
-    total = moments.scatter1 + moments.scatter0 if gram is None else gram
-    C = total / n + lam * Lambda
-    try:
-        with serial_blas(C.shape[0]):
-            factor = linalg.cho_factor(C, check_finite=False)
-    except linalg.LinAlgError:
-        raise DegenerateDataError(
-            "The total covariance plus lam * Lambda is singular (more features than samples, "
-            "or linearly dependent features). Use lam > 0 with regularizer='diag'."
-        ) from None
+    moments, C, factor = moments_and_total_factor(Z, labels, Lambda, lam, gram)
     reg = lam * Lambda
     sol = _mpm_of(moments, reg, 1.0)
     history = [sol.alpha]
