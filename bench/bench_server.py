@@ -1,5 +1,5 @@
 """Server-side time of the lab's demo interactions, with and without the small-data thread
-limit (one BLAS and one OpenMP thread below 1,000,000 entries, ``clustering._base.
+limit (one BLAS and one OpenMP thread below 1,000,000 entries, ``clustering._threads.
 small_data_threads``), both measured in the same run.
 
 Each row is the computation an interaction triggers in the app, run here without Streamlit
@@ -96,19 +96,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=1)
     args = parser.parse_args(argv)
-    import clustering._base as base
+    import clustering._threads as threads
 
-    limit = base._KMEANS_THREADED_SIZE
+    limit = threads.SMALL_DATA_SIZE
     rows = []
     for name, fn in _workloads().items():
         fn()  # warm-up: imports, first-call costs
-        base._KMEANS_THREADED_SIZE = limit
+        threads.SMALL_DATA_SIZE = limit
         limited = _time(fn, args.repeats)
-        base._KMEANS_THREADED_SIZE = 0  # every array is "large": library default threads
+        threads.SMALL_DATA_SIZE = 0  # every array is "large": library default threads
         try:
             default = _time(fn, args.repeats)
         finally:
-            base._KMEANS_THREADED_SIZE = limit
+            threads.SMALL_DATA_SIZE = limit
         rows.append([name, f"{limited:.2f}", f"{default:.2f}", f"{default / limited:.1f}"])
     load = os.getloadavg()
     print(machine())

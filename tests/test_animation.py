@@ -133,3 +133,21 @@ def test_mspc_step_through_ends_at_the_fit_and_reports_its_objective():
     assert list(fig.frames[-1].data[2].y) == [s.objective for s in steps]
     with pytest.raises(ValueError, match="no iterations"):
         mspc_iterations(ds.X, {"method": "eig"})
+
+
+def test_numeric_frame_colours_map_to_the_palette():
+    """The frames colour points by number through a banded scale (fast to validate); every
+    code must land in the band of its palette colour, and -1 (a failed fit) in the grey one."""
+    from clustering.plots import OKABE_ITO
+    from clustering.plots.animation import _COLOR_MARKER, _FAILED, _colors
+
+    labels = np.array([-1, *range(len(OKABE_ITO)), len(OKABE_ITO) + 1])
+    codes = _colors(labels)
+    scale = _COLOR_MARKER["colorscale"]
+    lo, hi = _COLOR_MARKER["cmin"], _COLOR_MARKER["cmax"]
+    expected = [_FAILED, *OKABE_ITO, OKABE_ITO[(len(OKABE_ITO) + 1) % len(OKABE_ITO)]]
+    for code, colour in zip(codes, expected, strict=True):
+        t = (code - lo) / (hi - lo)
+        # The band containing t: the last stop at or below t whose next stop is above it.
+        band = [c for (a, c), (b, _) in zip(scale[::2], scale[1::2], strict=True) if a < t < b]
+        assert band == [colour], (code, t)

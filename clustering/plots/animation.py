@@ -50,8 +50,35 @@ def _aligned(labels: np.ndarray, reference: np.ndarray | None) -> np.ndarray:
     return labels
 
 
-def _colors(labels: np.ndarray) -> list[str]:
-    return [_FAILED if k < 0 else OKABE_ITO[int(k) % len(OKABE_ITO)] for k in labels]
+def _colors(labels: np.ndarray) -> np.ndarray:
+    """Each point's colour as a number: ``-1`` for a failed fit, else the cluster's index in
+    :data:`OKABE_ITO`, drawn through :data:`_COLOR_MARKER`'s banded colour scale.
+
+    A numeric array passes plotly's validation at once, where a list of N colour strings is
+    checked string by string (the MSPC step-through on breast: 166 ms to build with strings
+    in a loaded run, most of a regulariser change's figure time)."""
+    labels = np.asarray(labels)
+    return np.where(labels < 0, -1, labels % len(OKABE_ITO)).astype(np.float64)
+
+
+def _banded_scale() -> list[list]:
+    """Colour-scale bands of equal width: the failed colour, then the palette."""
+    colors = [_FAILED, *OKABE_ITO]
+    n = len(colors)
+    scale = []
+    for i, c in enumerate(colors):
+        scale += [[i / n, c], [(i + 1) / n, c]]
+    return scale
+
+
+#: Marker settings that map :func:`_colors`' codes ``-1 .. len(OKABE_ITO) - 1`` to the middle
+#: of their bands.
+_COLOR_MARKER = {
+    "colorscale": _banded_scale(),
+    "cmin": -1.5,
+    "cmax": len(OKABE_ITO) - 0.5,
+    "showscale": False,
+}
 
 
 def _range(v: np.ndarray) -> list[float]:
@@ -163,6 +190,7 @@ def scaling_animation_figure(
                 mode="markers",
                 marker={
                     "color": first[2 * m].marker.color,
+                    **_COLOR_MARKER,
                     "symbol": symbols,
                     "size": 7,
                     "opacity": 0.8,
@@ -311,7 +339,7 @@ def mspc_steps_figure(
             x=X[:, fx],
             y=X[:, fy],
             mode="markers",
-            marker={"color": first[0].marker.color, "size": 7, "opacity": 0.8},
+            marker={"color": first[0].marker.color, **_COLOR_MARKER, "size": 7, "opacity": 0.8},
             name="clusters",
             showlegend=False,
             hoverinfo="skip",
