@@ -292,6 +292,12 @@ margin_results = [r for r in ok_results if r.w is not None and r.n_clusters == 2
 if not margin_results:
     st.info("No clustering here has two clusters and a separating hyperplane to measure.")
 else:
+    show_guarantee = st.toggle(
+        "Guarantee for every ρ",
+        key="cluster.guarantee_on",
+        help="Under each histogram, Theorem 5's guaranteed fraction against the observed one "
+        "as ρ runs from 0 to 1 (one more figure per method).",
+    )
     cols = st.columns(min(len(margin_results), 3))
     for i, result in enumerate(margin_results):
         with cols[i % len(cols)], widgets.guard(title="The margins cannot be drawn"):
@@ -302,11 +308,12 @@ else:
                 plots.grid_panel(fig)
             figures[f"{result.key}-margins"] = fig
             st.plotly_chart(fig, key=f"margins.{result.key}")
-            if np.isfinite(result.msp):
-                with st.expander("Guarantee for every ρ"):
-                    curve = plots.guarantee_curve(margins, result.labels, result.msp)
-                    figures[f"{result.key}-guarantee"] = curve
-                    st.plotly_chart(curve, key=f"guarantee.{result.key}")
+            if show_guarantee and np.isfinite(result.msp):
+                curve = plots.guarantee_curve(
+                    margins, result.labels, result.msp, title="Guarantee for every ρ"
+                )
+                figures[f"{result.key}-guarantee"] = curve
+                st.plotly_chart(curve, key=f"guarantee.{result.key}")
 
 # ---- objective --------------------------------------------------------------------------
 histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size}
@@ -333,7 +340,9 @@ if stepper is not None and k == 2:
         f"MSP after every iteration ({(stepper.n_iter or 1) + 1} fits, predicted "
         f"{replay.describe()})."
     )
-    if replay.auto_run or st.toggle("Replay it", key="cluster.steps_on"):
+    # On request only: the figure with its frames is the page's heaviest to draw (the reload
+    # of the breast demo drew 11 figures in 4.95 s; see bench/RESULTS.md).
+    if st.toggle("Replay it", key="cluster.steps_on"):
         with widgets.guard(title="The iterations cannot be replayed"):
             steps = runs.mspc_steps(current.fingerprint, X, stepper.params)
             feats = (0, 1 if ds.n_features > 1 else 0)

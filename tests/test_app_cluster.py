@@ -208,6 +208,9 @@ def test_msp_curve_behind_a_button_and_its_caption():
 def test_mspc_step_through_frames_and_caption():
     at = cluster(**SMALL, algos="mspc-mpm")
     clean(at)
+    assert "mspc.steps" not in charts(at)  # drawn on request
+    at.toggle(key="cluster.steps_on").set_value(True).run()
+    clean(at)
     figure = charts(at)["mspc.steps"]
     frames = figure.get("frames", [])
     note = next(c for c in captions(at) if c.startswith("MSPC (MPM)") and "start" in c)

@@ -106,11 +106,17 @@ def test_cluster_page_default_path():
     frame = at.dataframe[0].value
     assert set(frame["algorithm"]) == {ALGORITHMS[k].name for k in ("kmeans", "mspc-mpm")}
     assert frame["accuracy"].min() > 0.9  # both methods find the diagnosis on breast
-    # Per method a scatter, a margin histogram and its guarantee curve; one objective plot.
+    # Per method a scatter and a margin histogram; one objective plot. The guarantee curves
+    # and the step-through are drawn on request.
     keys = {c.key for c in at.get("plotly_chart")}
     for method in ("kmeans", "mspc-mpm"):
-        assert {f"scatter.{method}", f"margins.{method}", f"guarantee.{method}"} <= keys
-    assert "objective" in keys
+        assert {f"scatter.{method}", f"margins.{method}"} <= keys
+        assert f"guarantee.{method}" not in keys
+    assert "objective" in keys and "mspc.steps" not in keys
+    at.toggle(key="cluster.guarantee_on").set_value(True).run()
+    no_errors(at)
+    keys = {c.key for c in at.get("plotly_chart")}
+    assert {"guarantee.kmeans", "guarantee.mspc-mpm"} <= keys
 
 
 def test_cluster_page_slider_change_reruns_with_new_lam():
