@@ -383,3 +383,42 @@ def fit_on(
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
     X = np.ascontiguousarray(X, dtype=np.float64)
     return fit(key, dict(params or {}), fingerprint(X, y), X, y, msp_lam=msp_lam)
+
+
+# ----------------------------------------------------------------------------------------
+# Figures drawn on many reruns
+# ----------------------------------------------------------------------------------------
+
+
+def _frozen_class():
+    import plotly.graph_objects as go
+
+    class FrozenFigure(go.Figure):
+        """A figure shared through ``st.cache_resource`` and never modified: its ``to_dict``
+        (which ``st.plotly_chart`` calls on every rerun, a deep copy of every property) is
+        computed once. The Feature-scaling animation (13 frames) spent 60 ms of every slider
+        step in that copy (py-spy of the server)."""
+
+        def to_dict(self):
+            spec = self.__dict__.get("_frozen_spec")
+            if spec is None:
+                spec = super().to_dict()
+                self._frozen_spec = spec
+            return spec
+
+    return FrozenFigure
+
+
+_FROZEN = None
+
+
+def frozen(fig):
+    """``fig``, drawn from then on from a specification computed once. Only for figures
+    that are cached and shared (do not modify them afterwards: the change would not be
+    drawn)."""
+    global _FROZEN
+    if _FROZEN is None:
+        _FROZEN = _frozen_class()
+    if not isinstance(fig, _FROZEN):
+        fig.__class__ = _FROZEN
+    return fig

@@ -132,7 +132,7 @@ def animation(
     fig = plots.scaling_animation_figure(
         sweep, _X, _y, features=view, feature_names=list(feature_names)
     )
-    return sweep, fig, describe_sweep(sweep, feature_names[int(feature)])
+    return sweep, cache.frozen(fig), describe_sweep(sweep, feature_names[int(feature)])
 
 
 def animation_signature(
@@ -183,7 +183,7 @@ def _scatter_figure(
     proj = cache.projection(view, data_fingerprint, _X, wv, b)
     lab = np.frombuffer(labels, dtype=np.int64)
     fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
-    return fig, proj.note
+    return cache.frozen(fig), proj.note
 
 
 def scatter_figure(view, data_fingerprint, w, b, labels, title, X, y, class_names=None):
