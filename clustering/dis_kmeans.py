@@ -53,7 +53,9 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         clustered at accuracy 0.59.) The MSPC paper's Table 2 picks ``lam`` from
         ``{1e-4, ..., 1e4}``.
     n_init : int, default=10
-        Number of k-means++ starts for the kernel k-means.
+        Number of k-means++ starts for the kernel k-means. One more start comes from the
+        relaxed solution (k-means on the top ``n_clusters - 1`` principal components of the
+        kernel features); the labeling of lowest objective is kept.
     max_iter : int, default=300
         Maximum number of Lloyd iterations per start.
     random_state : int, RandomState instance or None, default=None
@@ -166,6 +168,17 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
             max_iter=self.max_iter,
             random_state=random_state,
         ).fit(F)
+        # One more start, from the relaxed solution: the top n_clusters - 1 principal
+        # directions of F (those of the scatter matrix, eigenvalues s / (s + ridge_)) hold the
+        # continuous relaxation of kernel k-means on G (Ding & He 2004), so k-means there and
+        # Lloyd from its centroids in F finds the split along the dominant direction, which
+        # k-means++ starts miss among many partly whitened noise directions when d >= N
+        # (N = 20, d = 40, n_init = 2: ARI 0.46 with a higher objective than the classes').
+        # Kept only if its objective is strictly lower, so the k-means++ result is unchanged
+        # otherwise.
+        relaxed = self._relaxed_start(F, V, random_state)
+        if relaxed is not None and relaxed.inertia_ < km.inertia_ * (1.0 - 1e-12):
+            km = relaxed
         self.cluster_centers_ = km.cluster_centers_
         self.n_iter_ = int(km.n_iter_)
         if self.n_clusters == 2:
@@ -179,6 +192,22 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         means = sums / np.maximum(counts, 1)[:, None]
         self.objective_ = float(((F - means[self.labels_]) ** 2).sum())
         return self
+
+    def _relaxed_start(self, F: np.ndarray, V: np.ndarray, random_state) -> KMeans | None:
+        """Lloyd in ``F`` from k-means on the top ``n_clusters - 1`` principal components."""
+        k = self.n_clusters
+        if k < 2 or F.shape[0] <= k:
+            return None
+        # eigh sorts ascending and s / (s + ridge_) grows with s: the last columns lead.
+        P = F @ V[:, -(k - 1) :]
+        labels = KMeans(n_clusters=k, n_init=self.n_init, random_state=random_state).fit(P).labels_
+        counts = np.bincount(labels, minlength=k)
+        if np.any(counts == 0):
+            return None
+        centers = np.zeros((k, F.shape[1]))
+        np.add.at(centers, labels, F)
+        centers /= counts[:, None]
+        return KMeans(n_clusters=k, init=centers, n_init=1, max_iter=self.max_iter).fit(F)
 
     def _embed(self, X: np.ndarray) -> np.ndarray:
         return (X - self.mean_) @ self.transform_

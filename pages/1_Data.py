@@ -15,7 +15,7 @@ import streamlit as st
 import datasets
 from clustering.plots import cluster_colors
 from datasets.synthetic import GENERATORS
-from ui import cache, state, uploads, widgets
+from ui import cache, presenter, state, uploads, widgets
 
 st.set_page_config(
     page_title="Data · Discriminative Clustering Lab",
@@ -305,7 +305,7 @@ with right:
                 xaxis={"title": "class", "type": "category"},
                 yaxis={"title": "samples"},
             )
-            st.plotly_chart(fig, key="data.class_counts")
+            presenter.chart(fig, key="data.class_counts")
 
     widgets.page_link(
         "pages/2_Cluster.py", label="Cluster these data", icon=":material/scatter_plot:"

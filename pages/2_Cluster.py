@@ -15,7 +15,7 @@ import streamlit as st
 
 from clustering import ALGORITHMS, plots
 from clustering.evaluation import metrics_table
-from ui import cache, runs, state, widgets
+from ui import cache, presenter, runs, state, widgets
 
 st.set_page_config(
     page_title="Cluster · Discriminative Clustering Lab",
@@ -221,7 +221,7 @@ for row_size in runs.grid_rows(len(order)):
                 plots.grid_panel(fig)
             figures[f"{key}-scatter"] = fig
             if key in constraint_keys:
-                event = st.plotly_chart(
+                event = presenter.chart(
                     fig,
                     key=f"scatter.{key}",
                     on_select="rerun",
@@ -236,7 +236,7 @@ for row_size in runs.grid_rows(len(order)):
                     chosen.append(int(np.ravel(data)[0]))
                 selection[key] = chosen
             else:
-                st.plotly_chart(fig, key=f"scatter.{key}")
+                presenter.chart(fig, key=f"scatter.{key}")
             if result.hyperplane == "mpm":
                 st.caption(
                     "This method draws no hyperplane; the line and margins are those of the "
@@ -307,13 +307,13 @@ else:
             if len(margin_results) > 1:
                 plots.grid_panel(fig)
             figures[f"{result.key}-margins"] = fig
-            st.plotly_chart(fig, key=f"margins.{result.key}")
+            presenter.chart(fig, key=f"margins.{result.key}")
             if show_guarantee and np.isfinite(result.msp):
                 curve = plots.guarantee_curve(
                     margins, result.labels, result.msp, title="Guarantee for every ρ"
                 )
                 figures[f"{result.key}-guarantee"] = curve
-                st.plotly_chart(curve, key=f"guarantee.{result.key}")
+                presenter.chart(curve, key=f"guarantee.{result.key}")
 
 # ---- objective --------------------------------------------------------------------------
 histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size}
@@ -321,7 +321,7 @@ if histories:
     st.subheader("Objective per iteration")
     fig = plots.objective_grid(histories)
     figures["objective"] = fig
-    st.plotly_chart(fig, key="objective")
+    presenter.chart(fig, key="objective")
     for line in runs.objective_notes(ok_results):
         st.caption(line)
     st.caption(
@@ -350,7 +350,7 @@ if stepper is not None and k == 2:
                 feats = tuple(int(j) for j in view.split(":", 1)[1].split(","))
             fig = plots.mspc_steps_figure(steps, X, features=feats, feature_names=ds.feature_names)
             figures["mspc-steps"] = fig
-            st.plotly_chart(fig, key="mspc.steps")
+            presenter.chart(fig, key="mspc.steps")
             st.caption(runs.steps_note(stepper.name, steps))
 
 # ---- choosing k --------------------------------------------------------------------------
@@ -371,7 +371,7 @@ if state.widget_value("cluster.curve_for") == curve_key:
         curve = runs.msp_curve(current.fingerprint, X, lam, reg)
         fig = plots.msp_curve_figure(curve)
         figures["msp-curve"] = fig
-        st.plotly_chart(fig, key="msp.curve")
+        presenter.chart(fig, key="msp.curve")
         st.caption(runs.curve_note(curve))
 
 # ---- downloads --------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from clustering.animation import DEFAULT_FACTORS, PRESETS
 from clustering.experiments import protocols
 from clustering.mspc import INITS
 from ui import analysis as ua
-from ui import cache, state, widgets
+from ui import cache, presenter, state, widgets
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
@@ -226,7 +226,7 @@ comparison_fig = plots.scaling_comparison_figure(
     comparison, title="Accuracy and MSP before and after the rescaling"
 )
 if y is not None:
-    st.plotly_chart(comparison_fig, key="fs.comparison", width="stretch")
+    presenter.chart(comparison_fig, key="fs.comparison", width="stretch")
 
 st.caption(
     "Both panels draw the points where they are in the original units, so only the "
@@ -262,7 +262,7 @@ for rb, ra in zip(before, after, strict=True):
                 y,
                 ds.class_names,
             )
-            st.plotly_chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
+            presenter.chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
             if note:
                 st.caption(note)
 
@@ -312,7 +312,7 @@ if state.widget_value("fs.anim.request") == signature:
             X,
             y,
         )
-    st.plotly_chart(anim_fig, key="fs.anim.figure", width="stretch")
+    presenter.chart(anim_fig, key="fs.anim.figure", width="stretch")
     st.caption(
         "Press ▶ Play or drag the slider. Points stay in the original units; colours are "
         "each method's clusters and the dashed line its hyperplane at that factor."
@@ -350,7 +350,7 @@ else:
         )
         t_left, t_right = st.columns([3, 2])
         with t_left:
-            st.plotly_chart(plots.theorem1_figure(checks), key="fs.t1.figure", width="stretch")
+            presenter.chart(plots.theorem1_figure(checks), key="fs.t1.figure", width="stretch")
         with t_right:
             for row in checks.itertuples():
                 label = f"Λ = {row.regularizer}"
@@ -464,7 +464,7 @@ else:
             "much single repetitions vary (which feature was scaled matters).",
         )
         fig = plots.sensitivity_figure(summary, error=error_kind)
-        st.plotly_chart(fig, key="fs.s.figure", width="stretch")
+        presenter.chart(fig, key="fs.s.figure", width="stretch")
         failed = runs[runs["error"] != ""]
         if not failed.empty:
             st.warning(

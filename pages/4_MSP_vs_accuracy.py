@@ -17,7 +17,7 @@ import datasets
 from clustering import ALGORITHMS, plots
 from clustering.experiments import protocols
 from ui import analysis as ua
-from ui import state, widgets
+from ui import presenter, state, widgets
 
 st.set_page_config(
     page_title="MSP vs accuracy · Discriminative Clustering Lab", page_icon="📈", layout="wide"
@@ -177,7 +177,7 @@ else:
         title=f"{ALGORITHMS[key].name}: MSP against accuracy",
         highlight=highlight,
     )
-    st.plotly_chart(fig, key="mva.scatter", width="stretch")
+    presenter.chart(fig, key="mva.scatter", width="stretch")
     r = protocols.pearson(table["msp"], table["accuracy"])
     slope, intercept = protocols.fit_line(table["msp"], table["accuracy"])
     m = st.columns(3)
@@ -214,7 +214,7 @@ else:
             "the largest MSP. How close does that come to the λ an oracle with the true "
             "classes would pick?"
         )
-        st.plotly_chart(plots.lam_sweep_figure(sweep), key="mva.sweep", width="stretch")
+        presenter.chart(plots.lam_sweep_figure(sweep), key="mva.sweep", width="stretch")
         c = st.columns(4)
         c[0].metric(
             "λ chosen by MSP",

@@ -15,7 +15,7 @@ import streamlit as st
 
 from clustering import ALGORITHMS, plots
 from ui import analysis as ua
-from ui import cache, learn, state, widgets
+from ui import cache, learn, presenter, state, widgets
 
 st.set_page_config(
     page_title="Learn · Discriminative Clustering Lab", page_icon="🎓", layout="wide"
@@ -110,7 +110,7 @@ with right:
             "Usually above p, because real data are not the worst case.",
         )
         margins = X @ mpm["w"] - mpm["b"]
-        st.plotly_chart(
+        presenter.chart(
             plots.margin_histogram(
                 margins, labels, title=f"MPM hyperplane for the {source}", height=330
             ),
@@ -219,7 +219,7 @@ with right:
             extra,
         )
         ok = bound_table[bound_table["error"] == ""]
-        st.plotly_chart(plots.lower_bound_figure(ok), key="learn.t2.figure", width="stretch")
+        presenter.chart(plots.lower_bound_figure(ok), key="learn.t2.figure", width="stretch")
         holds = int((ok["bound"] <= ok["kappa_squared"] * (1 + 1e-9)).sum())
         st.caption(
             f"The bound stays below κ² for {holds} of {len(ok)} labelings (the theorem says: "
@@ -280,7 +280,7 @@ with right:
         if kind != "rescale every feature":
             zero = ua.theorem1_table(current.fingerprint, transform, 0.0, X, labels, ("diag",))
             checks = pd.concat([zero, checks], ignore_index=True)
-        st.plotly_chart(plots.theorem1_figure(checks), key="learn.t1.figure", width="stretch")
+        presenter.chart(plots.theorem1_figure(checks), key="learn.t1.figure", width="stretch")
         st.dataframe(
             checks[
                 ["setting", "msp_before", "msp_after", "relative_difference", "expected_invariant"]
@@ -332,12 +332,12 @@ with right:
     with widgets.guard("The guarantee could not be computed"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
         margins = X @ mpm["w"] - mpm["b"]
-        st.plotly_chart(
+        presenter.chart(
             plots.margin_histogram(margins, labels, mpm["alpha"], rho, height=330),
             key="learn.t5.hist",
             width="stretch",
         )
-        st.plotly_chart(
+        presenter.chart(
             plots.guarantee_curve(margins, labels, mpm["alpha"], height=300),
             key="learn.t5.curve",
             width="stretch",

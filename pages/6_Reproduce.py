@@ -148,7 +148,7 @@ with st.container(border=True):
         st.markdown(f"**Live result** ({', '.join(live.config.tasks)})")
         show_report(live.markdown, f"repro.live.{name}.table")
         for i, fig in enumerate(reproduce.styled_figures(name, live)):
-            st.plotly_chart(fig, width="stretch", key=f"repro.live.{name}.fig{i}")
+            presenter.chart(fig, width="stretch", key=f"repro.live.{name}.fig{i}")
 
 st.subheader("Stored results")
 if result is None:
@@ -158,7 +158,7 @@ if result is None:
     )
 else:
     for i, fig in enumerate(reproduce.stored_figures(name)):
-        st.plotly_chart(fig, width="stretch", key=f"repro.stored.{name}.fig{i}")
+        presenter.chart(fig, width="stretch", key=f"repro.stored.{name}.fig{i}")
     show_report(result.markdown, f"repro.stored.{name}")
     st.download_button(
         "Download the table (CSV)",

@@ -61,7 +61,7 @@ else:
         fig = plots.compare_figure(
             rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210
         )
-        st.plotly_chart(fig, key="compare.grid", width="stretch")
+        presenter.chart(fig, key="compare.grid", width="stretch")
         skipped = [c for row in cells for c in row if c.status == "skipped"]
         failed = [c for row in cells for c in row if c.status == "error"]
         if skipped:

@@ -102,9 +102,10 @@ def _slides_script():
     slides = presenter.sidebar()
     with presenter.theory_expander("Theory"):
         st.write("The MSP is a lower bound on the accuracy.")
-    st.plotly_chart(go.Figure(go.Scatter(x=[0, 1], y=[1, 0]), layout={"title": "Two points"}))
+    presenter.chart(go.Figure(go.Scatter(x=[0, 1], y=[1, 0]), layout={"title": "Two points"}))
     cols = st.columns(2)
-    cols[1].plotly_chart(go.Figure(go.Bar(x=[0, 1], y=[1, 2])))
+    presenter.chart(go.Figure(go.Bar(x=[0, 1], y=[1, 2])), where=cols[1], key="bars")
+    st.plotly_chart(go.Figure(go.Bar(x=[1], y=[1])))  # not through the helper: not a slide
     presenter.export_button(slides)
 
 
@@ -118,9 +119,11 @@ def test_presenter_mode_offers_the_drawn_figures_as_slides():
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     assert at.toggle(key="presenter.toggle").value is True
-    # Both figures (one inside a column) are recorded, in drawing order, named by title.
+    # Both figures drawn by the helper (one inside a column) are kept, in drawing order,
+    # named by title; all three are on the page.
     figures = at.session_state["presenter.figures"]
     assert [name for name, _ in figures] == ["Two points", "figure 2"]
+    assert len(at.get("plotly_chart")) == 3
     (button,) = _export_buttons(at)
     assert "2 figures" in button.proto.label
     assert at.expander[0].proto.expanded is False  # theory collapsed

@@ -88,6 +88,18 @@ def test_dis_kmeans_small_lam_is_invariant_to_feature_scaling_large_lam_is_kmean
     assert adjusted_rand_score(y, km) < 0.2
 
 
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_dis_kmeans_relaxed_start_finds_the_split_when_d_exceeds_n(seed):
+    # 20 samples, 40 features: one k-means++ start alone stops at a split unrelated to the
+    # clusters (ARI < 0.2 on these seeds) whose objective is above the classes'.
+    X, y = two_gaussians(n_per=10, d=40, gap=12.0, seed=seed)
+    model = DiscriminativeKMeans(n_init=1, random_state=0).fit(X)
+    assert adjusted_rand_score(y, model.labels_) == 1.0
+    F = (X - model.mean_) @ model.transform_
+    plus_only = KMeans(n_clusters=2, n_init=1, random_state=np.random.RandomState(0)).fit(F)
+    assert model.objective_ <= plus_only.inertia_ + 1e-9
+
+
 # ------------------------------------------------------------------------ LDA-k-means
 
 

@@ -63,3 +63,14 @@ def test_only_ui_state_touches_the_session():
         if owner in path.parents:
             continue
         assert "session_state" not in path.read_text(), f"{path.relative_to(ROOT)}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_pages_draw_figures_only_through_the_presenter_helper(page):
+    # ui.presenter.chart keeps presenter mode's slides; a direct plotly_chart would be missed.
+    calls = [
+        node.lineno
+        for node in ast.walk(ast.parse(page.read_text()))
+        if isinstance(node, ast.Attribute) and node.attr == "plotly_chart"
+    ]
+    assert not calls, f"{page.name} calls plotly_chart on lines {calls}: use presenter.chart"

@@ -4,9 +4,10 @@ The toggle lives in the sidebar (:func:`sidebar`, called by ``app.py`` around ev
 in the URL (``present=1``, through :func:`ui.state.set_presenter`). Pages use:
 
 * :func:`theory_expander` — an expander that is open normally and collapsed for presenting;
-* nothing else: while presenter mode is on, every ``plotly_chart`` a page draws is recorded
-  (:func:`install_recorder`) and :func:`export_button` offers them as one zip of slide-ready
-  PNG and SVG files (:func:`clustering.export.export_figures`, offline).
+* :func:`chart` — draws a plotly figure (instead of ``st.plotly_chart``; tests/test_layers.py
+  checks that pages call nothing else); while presenter mode is on it also keeps the figure,
+  and :func:`export_button` offers the page's figures as one zip of slide-ready PNG and SVG
+  files (:func:`clustering.export.export_figures`, offline).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from clustering.exceptions import ExportFailedError
 
@@ -22,9 +22,9 @@ from . import state
 
 __all__ = [
     "CSS",
+    "chart",
     "enabled",
     "export_button",
-    "install_recorder",
     "recorded_figures",
     "sidebar",
     "theory_expander",
@@ -72,53 +72,33 @@ def _figure_name(figure: Any, index: int) -> str:
     return text or f"figure {index}"
 
 
-# The unpatched functions, kept on the class so that a reload of this module (Streamlit's
-# file watcher) does not wrap the wrappers.
-if not hasattr(DeltaGenerator, "_dcl_plotly_chart"):
-    DeltaGenerator._dcl_plotly_chart = DeltaGenerator.plotly_chart
-    DeltaGenerator._dcl_st_plotly_chart = st.plotly_chart
-_ORIGINAL = DeltaGenerator._dcl_plotly_chart
+def _record(figure: Any) -> None:
+    figures = state.widget_value(_FIGURES)
+    if figures is not None:
+        figures.append((_figure_name(figure, len(figures) + 1), figure))
 
 
-def _record(figure_or_data: Any) -> None:
-    try:
-        if enabled():
-            figures = state.widget_value(_FIGURES)
-            if figures is not None:
-                figures.append((_figure_name(figure_or_data, len(figures) + 1), figure_or_data))
-    except Exception:  # recording must never break a page (e.g. outside a script run)
-        pass
+def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
+    """Draw a plotly figure on the page; the only way pages draw one.
 
-
-def _recording_plotly_chart(self, figure_or_data, *args, **kwargs):
-    _record(figure_or_data)
-    return _ORIGINAL(self, figure_or_data, *args, **kwargs)
-
-
-_ORIGINAL_ST = DeltaGenerator._dcl_st_plotly_chart  # bound to the main area at import
-
-
-def _recording_st_plotly_chart(figure_or_data, *args, **kwargs):
-    _record(figure_or_data)
-    return _ORIGINAL_ST(figure_or_data, *args, **kwargs)
-
-
-def install_recorder() -> None:
-    """Record every ``plotly_chart`` of the session's runs (``st.plotly_chart`` and the
-    containers' own; installed once per process, the record is per session and only kept
-    while presenter mode is on)."""
-    if DeltaGenerator.plotly_chart is not _recording_plotly_chart:
-        DeltaGenerator.plotly_chart = _recording_plotly_chart
-    if st.plotly_chart is not _recording_st_plotly_chart:
-        st.plotly_chart = _recording_st_plotly_chart
+    ``where`` is a container (a column, an expander, ``st.sidebar``; default: the current
+    one, as ``st.plotly_chart``); ``kwargs`` go to ``plotly_chart`` (``key``, ``width``,
+    ``on_select``...), whose return value (a selection event with ``on_select``) is returned.
+    In presenter mode the figure is also kept, in drawing order and named by its title, for
+    :func:`export_button`'s slides (with large fonts there, :func:`clustering.export.
+    slide_layout`); the figure on the page is the same either way.
+    """
+    if enabled():
+        _record(figure)
+    target = st if where is None else where
+    return target.plotly_chart(figure, **kwargs)
 
 
 def sidebar() -> Any:
     """Draw the presenter toggle in the sidebar, apply the large fonts when it is on and
-    start recording this run's figures. Returns a sidebar placeholder for
+    start this run's list of figures (filled by :func:`chart`). Returns a sidebar placeholder for
     :func:`export_button` (to fill after the page has drawn its figures)."""
     state.init()
-    install_recorder()
     state.seed(_TOGGLE, state.KEYS.PRESENTER)
     on = st.sidebar.toggle(
         "Presenter mode",

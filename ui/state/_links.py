@@ -165,6 +165,27 @@ def set_url_value(name: str, value: str) -> None:
     st.session_state[f"dcl.url.{name}"] = str(value)
 
 
+def _leave_legacy_pages_mode() -> None:
+    """Rerun through ``app.py`` when Streamlit ran this page without it.
+
+    A fresh server treats ``pages/`` as a legacy multipage folder until some session has
+    called ``st.navigation`` (Streamlit's documented rule). If a sub-page is the server's
+    first request, Streamlit runs that page alone: the sidebar then lists the entry point as
+    "app" instead of "Home", and ``app.py``'s frame (the presenter toggle, the favicon) is
+    missing. Switching the flag off and rerunning lets ``app.py`` route the same page (its
+    hash is its URL path in both modes). The flag is Streamlit's own, private attribute; if a
+    later version drops it, nothing happens here and the browser test's "Home" check fails.
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - a Streamlit without the legacy folder mode
+        return
+    if getattr(PagesManager, "uses_pages_directory", None):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def init() -> None:
     """Call first on every page: restores the state from the URL on a session's first run."""
+    _leave_legacy_pages_mode()
     sync_from_url()
