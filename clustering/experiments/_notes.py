@@ -235,10 +235,10 @@ GAP_NOTES: dict[str, str] = {
   we have not measured why). SMIC (0.860)
   and LDA-k-means (0.753) are the strongest baselines on digits.
 - **letter-26: the union bound is nearly vacuous at k = 26.** Every single-start MSPC labeling
-  has multi-class MSP at most 0.0013 at lam = 0.1 (the multi-starts 0.0042) (each cluster's 25 pairwise failure
-  probabilities add up to about 1 or more); from the standardised start the MSP is exactly
-  0 and the monotone search cannot move, so MSPC returns its start's labels (NMI 0.392).
-  The multi-class MSP is informative for a handful of clusters, not for dozens.
+  has multi-class MSP at most 0.0013 at lam = 0.1 (the multi-starts 0.0042; each cluster's
+  25 pairwise failure probabilities add up to about 1 or more); from the standardised start
+  the MSP is exactly 0 and the monotone search cannot move, so MSPC returns its start's
+  labels (NMI 0.392). The multi-class MSP is informative for a handful of clusters, not for dozens.
 - **MSP vs accuracy.** Over the 55 unscaled MSPC fits with k > 2, Pearson r = 0.97, but
   that mostly ranks the tasks by difficulty (letter-26 near 0 on both axes); within a task,
   across solvers and starts, r is 0.99 (wine-raw), 0.72 (digits), 0.83 (letter-26),
