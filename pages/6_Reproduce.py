@@ -1,9 +1,9 @@
 """Reproduce page: the papers' tables and figures as we measured them, next to the papers'.
 
-One experiment at a time (every registered one of :mod:`clustering.experiments`, plus the
-multi-class experiment beyond the papers): first the live re-run on one task, with its
-result right under the button, then the stored results as tidy tables and figures with the
-lab's method colours and names. Widgets and layout only: the computation is in
+One experiment at a time (every registered one of :mod:`clustering.experiments`, the
+multi-class and kernel experiment beyond the papers included): first the live re-run on one
+task, with its result right under the button, then the stored results as tidy tables and
+figures with the lab's method colours and names. Widgets and layout only: the computation is in
 :mod:`clustering.experiments`, the tables and figures are prepared in :mod:`ui.reproduce`.
 """
 
@@ -28,22 +28,18 @@ st.set_page_config(
 )
 state.init()
 
-MULTICLASS = "multiclass"
-MULTICLASS_TASKS = ("iris", "wine-raw")
-
 st.title("Reproduce the papers")
 with presenter.theory_expander("What this page shows", expanded=True):
     st.markdown(
         "Every number the papers publish that we can check, recomputed by "
         "`python -m clustering.experiments` and shown next to the paper's value, plus one "
-        "experiment beyond the papers (multi-class MSPC). Re-run an experiment on one task "
-        "to watch it being computed; the stored results of the last full run are below "
+        "experiment beyond the papers (multi-class and kernel MSPC). Re-run an experiment on "
+        "one task to watch it being computed; the stored results of the last full run are below "
         "(`REPRODUCTION.md` says what we know about each gap)."
     )
 
-names = [*EXPERIMENTS, MULTICLASS]
+names = list(EXPERIMENTS)
 titles = {n: EXPERIMENTS[n].title for n in EXPERIMENTS}
-titles[MULTICLASS] = "Beyond the papers: multi-class MSPC against the multi-class baselines"
 name = st.selectbox("Experiment", names, format_func=titles.get, key="repro.experiment")
 
 
@@ -61,32 +57,6 @@ def show_report(markdown: str, key: str) -> None:
 
 if state.widget_value("repro.cache") is None:
     state.set_widget("repro.cache", tempfile.mkdtemp(prefix="repro-"))
-
-# ---- the multi-class experiment (issue 14) ------------------------------------------------
-if name == MULTICLASS:
-    st.caption("Source: `clustering/experiments/multiclass.py` (beyond the papers).")
-    with st.container(border=True):
-        st.subheader("Run it yourself on one task")
-        task = st.selectbox("Task", MULTICLASS_TASKS, key="repro.task.multiclass")
-        st.caption(
-            "Every method, each MSPC solver and start, on the task and after a random "
-            "per-feature scaling: about half a minute on iris on this machine."
-        )
-        if st.button("Run", key="repro.run.multiclass", type="primary"):
-            with widgets.guard("The run failed"), st.spinner(f"Running on {task}…"):
-                state.set_widget("repro.live.multiclass", (task, reproduce.multiclass_live(task)))
-        live = state.widget_value("repro.live.multiclass")
-        if live is not None:
-            st.markdown(f"**Live result** ({live[0]})")
-            show_report(live[1], "repro.live.multiclass.table")
-    st.subheader("Stored results")
-    markdown = reproduce.multiclass_markdown()
-    if markdown:
-        show_report(markdown, "repro.stored.multiclass")
-    else:
-        st.info("No stored result yet: run `python -m clustering.experiments.multiclass`.")
-    state.sync_to_url()
-    st.stop()
 
 # ---- a registered experiment ---------------------------------------------------------------
 experiment = EXPERIMENTS[name]

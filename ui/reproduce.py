@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -21,8 +20,6 @@ from clustering.plots import apply_method_style, display_label
 __all__ = [
     "LONG_TABLE_ROWS",
     "blocks",
-    "multiclass_live",
-    "multiclass_markdown",
     "params_text",
     "stored",
     "stored_figures",
@@ -119,19 +116,3 @@ def stored_figures(name: str) -> list:
     """:func:`styled_figures` of the stored result."""
     result = load_stored(name, PUBLISHED_DIR)
     return [] if result is None else styled_figures(name, result)
-
-
-@st.cache_data(show_spinner=False)
-def multiclass_markdown() -> str:
-    """The stored multi-class experiment (issue 14) as the REPRODUCTION.md section."""
-    from clustering.experiments import multiclass
-
-    return multiclass.section(Path(PUBLISHED_DIR))
-
-
-@st.cache_data(show_spinner=False, max_entries=8)
-def multiclass_live(task: str) -> str:
-    """Run the multi-class experiment on one task; its report as markdown."""
-    from clustering.experiments import multiclass
-
-    return multiclass.summarize(multiclass.run(tasks=(task,)))

@@ -3,7 +3,7 @@
 >>> from clustering.experiments import EXPERIMENTS
 >>> list(EXPERIMENTS)  # doctest: +NORMALIZE_WHITESPACE
 ['table2', 'table3', 'afs', 'msp-accuracy', 'mmc-digits', 'diffrac-fig1',
- 'diffrac-table1', 'mvc-fig2']
+ 'diffrac-table1', 'mvc-fig2', 'multiclass']
 
 Command line (from the repository root)::
 
@@ -43,6 +43,7 @@ from .diffrac_fig1 import EXPERIMENT as _DIFFRAC_FIG1
 from .diffrac_table1 import EXPERIMENT as _DIFFRAC_TABLE1
 from .mmc_digits import EXPERIMENT as _MMC
 from .msp_accuracy import EXPERIMENT as _MSP_ACC
+from .multiclass import EXPERIMENT as _MULTICLASS
 from .mvc_fig2 import EXPERIMENT as _MVC_FIG2
 from .table2 import EXPERIMENT as _TABLE2
 from .table3 import EXPERIMENT as _TABLE3
@@ -73,7 +74,17 @@ __all__ = [
 EXPERIMENTS: Mapping[str, Experiment] = MappingProxyType(
     {
         e.name: e
-        for e in (_TABLE2, _TABLE3, _AFS, _MSP_ACC, _MMC, _DIFFRAC_FIG1, _DIFFRAC_TABLE1, _MVC_FIG2)
+        for e in (
+            _TABLE2,
+            _TABLE3,
+            _AFS,
+            _MSP_ACC,
+            _MMC,
+            _DIFFRAC_FIG1,
+            _DIFFRAC_TABLE1,
+            _MVC_FIG2,
+            _MULTICLASS,
+        )
     }
 )
 

@@ -1,7 +1,8 @@
 """Command line: ``python -m clustering.experiments EXPERIMENT --out DIR [options]``.
 
-Experiments: ``table2``, ``table3``, ``afs``, ``msp-accuracy``, ``mmc-digits``; ``all`` runs
-them in that order; ``report`` rebuilds ``REPRODUCTION.md`` from stored results.
+Experiments: ``table2``, ``table3``, ``afs``, ``msp-accuracy``, ``mmc-digits``,
+``diffrac-fig1``, ``diffrac-table1``, ``mvc-fig2``, ``multiclass``; ``all`` runs them in that
+order; ``report`` rebuilds ``REPRODUCTION.md`` from stored results.
 """
 
 from __future__ import annotations

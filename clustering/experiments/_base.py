@@ -53,6 +53,9 @@ _CELL_COLUMNS = (
     "time_median",
     "partition_distance",
 )
+#: Columns kept only when some cell's result has them (multiclass: the number of clusters,
+#: the adjusted Rand index and a hash of the partition, to compare two fits' labels).
+_OPTIONAL_COLUMNS = ("n_clusters", "ari", "labels_hash")
 
 
 @dataclass
@@ -254,6 +257,7 @@ def expand_tasks(tasks: Sequence[str]) -> list[str]:
 def cells_frame(records: Sequence[tuple[Cell, Mapping[str, Any]]]) -> pd.DataFrame:
     """One row per cell: its fields, its parameters as JSON and its result's scalars."""
     rows = []
+    optional = [c for c in _OPTIONAL_COLUMNS if any(c in result for _, result in records)]
     for cell, result in records:
         row: dict[str, Any] = {
             "method": cell.method,
@@ -264,7 +268,7 @@ def cells_frame(records: Sequence[tuple[Cell, Mapping[str, Any]]]) -> pd.DataFra
             "seed": int(cell.seed),
             "timing_repeats": int(cell.timing_repeats),
         }
-        for column in _CELL_COLUMNS:
+        for column in (*_CELL_COLUMNS, *optional):
             row[column] = result.get(column)
         rows.append(row)
     frame = pd.DataFrame(rows)

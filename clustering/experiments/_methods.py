@@ -90,6 +90,12 @@ VARIANTS: Mapping[str, MethodVariant] = MappingProxyType(
             MappingProxyType({"relaxation": "convex"}),
             "DIFFRAC, the paper's convex relaxation (sections 2.2-2.3)",
         ),
+        "mspc-rbf": MethodVariant(
+            "mspc-rbf",
+            "mspc-mpm",
+            MappingProxyType({"kernel": "rbf"}),
+            "MSPC-MPM with the RBF kernel (spectral coordinates; issue 14)",
+        ),
         "mspc-gep-monotone": MethodVariant(
             "mspc-gep-monotone",
             "mspc-gep",

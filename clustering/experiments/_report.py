@@ -98,7 +98,4 @@ def build_report(results: dict[str, ExperimentResult | None], source_dir: Path) 
         note = GAP_NOTES.get(name)
         if note:
             parts += ["What we know about the gaps:", "", note.strip(), ""]
-    from .multiclass import section as _beyond  # issue 14: multi-class and kernel MSPC
-
-    parts += [_beyond(source_dir)]
     return "\n".join(parts).rstrip() + "\n"

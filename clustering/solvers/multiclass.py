@@ -210,9 +210,12 @@ def solve_eig_multiclass(
     k: int,
     random_state,
     n_init: int = 10,
+    Q: np.ndarray | None = None,
 ) -> tuple[SolverResult, PairwiseMPM]:
-    """Theorem 3 with ``k - 1`` eigenvectors, rounded by k-means on the embedding."""
-    Q = spectral_embedding(Z, Lambda, k)
+    """Theorem 3 with ``k - 1`` eigenvectors, rounded by k-means on the embedding (or on
+    ``Q`` when given: kernel MSPC passes the normalised kernel's leading eigenvectors)."""
+    if Q is None:
+        Q = spectral_embedding(Z, Lambda, k)
     labels = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit_predict(Q)
     labels = labels.astype(np.intp)
     msp, model = _score(Z, labels, k, reg)
