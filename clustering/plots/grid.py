@@ -11,9 +11,90 @@ import re
 
 import plotly.graph_objects as go
 
-__all__ = ["grid_panel", "objective_grid", "wrap_title"]
+__all__ = [
+    "fit_title",
+    "grid_panel",
+    "legend_below",
+    "legend_rows",
+    "objective_grid",
+    "tidy_layout",
+    "wrap_title",
+]
 
 _TAG = re.compile(r"(<br>|<sup>|</sup>)")
+_HTML = re.compile(r"<[^>]+>")
+
+#: Pixels of one legend row, and what an entry takes besides its text (the symbol and gaps).
+_LEGEND_ROW = 20
+_ENTRY_EXTRA = 44
+#: Below the plot area: the tick labels and the gap to the x axis title, and one title line.
+_TICKS = 34
+_TITLE_LINE = 18
+
+
+def _legend_names(fig: go.Figure) -> list[str]:
+    """The text of every legend entry plotly will draw (none for a lone trace by default)."""
+    if fig.layout.showlegend is False:
+        return []
+    shown = [t for t in fig.data if t.showlegend is not False and t.name]
+    if fig.layout.showlegend is None and len(fig.data) < 2:
+        return []
+    return [_HTML.sub("", str(t.name)) for t in shown]
+
+
+def legend_rows(names, width: float, font_size: float = 13) -> int:
+    """Rows a horizontal legend of ``names`` takes in ``width`` pixels (greedy, as plotly
+    wraps; text width estimated at 0.52 em a character).
+
+    >>> legend_rows(["cluster 0", "cluster 1"], 400), legend_rows(["a" * 40] * 3, 400)
+    (1, 3)
+    """
+    rows, used = 0, None
+    for name in names:
+        w = _ENTRY_EXTRA + 0.52 * font_size * len(name)
+        if used is None or used + w > width:
+            rows, used = rows + 1, w
+        else:
+            used += w
+    return rows
+
+
+def legend_below(fig: go.Figure, *, width: float = 400, x_title_lines: int | None = None):
+    """Put ``fig``'s legend under its x axis title, never on it (in place; returned).
+
+    The legend sits at the bottom of the figure (``yref="container"``) and the bottom margin
+    holds, from the top, the tick labels, the x axis title and the legend's rows, estimated
+    for a figure ``width`` pixels wide (narrower than the real one errs on the safe side:
+    a few empty pixels); the figure grows by the legend's rows so the plot area keeps its
+    size. A legend at a fraction of the plot height below it (``y=-0.2``) lands on the axis
+    title once the figure is short (330 px on the Learn page). Idempotent: the height
+    without the legend is kept in ``layout.meta["base_height"]``.
+    """
+    layout = fig.layout
+    meta = dict(layout.meta) if isinstance(layout.meta, dict) else {}
+    base = meta.get("base_height", layout.height or 450)
+    font = (layout.legend.font.size if layout.legend and layout.legend.font else None) or (
+        layout.font.size if layout.font and layout.font.size else 13
+    )
+    if x_title_lines is None:
+        title = layout.xaxis.title.text if layout.xaxis and layout.xaxis.title else None
+        x_title_lines = (title.count("<br>") + 1) if title else 0
+    rows = legend_rows(_legend_names(fig), width, font)
+    bottom = _TICKS + _TITLE_LINE * x_title_lines + (_LEGEND_ROW * rows + 8 if rows else 0)
+    fig.update_layout(
+        margin={"b": max(bottom, 40)},
+        legend={
+            "orientation": "h",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+            "xanchor": "left",
+            "x": 0,
+        },
+        height=base + _LEGEND_ROW * rows,
+        meta={**meta, "base_height": base},
+    )
+    return fig
 
 
 def _wrap_plain(text: str, width: int) -> list[str]:
@@ -55,6 +136,45 @@ def wrap_title(text: str, width: int = 42) -> str:
     return "<br>".join(out)
 
 
+def _title_margin(lines: list[str], line: int = 22, sup: int = 16) -> int:
+    """The top margin that holds a title of ``lines`` (plotly centres the first baseline in
+    the margin; ``sup`` pixels for a superscript line, ``line`` for another)."""
+    below = sum(sup if "<sup>" in x or "</sup>" in x else line for x in lines[1:])
+    return 2 * max(line, below + 10)
+
+
+def fit_title(fig: go.Figure) -> go.Figure:
+    """Give ``fig``'s title the top margin its lines need (in place; returned).
+
+    Plotly puts the title's first baseline at the middle of the top margin and the other
+    lines below it, so a two- or three-line title (Theorem 5's guarantee over the margin
+    histogram) ran into the plot area and its annotations. Leading empty lines are dropped
+    and the top margin grows (never shrinks: subplot titles live there too) until the last
+    line ends above the plot.
+    """
+    layout = fig.layout
+    text = layout.title.text if layout.title and layout.title.text else ""
+    lines = text.split("<br>")
+    while lines and not _HTML.sub("", lines[0]).strip():
+        lines.pop(0)
+    if not lines:
+        return fig
+    needed = _title_margin(lines)
+    current = layout.margin.t if layout.margin and layout.margin.t is not None else 80
+    fig.update_layout(title={"text": "<br>".join(lines)}, margin={"t": max(current, needed)})
+    return fig
+
+
+def tidy_layout(fig: go.Figure, *, width: float = 400) -> go.Figure:
+    """:func:`fit_title` and :func:`legend_below`: the layout of every single-panel figure."""
+    return legend_below(fit_title(fig), width=width)
+
+
+def _base_height(layout, default: int) -> int:
+    meta = layout.meta if isinstance(layout.meta, dict) else {}
+    return meta.get("base_height", layout.height or default)
+
+
 def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
     """Make ``fig`` readable as a panel a third of a 1280 px page wide (in place; returned).
 
@@ -63,10 +183,10 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
     margin it needs.
     """
     layout = fig.layout
-    n_title = 1
+    title_lines = [""]
     if layout.title and layout.title.text:
         wrapped = wrap_title(layout.title.text, width)
-        n_title = wrapped.count("<br>") + 1
+        title_lines = wrapped.split("<br>")
         fig.update_layout(title={"text": wrapped, "font": {"size": 13}})
     x_lines = 1
     for axis in ("xaxis", "yaxis"):
@@ -77,11 +197,11 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
                 x_lines = wrapped.count("<br>") + 1
             fig.update_layout({axis: {"title": {"text": wrapped, "font": {"size": 11}}}})
     n_legend = sum(1 for t in fig.data if t.showlegend is not False)
-    legend_rows = (n_legend + 1) // 2
+    n_rows = (n_legend + 1) // 2
     fig.update_layout(
         margin={
-            "t": 30 + 18 * n_title,
-            "b": 40 + 16 * x_lines + 20 * legend_rows,
+            "t": _title_margin(title_lines, line=18, sup=15),
+            "b": 40 + 16 * x_lines + 20 * n_rows,
             "l": 55,
             "r": 10,
         },
@@ -94,7 +214,7 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
             "x": 0,
             "font": {"size": 11},
         },
-        height=(layout.height or 420) + 20 * legend_rows,
+        height=_base_height(layout, 420) + 20 * n_rows,
     )
     return fig
 
