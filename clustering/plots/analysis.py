@@ -419,7 +419,9 @@ def theorem1_figure(
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
         fig.add_trace(
             go.Bar(
-                x=checks["setting"],
+                # "diag, λ = 0.1" on two lines: three labels side by side ran into each
+                # other in a figure half the page wide.
+                x=[str(v).replace(", ", "<br>") for v in checks["setting"]],
                 y=checks[f"msp_{when}"],
                 name=f"{when} rescaling",
                 marker={"color": _color(j), "pattern": {"shape": pattern}},

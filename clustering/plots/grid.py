@@ -18,6 +18,7 @@ __all__ = [
     "legend_rows",
     "objective_grid",
     "tidy_layout",
+    "wrap_axis_titles",
     "wrap_title",
 ]
 
@@ -109,10 +110,10 @@ def _wrap_plain(text: str, width: int) -> list[str]:
     return lines
 
 
-def wrap_title(text: str, width: int = 42) -> str:
+def wrap_title(text: str, width: int = 42, sup_width: int | None = None) -> str:
     """``text`` with lines longer than ``width`` characters broken at spaces; plotly's
     ``<br>`` and ``<sup>…</sup>`` are kept (a superscript is closed and reopened around
-    each break).
+    each break); ``sup_width``, if given, is the width of superscript lines.
 
     Examples
     --------
@@ -131,14 +132,15 @@ def wrap_title(text: str, width: int = 42) -> str:
         elif part == "<br>" or not part:
             continue
         else:
-            pieces = _wrap_plain(part, width)
+            pieces = _wrap_plain(part, sup_width or width if sup else width)
             out.extend(f"<sup>{p}</sup>" if sup else p for p in pieces)
     return "<br>".join(out)
 
 
-def _title_margin(lines: list[str], line: int = 22, sup: int = 16) -> int:
+def _title_margin(lines: list[str], line: int = 26, sup: int = 19) -> int:
     """The top margin that holds a title of ``lines`` (plotly centres the first baseline in
-    the margin; ``sup`` pixels for a superscript line, ``line`` for another)."""
+    the margin; ``sup`` pixels for a superscript line, ``line`` for another, enough for
+    presenter mode's fonts, 1.25 times larger)."""
     below = sum(sup if "<sup>" in x or "</sup>" in x else line for x in lines[1:])
     return 2 * max(line, below + 10)
 
@@ -159,15 +161,62 @@ def fit_title(fig: go.Figure) -> go.Figure:
         lines.pop(0)
     if not lines:
         return fig
-    needed = _title_margin(lines)
+    # Subplot titles sit just above the plot area, in the same margin: one more line.
+    subplot_titles = any(
+        a.yref == "paper" and a.y is not None and a.y >= 1 for a in layout.annotations or ()
+    )
+    needed = _title_margin([*lines, ""] if subplot_titles else lines)
     current = layout.margin.t if layout.margin and layout.margin.t is not None else 80
-    fig.update_layout(title={"text": "<br>".join(lines)}, margin={"t": max(current, needed)})
+    # The figure grows by what the margin grows, so the plot area keeps its height.
+    grow = max(0, needed - current)
+    fig.update_layout(
+        title={"text": "<br>".join(lines)},
+        margin={"t": current + grow},
+        height=(layout.height or 450) + grow,
+    )
+    return fig
+
+
+#: Characters of a title line (at about 10 px a character in presenter mode's larger fonts,
+#: a figure half a 1280 px page wide) and of a superscript line.
+_TITLE_CHARS = 40
+_SUP_CHARS = 52
+
+
+def wrap_axis_titles(fig: go.Figure, *, width: float = 400) -> go.Figure:
+    """Break axis titles longer than their axis onto several lines (in place; returned): a
+    y title longer than a short plot ran into the figure title ("main residual direction
+    (10% of the variance)" over 250 px in presenter mode)."""
+    layout = fig.layout
+    height = layout.height or 450
+    top = layout.margin.t if layout.margin and layout.margin.t is not None else 80
+    # The plot's width and height, at about 8 px a character (presenter mode's fonts).
+    lengths = {"xaxis": (width - 40) / 8, "yaxis": (height - top - 80) / 8}
+    for axis, chars in lengths.items():
+        ax = getattr(layout, axis)
+        if ax and ax.title and ax.title.text:
+            chars = max(16, int(chars))
+            fig.update_layout({axis: {"title": {"text": wrap_title(ax.title.text, chars)}}})
     return fig
 
 
 def tidy_layout(fig: go.Figure, *, width: float = 400) -> go.Figure:
-    """:func:`fit_title` and :func:`legend_below`: the layout of every single-panel figure."""
-    return legend_below(fit_title(fig), width=width)
+    """The layout of every single-panel figure: titles wrapped to fit a figure ``width``
+    pixels wide in presenter mode's fonts (:func:`wrap_axis_titles`, :func:`fit_title`),
+    the legend under the x axis title (:func:`legend_below`) and bar labels hidden rather
+    than overlapping."""
+    layout = fig.layout
+    if layout.title and layout.title.text:
+        meta = dict(layout.meta) if isinstance(layout.meta, dict) else {}
+        # The title as written, for grid_panel to wrap at its own width.
+        meta.setdefault("title", layout.title.text)
+        text = wrap_title(meta["title"], _TITLE_CHARS, _SUP_CHARS)
+        fig.update_layout(title={"text": text}, meta=meta)
+    if any(t.type == "bar" and t.text is not None for t in fig.data):
+        fig.update_layout(uniformtext={"minsize": 9, "mode": "hide"})
+    fit_title(fig)
+    wrap_axis_titles(fig, width=width)
+    return legend_below(fig, width=width)
 
 
 def _base_height(layout, default: int) -> int:
@@ -185,7 +234,8 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
     layout = fig.layout
     title_lines = [""]
     if layout.title and layout.title.text:
-        wrapped = wrap_title(layout.title.text, width)
+        meta = layout.meta if isinstance(layout.meta, dict) else {}
+        wrapped = wrap_title(meta.get("title", layout.title.text), width)
         title_lines = wrapped.split("<br>")
         fig.update_layout(title={"text": wrapped, "font": {"size": 13}})
     x_lines = 1
