@@ -8,7 +8,9 @@ exception is shown, and saves a screenshot per page in ``artifacts/screenshots/`
 Offline: every request to a host other than the loopback is blocked and recorded, and the
 test fails if there was one (the favicon, fonts and scripts must all come from the app).
 After slider moves on the AFS trap every scatter must still show its points: the figure's
-data (``gd._fullData``) and the coloured pixels of its plot area are counted.
+data (``gd._fullData``) and the coloured pixels of its plot area are counted; then the
+factor-sweep animation is computed and played (plotly's own ▶ Play) to its last frame, and
+its scatters must keep theirs.
 
 Skipped when Chromium or Playwright is missing, unless ``CI=true`` (then it fails).
 """
@@ -204,6 +206,16 @@ def test_every_page_renders_in_chromium(server):
             context = browser.new_context(viewport={"width": 1400, "height": 2400})
             external = _block_external(context)
             pg = context.new_page()
+            # First request of the fresh server: a sub-page. Streamlit treats pages/ as a
+            # legacy page folder until app.py has called st.navigation once; the page must
+            # still come with app.py's frame (the sidebar says Home, not "app").
+            pg.goto(f"{server}/Data")
+            _wait_idle(pg)
+            _assert_no_exception(pg, "Data as the first request")
+            nav = pg.locator("[data-testid='stSidebarNav'] a").all_inner_texts()
+            labels = [t.split("\n")[-1].strip() for t in nav]
+            assert labels and labels[0] == "Home", f"sidebar labels on a fresh server: {labels}"
+            assert pg.get_by_text("Presenter mode").count() == 1, "app.py's frame is missing"
             pg.goto(server)
             _wait_idle(pg)
             _assert_no_exception(pg, "Home")
@@ -236,6 +248,44 @@ def test_every_page_renders_in_chromium(server):
     assert time.monotonic() - started < 200
 
 
+def _play_the_animation(pg) -> None:
+    """Compute the factor sweep, press its plotly ▶ Play and wait for the last frame: the
+    scatters must still hold and draw their points, with no exception on the page."""
+    _wait_idle(pg)
+    pg.locator(".st-key-fs-anim-run button").first.click()
+    anim = pg.locator(".st-key-fs-anim-figure .js-plotly-plot")
+    anim.wait_for(timeout=PAGE_TIMEOUT * 1000)
+    _wait_idle(pg)
+    points = (
+        "gd => (gd._fullData || []).filter(t => (t.mode || '').includes('markers'))"
+        ".reduce((s, t) => s + (t.x ? t.x.length : 0), 0)"
+    )
+    before = anim.evaluate(points)
+    n_steps, start = anim.evaluate(
+        "gd => [gd.layout.sliders[0].steps.length, gd.layout.sliders[0].active]"
+    )
+    assert before > 0 and start < n_steps - 1
+    anim.evaluate(
+        "gd => { window.__animated = 0; gd.on('plotly_animated', () => "
+        "{ window.__animated += 1; }); }"
+    )
+    anim.scroll_into_view_if_needed()
+    anim.locator(".updatemenu-button").filter(has_text="Play").click()
+    # Play runs from the current frame to the last one (700 ms a frame), then fires
+    # plotly_animated once.
+    pg.wait_for_function("() => window.__animated > 0", timeout=30_000)
+    pg.wait_for_timeout(300)
+    active, title = anim.evaluate("gd => [gd.layout.sliders[0].active, gd.layout.title.text]")
+    assert active == n_steps - 1, f"the animation stopped at frame {active} of {n_steps}"
+    assert "×1000" in title, title
+    after = anim.evaluate(points)
+    assert after == before, f"{before} points before playing, {after} after"
+    pixels = _coloured_pixels(anim.locator(".nsewdrag").first.screenshot())
+    assert pixels > 0, f"{after} points in the animation after playing, none drawn"
+    _assert_no_exception(pg, "Feature scaling after playing the animation")
+    pg.screenshot(path=str(SHOTS / "afs_trap_after_play.png"))
+
+
 def test_afs_trap_scatters_keep_their_points_after_slider_moves(server):
     sync_playwright = _require_browser()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -266,6 +316,7 @@ def test_afs_trap_scatters_keep_their_points_after_slider_moves(server):
             for key, points, pixels in census:
                 assert points > 0, f"{key}: the figure has no points after the slider moves"
                 assert pixels > 0, f"{key}: {points} points in the figure, none drawn"
+            _play_the_animation(pg)
         finally:
             browser.close()
     assert not external, f"requests left the machine: {sorted(set(external))}"

@@ -154,3 +154,62 @@ def test_objective_and_metrics_plots():
     row = evaluate(np.eye(4), [0, 0, 1, 1], [0, 0, 1, 1])
     bars = plots.metrics_bar([row], ["m"])
     assert list(bars.data[0].x)[1:] == ["accuracy", "NMI", "Rand", "F"]
+
+
+# ---- layout: legends and titles that do not overlap (issue 13, audit at 1280 / 1920 px) ----
+
+
+def test_legend_sits_below_the_axis_title_at_any_height(fitted):
+    X, _, result = fitted
+    margins = X @ result.w - result.b
+    for height in (300, 330, 600):
+        fig = plots.margin_histogram(margins, result.labels, 0.8, 0.5, height=height)
+        legend, margin = fig.layout.legend, fig.layout.margin
+        # Anchored to the figure's bottom edge, not a fraction of the plot height (y=-0.2
+        # put it on the x axis title in a 330 px figure).
+        assert (legend.yref, legend.y, legend.yanchor) == ("container", 0, "bottom")
+        rows = plots.legend_rows([t.name for t in fig.data], 400)
+        assert rows >= 1
+        # The bottom margin holds the tick labels, the axis title and every legend row, and
+        # the figure grew by the rows (and the title's extra lines) so the plot area kept
+        # its height.
+        assert margin.b >= 34 + 18 + 20 * rows
+        grown = height + 20 * rows + (margin.t - 80)
+        assert fig.layout.height == grown
+        plots.tidy_layout(fig)  # idempotent
+        assert fig.layout.height == grown
+
+
+def test_multi_line_title_gets_the_top_margin_it_needs(fitted):
+    X, _, result = fitted
+    margins = X @ result.w - result.b
+    fig = plots.margin_histogram(margins, result.labels, 0.8, 0.5, height=330)
+    text = fig.layout.title.text
+    assert not text.startswith("<br>")  # no empty first line pushing the rest down
+    lines = text.split("<br>")
+    # wrapped so that each line fits half a 1280 px page in presenter mode's fonts
+    assert len(lines) == 3 and all(len(line) <= 52 + len("<sup></sup>") for line in lines)
+    # plotly centres the first baseline in the margin: the rest must fit in its lower half
+    assert fig.layout.margin.t / 2 >= 16 * (len(lines) - 1) + 10
+    panel = plots.grid_panel(
+        plots.margin_histogram(margins, result.labels, 0.8, 0.5, title="MSPC (MPM)")
+    )
+    n = panel.layout.title.text.count("<br>") + 1
+    assert n >= 3 and panel.layout.margin.t / 2 >= 15 * (n - 1) + 10
+
+
+def test_method_legend_fits_in_the_figure():
+    fig = go.Figure(
+        [go.Bar(name=f"kmeans ({w})", x=["a"], y=[1]) for w in ("ours", "paper")]
+        + [
+            go.Bar(name=f"mspc-mpm{s} ({w})", x=["a"], y=[1])
+            for s in ("", "-monotone")
+            for w in ("ours", "paper")
+        ]
+        * 4,
+        layout={"height": 450},
+    )
+    plots.apply_method_style(fig)
+    entries = len(fig.data)
+    assert fig.layout.legend.tracegroupgap <= 2
+    assert fig.layout.height >= 70 + 60 + 22 * entries

@@ -28,6 +28,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..experiments.protocols import LamSweep, fit_line, pearson
+from .grid import tidy_layout
 from .style import OKABE_ITO, series_color
 
 __all__ = [
@@ -50,7 +51,6 @@ WEBGL_THRESHOLD = 500
 _LAYOUT = {
     "template": "plotly_white",
     "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
-    "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
     "font": {"size": 13},
 }
 
@@ -145,6 +145,7 @@ def sensitivity_figure(
     fig.update_xaxes(
         type="log", tickvals=factors, ticktext=[f"{f:g}" for f in factors], showgrid=True
     )
+    tidy_layout(fig)
     return fig
 
 
@@ -239,6 +240,7 @@ def msp_accuracy_figure(
         yaxis_title="clustering accuracy (%)",
         hovermode="closest",
     )
+    tidy_layout(fig)
     return fig
 
 
@@ -339,6 +341,7 @@ def lam_sweep_figure(
     )
     fig.update_xaxes(type="log", exponentformat="power")
     fig.update_yaxes(range=[0, 1.05])
+    tidy_layout(fig)
     return fig
 
 
@@ -392,6 +395,7 @@ def scaling_comparison_figure(
     fig.update_layout(**_LAYOUT, title=title, height=height, barmode="group")
     fig.update_yaxes(range=[0, 110], row=1, col=1)
     fig.update_yaxes(range=[0, 1.1], row=1, col=2)
+    tidy_layout(fig)
     return fig
 
 
@@ -415,7 +419,9 @@ def theorem1_figure(
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
         fig.add_trace(
             go.Bar(
-                x=checks["setting"],
+                # "diag, λ = 0.1" on two lines: three labels side by side ran into each
+                # other in a figure half the page wide.
+                x=[str(v).replace(", ", "<br>") for v in checks["setting"]],
                 y=checks[f"msp_{when}"],
                 name=f"{when} rescaling",
                 marker={"color": _color(j), "pattern": {"shape": pattern}},
@@ -430,6 +436,7 @@ def theorem1_figure(
         )
     fig.update_layout(**_LAYOUT, title=title, height=height, barmode="group", yaxis_title="MSP")
     fig.update_yaxes(range=[0, 1.1])
+    tidy_layout(fig)
     return fig
 
 
@@ -499,6 +506,16 @@ def lower_bound_figure(
         hovermode="closest",
     )
     # Random labelings have tiny kappa^2 and good ones large: log axes show both.
-    fig.update_xaxes(type="log", range=[np.log10(low), np.log10(top)], exponentformat="power")
-    fig.update_yaxes(type="log", range=[np.log10(low), np.log10(top)], exponentformat="power")
+    # Over two or more decades a label per decade only: plotly's 2 and 5 between the powers
+    # ran into them in a panel half the page wide.
+    ticks = {"dtick": 1} if np.log10(top / low) >= 2 else {}
+    log_axis = {
+        "type": "log",
+        "range": [np.log10(low), np.log10(top)],
+        "exponentformat": "power",
+        **ticks,
+    }
+    fig.update_xaxes(**log_axis)
+    fig.update_yaxes(**log_axis)
+    tidy_layout(fig)
     return fig

@@ -228,13 +228,19 @@ def scaling_animation_figure(
         "fromcurrent": True,
         "mode": "immediate",
     }
+    # The controls' y is a fraction of the plot height: place them a fixed number of pixels
+    # under the plot (72: tick labels and the x axis title, in presenter mode's larger fonts
+    # too), not at -0.2 of it, which put the Pause button on the axis title. The top margin
+    # holds the two-line title above the subplot titles.
+    top, bottom = 110, 140
+    controls_y = -72 / max(height - top - bottom, 100)
     fig.update_layout(
         template=TEMPLATE,
         height=height,
         # Below the plots, in this order and without overlaps: tick labels and the x-axis
         # title (about 45 px), then the play buttons and the slider side by side. The frame's
         # factor is in the title, so the slider shows no current-value label of its own.
-        margin={"l": 60, "r": 20, "t": 90, "b": 130},
+        margin={"l": 60, "r": 20, "t": top, "b": bottom},
         title={"text": title(start)},
         font={"size": 13},
         showlegend=False,
@@ -243,7 +249,7 @@ def scaling_animation_figure(
                 "type": "buttons",
                 "direction": "left",
                 "x": 0,
-                "y": -0.2,
+                "y": controls_y,
                 "xanchor": "left",
                 "yanchor": "top",
                 "showactive": False,
@@ -262,7 +268,7 @@ def scaling_animation_figure(
                 "active": start,
                 "x": 0.2,
                 "len": 0.8,
-                "y": -0.2,
+                "y": controls_y,
                 "yanchor": "top",
                 "currentvalue": {"visible": False},
                 "pad": {"t": 0, "b": 0},

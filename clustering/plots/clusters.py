@@ -26,6 +26,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ..metrics import chebyshev_fraction, contingency
 from ..projections import Projection
+from .grid import tidy_layout
 from .style import CLUSTER_SYMBOLS, OKABE_ITO, cluster_colors, series_color
 
 #: SVG below this many points, WebGL above: plotly's scattergl takes WebGL contexts that a
@@ -75,7 +76,6 @@ TEMPLATE = go.layout.Template(
 _LAYOUT = {
     "template": TEMPLATE,
     "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
-    "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "xanchor": "left", "x": 0},
     "font": {"size": 13},
 }
 
@@ -341,6 +341,7 @@ def cluster_scatter(
         height=height,
         dragmode="lasso",
     )
+    tidy_layout(fig)
     return fig
 
 
@@ -444,6 +445,7 @@ def margin_histogram(
         yaxis={"title": "number of points"},
         height=height,
     )
+    tidy_layout(fig)
     return fig
 
 
@@ -483,6 +485,7 @@ def guarantee_curve(
         yaxis={"title": "fraction with relative margin ≥ ρ/2", "range": [0, 1.02]},
         height=height,
     )
+    tidy_layout(fig)
     return fig
 
 
@@ -524,6 +527,7 @@ def objective_plot(
         yaxis={"title": y_title},
         height=height,
     )
+    tidy_layout(fig)
     return fig
 
 
@@ -549,4 +553,5 @@ def metrics_bar(
         yaxis={"range": [0, 1.05]},
         height=height,
     )
+    tidy_layout(fig)
     return fig

@@ -11,9 +11,91 @@ import re
 
 import plotly.graph_objects as go
 
-__all__ = ["grid_panel", "objective_grid", "wrap_title"]
+__all__ = [
+    "fit_title",
+    "grid_panel",
+    "legend_below",
+    "legend_rows",
+    "objective_grid",
+    "tidy_layout",
+    "wrap_axis_titles",
+    "wrap_title",
+]
 
 _TAG = re.compile(r"(<br>|<sup>|</sup>)")
+_HTML = re.compile(r"<[^>]+>")
+
+#: Pixels of one legend row, and what an entry takes besides its text (the symbol and gaps).
+_LEGEND_ROW = 20
+_ENTRY_EXTRA = 44
+#: Below the plot area: the tick labels and the gap to the x axis title, and one title line.
+_TICKS = 34
+_TITLE_LINE = 18
+
+
+def _legend_names(fig: go.Figure) -> list[str]:
+    """The text of every legend entry plotly will draw (none for a lone trace by default)."""
+    if fig.layout.showlegend is False:
+        return []
+    shown = [t for t in fig.data if t.showlegend is not False and t.name]
+    if fig.layout.showlegend is None and len(fig.data) < 2:
+        return []
+    return [_HTML.sub("", str(t.name)) for t in shown]
+
+
+def legend_rows(names, width: float, font_size: float = 13) -> int:
+    """Rows a horizontal legend of ``names`` takes in ``width`` pixels (greedy, as plotly
+    wraps; text width estimated at 0.52 em a character).
+
+    >>> legend_rows(["cluster 0", "cluster 1"], 400), legend_rows(["a" * 40] * 3, 400)
+    (1, 3)
+    """
+    rows, used = 0, None
+    for name in names:
+        w = _ENTRY_EXTRA + 0.52 * font_size * len(name)
+        if used is None or used + w > width:
+            rows, used = rows + 1, w
+        else:
+            used += w
+    return rows
+
+
+def legend_below(fig: go.Figure, *, width: float = 400, x_title_lines: int | None = None):
+    """Put ``fig``'s legend under its x axis title, never on it (in place; returned).
+
+    The legend sits at the bottom of the figure (``yref="container"``) and the bottom margin
+    holds, from the top, the tick labels, the x axis title and the legend's rows, estimated
+    for a figure ``width`` pixels wide (narrower than the real one errs on the safe side:
+    a few empty pixels); the figure grows by the legend's rows so the plot area keeps its
+    size. A legend at a fraction of the plot height below it (``y=-0.2``) lands on the axis
+    title once the figure is short (330 px on the Learn page). Idempotent: the height
+    without the legend is kept in ``layout.meta["base_height"]``.
+    """
+    layout = fig.layout
+    meta = dict(layout.meta) if isinstance(layout.meta, dict) else {}
+    base = meta.get("base_height", layout.height or 450)
+    font = (layout.legend.font.size if layout.legend and layout.legend.font else None) or (
+        layout.font.size if layout.font and layout.font.size else 13
+    )
+    if x_title_lines is None:
+        title = layout.xaxis.title.text if layout.xaxis and layout.xaxis.title else None
+        x_title_lines = (title.count("<br>") + 1) if title else 0
+    rows = legend_rows(_legend_names(fig), width, font)
+    bottom = _TICKS + _TITLE_LINE * x_title_lines + (_LEGEND_ROW * rows + 8 if rows else 0)
+    fig.update_layout(
+        margin={"b": max(bottom, 40)},
+        legend={
+            "orientation": "h",
+            "yref": "container",
+            "y": 0,
+            "yanchor": "bottom",
+            "xanchor": "left",
+            "x": 0,
+        },
+        height=base + _LEGEND_ROW * rows,
+        meta={**meta, "base_height": base},
+    )
+    return fig
 
 
 def _wrap_plain(text: str, width: int) -> list[str]:
@@ -28,10 +110,10 @@ def _wrap_plain(text: str, width: int) -> list[str]:
     return lines
 
 
-def wrap_title(text: str, width: int = 42) -> str:
+def wrap_title(text: str, width: int = 42, sup_width: int | None = None) -> str:
     """``text`` with lines longer than ``width`` characters broken at spaces; plotly's
     ``<br>`` and ``<sup>…</sup>`` are kept (a superscript is closed and reopened around
-    each break).
+    each break); ``sup_width``, if given, is the width of superscript lines.
 
     Examples
     --------
@@ -50,9 +132,96 @@ def wrap_title(text: str, width: int = 42) -> str:
         elif part == "<br>" or not part:
             continue
         else:
-            pieces = _wrap_plain(part, width)
+            pieces = _wrap_plain(part, sup_width or width if sup else width)
             out.extend(f"<sup>{p}</sup>" if sup else p for p in pieces)
     return "<br>".join(out)
+
+
+def _title_margin(lines: list[str], line: int = 26, sup: int = 19) -> int:
+    """The top margin that holds a title of ``lines`` (plotly centres the first baseline in
+    the margin; ``sup`` pixels for a superscript line, ``line`` for another, enough for
+    presenter mode's fonts, 1.25 times larger)."""
+    below = sum(sup if "<sup>" in x or "</sup>" in x else line for x in lines[1:])
+    return 2 * max(line, below + 10)
+
+
+def fit_title(fig: go.Figure) -> go.Figure:
+    """Give ``fig``'s title the top margin its lines need (in place; returned).
+
+    Plotly puts the title's first baseline at the middle of the top margin and the other
+    lines below it, so a two- or three-line title (Theorem 5's guarantee over the margin
+    histogram) ran into the plot area and its annotations. Leading empty lines are dropped
+    and the top margin grows (never shrinks: subplot titles live there too) until the last
+    line ends above the plot.
+    """
+    layout = fig.layout
+    text = layout.title.text if layout.title and layout.title.text else ""
+    lines = text.split("<br>")
+    while lines and not _HTML.sub("", lines[0]).strip():
+        lines.pop(0)
+    if not lines:
+        return fig
+    # Subplot titles sit just above the plot area, in the same margin: one more line.
+    subplot_titles = any(
+        a.yref == "paper" and a.y is not None and a.y >= 1 for a in layout.annotations or ()
+    )
+    needed = _title_margin([*lines, ""] if subplot_titles else lines)
+    current = layout.margin.t if layout.margin and layout.margin.t is not None else 80
+    # The figure grows by what the margin grows, so the plot area keeps its height.
+    grow = max(0, needed - current)
+    fig.update_layout(
+        title={"text": "<br>".join(lines)},
+        margin={"t": current + grow},
+        height=(layout.height or 450) + grow,
+    )
+    return fig
+
+
+#: Characters of a title line (at about 10 px a character in presenter mode's larger fonts,
+#: a figure half a 1280 px page wide) and of a superscript line.
+_TITLE_CHARS = 40
+_SUP_CHARS = 52
+
+
+def wrap_axis_titles(fig: go.Figure, *, width: float = 400) -> go.Figure:
+    """Break axis titles longer than their axis onto several lines (in place; returned): a
+    y title longer than a short plot ran into the figure title ("main residual direction
+    (10% of the variance)" over 250 px in presenter mode)."""
+    layout = fig.layout
+    height = layout.height or 450
+    top = layout.margin.t if layout.margin and layout.margin.t is not None else 80
+    # The plot's width and height, at about 8 px a character (presenter mode's fonts).
+    lengths = {"xaxis": (width - 40) / 8, "yaxis": (height - top - 80) / 8}
+    for axis, chars in lengths.items():
+        ax = getattr(layout, axis)
+        if ax and ax.title and ax.title.text:
+            chars = max(16, int(chars))
+            fig.update_layout({axis: {"title": {"text": wrap_title(ax.title.text, chars)}}})
+    return fig
+
+
+def tidy_layout(fig: go.Figure, *, width: float = 400) -> go.Figure:
+    """The layout of every single-panel figure: titles wrapped to fit a figure ``width``
+    pixels wide in presenter mode's fonts (:func:`wrap_axis_titles`, :func:`fit_title`),
+    the legend under the x axis title (:func:`legend_below`) and bar labels hidden rather
+    than overlapping."""
+    layout = fig.layout
+    if layout.title and layout.title.text:
+        meta = dict(layout.meta) if isinstance(layout.meta, dict) else {}
+        # The title as written, for grid_panel to wrap at its own width.
+        meta.setdefault("title", layout.title.text)
+        text = wrap_title(meta["title"], _TITLE_CHARS, _SUP_CHARS)
+        fig.update_layout(title={"text": text}, meta=meta)
+    if any(t.type == "bar" and t.text is not None for t in fig.data):
+        fig.update_layout(uniformtext={"minsize": 9, "mode": "hide"})
+    fit_title(fig)
+    wrap_axis_titles(fig, width=width)
+    return legend_below(fig, width=width)
+
+
+def _base_height(layout, default: int) -> int:
+    meta = layout.meta if isinstance(layout.meta, dict) else {}
+    return meta.get("base_height", layout.height or default)
 
 
 def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
@@ -63,10 +232,11 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
     margin it needs.
     """
     layout = fig.layout
-    n_title = 1
+    title_lines = [""]
     if layout.title and layout.title.text:
-        wrapped = wrap_title(layout.title.text, width)
-        n_title = wrapped.count("<br>") + 1
+        meta = layout.meta if isinstance(layout.meta, dict) else {}
+        wrapped = wrap_title(meta.get("title", layout.title.text), width)
+        title_lines = wrapped.split("<br>")
         fig.update_layout(title={"text": wrapped, "font": {"size": 13}})
     x_lines = 1
     for axis in ("xaxis", "yaxis"):
@@ -77,11 +247,11 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
                 x_lines = wrapped.count("<br>") + 1
             fig.update_layout({axis: {"title": {"text": wrapped, "font": {"size": 11}}}})
     n_legend = sum(1 for t in fig.data if t.showlegend is not False)
-    legend_rows = (n_legend + 1) // 2
+    n_rows = (n_legend + 1) // 2
     fig.update_layout(
         margin={
-            "t": 30 + 18 * n_title,
-            "b": 40 + 16 * x_lines + 20 * legend_rows,
+            "t": _title_margin(title_lines, line=18, sup=15),
+            "b": 40 + 16 * x_lines + 20 * n_rows,
             "l": 55,
             "r": 10,
         },
@@ -94,7 +264,7 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
             "x": 0,
             "font": {"size": 11},
         },
-        height=(layout.height or 420) + 20 * legend_rows,
+        height=_base_height(layout, 420) + 20 * n_rows,
     )
     return fig
 

@@ -217,4 +217,13 @@ def apply_method_style(fig):
         title={"y": 0.98, "yanchor": "top", "x": 0.01, "xanchor": "left"},
         margin={"t": 70, "r": 10},
     )
+    # Each series is its own legend group, so plotly puts 10 px between entries; without
+    # the gap an entry takes about 20 px. The figure grows until every entry fits: Table 2's
+    # 21 entries were cut after the 11th in 450 px (plotly scrolls a legend taller than the
+    # plot area).
+    entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
+    fig.update_layout(legend={"tracegroupgap": 2})
+    needed = 180 + 24 * entries
+    if entries > 1 and (fig.layout.height or 450) < needed:
+        fig.update_layout(height=needed)
     return fig
