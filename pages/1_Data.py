@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
-from clustering.plots import cluster_colors
+from clustering.plots import TEMPLATE, cluster_colors
 from datasets.synthetic import GENERATORS
 from ui import cache, presenter, state, uploads, widgets
 
@@ -299,7 +299,7 @@ with right:
                 )
             )
             fig.update_layout(
-                template="plotly_white",
+                template=TEMPLATE,
                 height=300,
                 margin={"l": 40, "r": 20, "t": 30, "b": 40},
                 xaxis={"title": "class", "type": "category"},

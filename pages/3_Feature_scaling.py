@@ -261,6 +261,7 @@ for rb, ra in zip(before, after, strict=True):
                 X,
                 y,
                 ds.class_names,
+                names,
             )
             presenter.chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
             if note:

@@ -97,3 +97,15 @@ def test_presets_are_disabled_without_the_afs_features_and_play_waits_for_the_bu
     assert len(fig["frames"]) == 13
     acc = frame_accuracies(fig)["k-means"]
     assert len(acc) == 13 and np.all(np.isfinite([a for _, a in acc]))
+
+
+def test_before_after_scatters_name_their_axes_by_feature():
+    at = app(**AFS, view="features:0,1")
+    panels = [c for c in at.get("plotly_chart") if "fs.scatter" in (c.proto.id or "")]
+    assert panels
+    for c in panels:
+        layout = json.loads(c.proto.spec)["layout"]
+        assert (layout["xaxis"]["title"]["text"], layout["yaxis"]["title"]["text"]) == (
+            "signal",
+            "noise",
+        )

@@ -176,17 +176,20 @@ def _scatter_figure(
     labels: bytes,
     title: str,
     class_names: tuple | None,
+    feature_names: tuple | None,
     _X: np.ndarray,
     _y: np.ndarray | None,
 ):
     wv = None if w is None else np.asarray(w, dtype=np.float64)
-    proj = cache.projection(view, data_fingerprint, _X, wv, b)
+    proj = cache.projection(view, data_fingerprint, _X, wv, b, feature_names=feature_names)
     lab = np.frombuffer(labels, dtype=np.int64)
     fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
     return cache.frozen(fig), proj.note
 
 
-def scatter_figure(view, data_fingerprint, w, b, labels, title, X, y, class_names=None):
+def scatter_figure(
+    view, data_fingerprint, w, b, labels, title, X, y, class_names=None, feature_names=None
+):
     """A before/after panel: the clusters in ``view`` with the hyperplane ``w``, ``b`` (in
     the original units), and the view's note — cached and shared (``cache_resource``), so
     a slider step rebuilds only the panels whose labels or hyperplane changed (the "before"
@@ -195,4 +198,5 @@ def scatter_figure(view, data_fingerprint, w, b, labels, title, X, y, class_name
     lab = np.asarray(labels, dtype=np.int64).tobytes()
     names = None if class_names is None else tuple(class_names)
     bv = None if b is None else float(b)
-    return _scatter_figure(view, data_fingerprint, wt, bv, lab, title, names, X, y)
+    features = None if feature_names is None else tuple(feature_names)
+    return _scatter_figure(view, data_fingerprint, wt, bv, lab, title, names, features, X, y)

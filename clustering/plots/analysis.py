@@ -28,6 +28,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..experiments.protocols import LamSweep, fit_line, pearson
+from .clusters import TEMPLATE
 from .grid import tidy_layout
 from .style import OKABE_ITO, series_color
 
@@ -49,7 +50,7 @@ _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 WEBGL_THRESHOLD = 500
 
 _LAYOUT = {
-    "template": "plotly_white",
+    "template": TEMPLATE,
     "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
     "font": {"size": 13},
 }

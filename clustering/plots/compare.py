@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .clusters import MISCLUSTERED_COLOR, matched_classes, misclustered
+from .clusters import MISCLUSTERED_COLOR, TEMPLATE, matched_classes, misclustered
 from .style import OKABE_ITO, method_name
 
 __all__ = ["compare_figure"]
@@ -176,7 +176,7 @@ def compare_figure(
             selector={"text": name}, font={"size": font_size + 2, "color": "#222"}
         )
     fig.update_layout(
-        template="plotly_white",
+        template=TEMPLATE,
         height=max(300, panel_height * n_rows + 80),
         margin={"l": 10, "r": 40, "t": 50, "b": 40},
         showlegend=any(t.showlegend for t in fig.data),
