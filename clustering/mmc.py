@@ -101,6 +101,29 @@ class _CCCPProblem:
         self.problem = cp.Problem(objective, constraints)
 
 
+def _initial_hyperplane(Xc: np.ndarray, s: np.ndarray, loss_scale: float):
+    """``w_0`` of Algorithm 2 from the start labels ``s``: the difference of the two groups'
+    means, offset half-way between their mean decision values, scaled so that
+    ``sum_i |f_i| = 0.1 loss_scale`` (the loss is in ``[0, loss_scale]``).
+
+    With ``w_0 = 0`` every ``f_i`` is 0, the first most violated constraint is a labeling of
+    maximal loss unrelated to the start, and the first CCCP step moves to a hyperplane that
+    ignores it: on satellite the k-means start (NMI 0.76) and even the true classes ended at
+    NMI 0.39 (default C), while this start ends at 0.83 with a lower objective (12). The
+    result barely depends on the scale (0.01-1 gave NMI 0.832-0.834 there)."""
+    d = Xc.shape[1]
+    if not ((s > 0).any() and (s < 0).any()):
+        return np.zeros(d), 0.0
+    v = Xc[s > 0].mean(axis=0) - Xc[s < 0].mean(axis=0)
+    f0 = Xc @ v
+    b0 = -0.5 * (f0[s > 0].mean() + f0[s < 0].mean())
+    total = float(np.abs(f0 + b0).sum())
+    if total <= 0 or not np.isfinite(total):
+        return np.zeros(d), 0.0
+    scale = 0.1 * loss_scale / total
+    return v * scale, float(b0 * scale)
+
+
 def solve_mmc(
     Xc: np.ndarray,
     labels0: np.ndarray,
@@ -114,16 +137,21 @@ def solve_mmc(
     max_iter: int,
     max_cccp_iter: int,
     solver: str | None,
+    w0_from_labels: bool = True,
 ) -> MMCResult:
     """Algorithm 1 (cutting plane) with Algorithm 2 (CCCP) on centred data ``Xc``.
 
-    ``labels0`` (in ``{-1, +1}``) is the first linearisation point ``ybar``.
+    ``labels0`` (in ``{-1, +1}``) is the first linearisation point ``ybar``; ``w_0`` is
+    :func:`_initial_hyperplane` of it (``w0_from_labels``) or zero.
     """
     n, d = Xc.shape
     qp = _CCCPProblem(d, n, C, l, max_iter, loss_scale=float(n) if loss == "error" else 1.0)
     planes: list[np.ndarray] = []
-    w, b = np.zeros(d), 0.0
     s = np.where(labels0 > 0, 1.0, -1.0)
+    if w0_from_labels:
+        w, b = _initial_hyperplane(Xc, s, qp.loss_scale)
+    else:
+        w, b = np.zeros(d), 0.0
     history: list[float] = []
     n_qp = 0
     status = "max_iter"
@@ -138,7 +166,8 @@ def solve_mmc(
         f = Xc @ w + b
         mv = most_violated_constraint(f, s, loss, beta)
         xi_now = current_xi(f, s)
-        if mv.slack <= xi_now + tol or any(np.array_equal(mv.y, y) for y in planes):
+        # At least one plane: w_0 is only a start, not a solution of (12).
+        if planes and (mv.slack <= xi_now + tol or any(np.array_equal(mv.y, y) for y in planes)):
             status = "converged"
             break
         planes.append(mv.y)
@@ -232,7 +261,10 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     max_cccp_iter : int, default=20
         Maximum number of CCCP steps per cutting plane.
     init : {"kmeans", "random"} or array-like of shape (n_samples,), default="kmeans"
-        The first labeling ``ybar`` (k-means, a random balanced split, or given).
+        The first labeling ``ybar`` (k-means, a random balanced split, or given). From it
+        the CCCP starts twice, with ``w_0 = 0`` and with ``w_0`` along the difference of
+        the two groups' means, and the fit keeps the lower objective of (12) (label-free;
+        on satellite the ``w_0 = 0`` start alone ended at NMI 0.39, the fit reaches 0.83).
     n_init : int, default=10
         Number of k-means restarts.
     solver : str or None, default=None
@@ -257,7 +289,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     n_iter_ : int
         Number of cutting planes added.
     n_qp_ : int
-        Number of QPs (17) solved.
+        Number of QPs (17) solved (both CCCP starts).
     history_ : ndarray of shape (n_iter_,)
         Objective of problem (12) on the working set after each cutting plane.
     init_labels_ : ndarray of shape (n_samples,)
@@ -369,9 +401,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         # (and, for the error loss, the per-sample error Delta / n): paper C = C / n^2
         # (C / n^3 for "error").
         self.C_paper_ = float(self.C / n**3 if self.loss == "error" else self.C / n**2)
-        result = solve_mmc(
-            X - mean,
-            2 * labels0 - 1,
+        kwargs = dict(
             loss=self.loss,
             beta=self.beta,
             C=self.C_paper_,
@@ -382,6 +412,16 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
             max_cccp_iter=self.max_cccp_iter,
             solver=self.solver,
         )
+        # Two CCCP starts from the same labels, w_0 = 0 and w_0 from the labels' means;
+        # the fit keeps the lower objective of (12) (label-free). Each alone loses on some
+        # data: w_0 = 0 took satellite from the k-means start to NMI 0.39 (objective 1.93e-8;
+        # the other start 0.83, 1.86e-8), the means start took digits 3 vs 8 to 0.785
+        # (7.447e-7; w_0 = 0: 0.810, 7.442e-7), default C.
+        results = [
+            solve_mmc(X - mean, 2 * labels0 - 1, w0_from_labels=flag, **kwargs)
+            for flag in (False, True)
+        ]
+        result = min(results, key=lambda r: 0.5 * r.w @ r.w + self.C_paper_ * r.xi)
         if result.status == "max_iter":
             warnings.warn(
                 f"MMCMultivariate did not converge in max_iter={self.max_iter} cutting planes; "
@@ -396,7 +436,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self.xi_ = result.xi
         self.objective_ = float(0.5 * result.w @ result.w + self.C_paper_ * result.xi)
         self.n_iter_ = result.n_iter
-        self.n_qp_ = result.n_qp
+        self.n_qp_ = sum(r.n_qp for r in results)
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status == "converged"
         return self

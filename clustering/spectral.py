@@ -7,22 +7,29 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import linalg, sparse
 from scipy.sparse.csgraph import connected_components
-from scipy.sparse.linalg import eigsh
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import kneighbors_graph
 
 from ._compat import Interval, StrOptions, _fit_context, check_random_state, validate_data
+from ._lam import DEFAULT_LAM
 from ._spec import AlgorithmSpec, Param
 from ._validation import check_clusterable
 
 __all__ = ["SpectralBaseline", "median_distance", "njw_embedding"]
 
-AFFINITIES = ("gaussian", "knn")
+AFFINITIES = ("auto", "gaussian", "knn")
 
 # Below this size a dense eigensolver is as fast as Lanczos and exactly reproducible.
 _DENSE_EIG_MAX_N = 400
+# "auto" compares the k-NN graph with the dense Gaussian affinity only up to this size
+# (an N x N matrix of 8 N^2 bytes: 200 MB at N = 5000); above it "auto" is "knn".
+_AUTO_GAUSSIAN_MAX_N = 5000
+# Up to this size a dense eigensolver takes over when Lanczos does not converge (clustered
+# leading eigenvalues: a narrow Gaussian width, australian at sigma = median / 8).
+_DENSE_FALLBACK_MAX_N = 6000
 
 
 def median_distance(X: np.ndarray, random_state, max_points: int = 1000) -> float:
@@ -49,7 +56,13 @@ def top_eigenvectors(S, k: int, random_state) -> tuple[np.ndarray, np.ndarray]:
         vals, vecs = linalg.eigh(dense, subset_by_index=[n - k, n - 1])
     else:
         v0 = random_state.uniform(-1, 1, n)
-        vals, vecs = eigsh(S, k=k, which="LA", v0=v0)
+        try:
+            vals, vecs = eigsh(S, k=k, which="LA", v0=v0)
+        except ArpackNoConvergence:
+            if n > _DENSE_FALLBACK_MAX_N:
+                raise
+            dense = S.toarray() if sparse.issparse(S) else S
+            vals, vecs = linalg.eigh(dense, subset_by_index=[n - k, n - 1])
     order = np.argsort(vals)[::-1]
     return vals[order], vecs[:, order]
 
@@ -87,14 +100,20 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
     ----------
     n_clusters : int, default=2
         Number of clusters (1 gives the trivial one-cluster partition).
-    affinity : {"gaussian", "knn"}, default="knn"
+    affinity : {"auto", "gaussian", "knn"}, default="auto"
         ``"knn"``: sparse symmetric k-nearest-neighbour graph (``A_ij = 1`` when either
-        point is among the other's ``k`` nearest), ``O(N k)`` memory; the default, as
-        scikit-learn's ``SpectralClustering(affinity="nearest_neighbors")`` (ARI 1.00 on
-        its noisy moons and noisy circles, 500 points, noise 0.05, standardised, where the
-        Gaussian affinity of median width gets 0.49 and 0.00). ``"gaussian"``: dense
-        ``A_ij = exp(-||x_i - x_j||^2 / (2 sigma^2))``, ``O(N^2)`` memory; better on
-        australian (accuracy 0.82 against 0.57) and ionosphere/diabetes (by 0.02).
+        point is among the other's ``k`` nearest), ``O(N k)`` memory, as scikit-learn's
+        ``SpectralClustering(affinity="nearest_neighbors")``. ``"gaussian"``: dense
+        ``A_ij = exp(-||x_i - x_j||^2 / (2 sigma^2))``, ``O(N^2)`` memory. ``"auto"`` (the
+        default) chooses between the two without labels: the k-NN graph when it falls
+        into exactly ``n_clusters`` connected components (the clusters are then the
+        components: noisy moons and circles, ARI 1.00 where the Gaussian of median width
+        gets 0.49 and 0.00) or when ``N > 5000`` (no dense matrix); otherwise both
+        labelings are computed and the one with the larger MSP
+        (:func:`clustering.metrics.msp_score`, ``lam = 0.2``) is kept, a labeling with a
+        cluster smaller than ``N / (4 n_clusters)`` being eligible only if both have one.
+        Fitted as ``affinity_``. Accuracy with seed 0, k-NN / Gaussian / auto: australian
+        0.574 / 0.822 / 0.822, letter 0.941 / 0.904 / 0.941 (``bench/RESULTS.md``).
     sigma : float or None, default=None
         Width of the Gaussian affinity; ``None`` takes the median pairwise distance (on a
         subsample of 1000 points for larger data). Ignored for ``"knn"``.
@@ -116,10 +135,12 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
     eigenvalues_ : ndarray of shape (n_clusters,)
         Leading eigenvalues of ``L`` (the first is 1; a second close to 1 means well
         separated clusters).
+    affinity_ : {"gaussian", "knn"}
+        The affinity used (the one ``"auto"`` chose).
     sigma_ : float or None
-        Gaussian width used (``None`` for ``"knn"``).
+        Gaussian width used (``None`` when the k-NN graph is used).
     n_neighbors_ : int or None
-        ``k`` of the k-NN graph used (``None`` for ``"gaussian"``).
+        ``k`` of the k-NN graph used (``None`` when the Gaussian affinity is used).
     n_iter_ : int
         Lloyd iterations of the best k-means start.
     n_features_in_ : int
@@ -163,7 +184,7 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         self,
         n_clusters: int = 2,
         *,
-        affinity: str = "knn",
+        affinity: str = "auto",
         sigma: float | None = None,
         n_neighbors: int = 10,
         n_init: int = 10,
@@ -176,33 +197,54 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         self.n_init = n_init
         self.random_state = random_state
 
-    def _affinity(self, X: np.ndarray, random_state):
+    def _knn_affinity(self, X: np.ndarray):
+        """The k-NN graph, ``k``, and whether it has exactly ``n_clusters`` components."""
         n = X.shape[0]
-        if self.affinity == "knn":
-            # Double k while the graph has more components than clusters or a component
-            # smaller than N / (4 n_clusters): with a component of its own, a small group
-            # (not a cluster) takes an eigenvector (digits 1 vs 7 at k = 10: 27 of 361
-            # samples, accuracy 0.571; letter at k = 10-20: 44 of 1555, 0.536). Components
-            # as large as clusters stay (two well separated rings are two components).
-            k = min(self.n_neighbors, n - 1)
-            min_size = n / (4.0 * self.n_clusters)
-            while True:
-                C = kneighbors_graph(X, n_neighbors=k, include_self=False)
-                A = C.maximum(C.T).tocsr()
-                n_comp, comp = connected_components(A, directed=False)
-                small = n_comp > 1 and np.bincount(comp).min() < min_size
-                if k >= n - 1 or (n_comp <= self.n_clusters and not small):
-                    break
-                k = min(2 * k, n - 1)
-            self.n_neighbors_ = int(k)
-            return A, None
-        self.n_neighbors_ = None
+        # Double k while the graph has more components than clusters or a component
+        # smaller than N / (4 n_clusters): with a component of its own, a small group
+        # (not a cluster) takes an eigenvector (digits 1 vs 7 at k = 10: 27 of 361
+        # samples, accuracy 0.571; letter at k = 10-20: 44 of 1555, 0.536). Components
+        # as large as clusters stay (two well separated rings are two components).
+        k = min(self.n_neighbors, n - 1)
+        min_size = n / (4.0 * self.n_clusters)
+        while True:
+            C = kneighbors_graph(X, n_neighbors=k, include_self=False)
+            A = C.maximum(C.T).tocsr()
+            n_comp, comp = connected_components(A, directed=False)
+            small = n_comp > 1 and np.bincount(comp).min() < min_size
+            if k >= n - 1 or (n_comp <= self.n_clusters and not small):
+                break
+            k = min(2 * k, n - 1)
+        return A, int(k), n_comp == self.n_clusters
+
+    def _gaussian_affinity(self, X: np.ndarray, random_state):
         sigma = self.sigma if self.sigma is not None else median_distance(X, random_state)
         A = euclidean_distances(X, squared=True)
         A *= -1.0 / (2.0 * sigma**2)
         np.exp(A, out=A)
         np.fill_diagonal(A, 0.0)
         return A, float(sigma)
+
+    def _cluster(self, A, random_state):
+        embedding, eigenvalues = njw_embedding(A, self.n_clusters, random_state)
+        km = KMeans(n_clusters=self.n_clusters, n_init=self.n_init, random_state=random_state)
+        labels = km.fit_predict(embedding).astype(np.intp)
+        return {"embedding": embedding, "eigenvalues": eigenvalues, "labels": labels,
+                "n_iter": int(km.n_iter_)}  # fmt: skip
+
+    def _auto_score(self, X: np.ndarray, labels: np.ndarray) -> tuple[bool, float]:
+        """(no cluster smaller than N / (4 n_clusters), MSP of the labeling)."""
+        from .metrics import msp_score
+
+        counts = np.bincount(labels, minlength=self.n_clusters)
+        large = bool(counts.min() >= X.shape[0] / (4.0 * self.n_clusters))
+        if (counts == 0).any():
+            return large, -np.inf
+        try:
+            score = float(msp_score(X, labels, lam=DEFAULT_LAM))
+        except (ValueError, np.linalg.LinAlgError):
+            score = -np.inf
+        return large, score if np.isfinite(score) else -np.inf
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -227,11 +269,34 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
                 f"got n_samples={X.shape[0]}."
             )
         random_state = check_random_state(self.random_state)
-        A, self.sigma_ = self._affinity(X, random_state)
-        self.embedding_, self.eigenvalues_ = njw_embedding(A, self.n_clusters, random_state)
-        km = KMeans(n_clusters=self.n_clusters, n_init=self.n_init, random_state=random_state)
-        self.labels_ = km.fit_predict(self.embedding_).astype(np.intp)
-        self.n_iter_ = int(km.n_iter_)
+        n = X.shape[0]
+        chosen, sigma, k = "gaussian", None, None
+        if self.affinity in ("knn", "auto"):
+            A, k, split = self._knn_affinity(X)
+            result = self._cluster(A, random_state)
+            chosen = "knn"
+        if self.affinity == "gaussian" or (
+            self.affinity == "auto"
+            and not split
+            and n <= _AUTO_GAUSSIAN_MAX_N
+            and self.n_clusters > 1
+        ):
+            A, sigma = self._gaussian_affinity(X, random_state)
+            gaussian = self._cluster(A, random_state)
+            del A
+            # "auto": keep the k-NN labeling unless the Gaussian one is preferred by
+            # (no small cluster, MSP), compared in that order.
+            if self.affinity == "gaussian" or self._auto_score(
+                X, gaussian["labels"]
+            ) > self._auto_score(X, result["labels"]):
+                result, chosen = gaussian, "gaussian"
+        self.affinity_ = chosen
+        self.sigma_ = sigma if chosen == "gaussian" else None
+        self.n_neighbors_ = k if chosen == "knn" else None
+        self.embedding_ = result["embedding"]
+        self.eigenvalues_ = result["eigenvalues"]
+        self.labels_ = result["labels"]
+        self.n_iter_ = result["n_iter"]
         return self
 
 
@@ -244,10 +309,11 @@ SPECS = (
             Param(
                 "affinity",
                 "choice",
-                "knn",
+                "auto",
                 "How similarity between points is measured: a Gaussian of the distance "
                 "(every pair) or a k-nearest-neighbour graph (cheaper, follows curved "
-                "clusters).",
+                "clusters); auto uses the graph when it splits into the clusters, else "
+                "keeps the labeling whose clusters are better separated (larger MSP).",
                 choices=AFFINITIES,
             ),
             Param(
@@ -263,8 +329,8 @@ SPECS = (
         ),
         summary="k-means on the leading eigenvectors of the normalised affinity matrix "
         "(Ng, Jordan & Weiss 2001).",
-        cost="gaussian: O(N^2 d) time, O(N^2) memory; knn: O(N log N d + N k) time, "
-        "O(N k) memory; plus Lanczos on the affinity",
+        cost="gaussian (and auto up to N = 5000): O(N^2 d) time, O(N^2) memory; knn: "
+        "O(N log N d + N k) time, O(N k) memory; plus Lanczos on the affinity",
         paper="Ng, Jordan & Weiss, NIPS 2001",
         test_params={"n_init": 2},
     ),

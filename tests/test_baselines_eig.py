@@ -211,3 +211,25 @@ def test_spectral_knn_grows_k_past_a_small_component():
     # 3 outlying points form their own component at k = 2: k grows until they join.
     assert model.n_neighbors_ > 2
     assert min(np.bincount(model.labels_)) >= 90
+
+
+def test_spectral_auto_affinity_rule():
+    """The default affinity="auto": the k-NN graph when it splits into n_clusters
+    components (two rings), else the labeling with a larger MSP among those without a
+    cluster smaller than N / (4 n_clusters) (australian: the k-NN labeling splits off 15 %
+    of the samples, accuracy 0.57; the Gaussian labeling has the larger MSP and 0.82)."""
+    from clustering.metrics import clustering_accuracy, msp_score
+
+    X, y = make_circles(n_samples=300, factor=0.5, noise=0.05, random_state=0)
+    rings = SpectralBaseline(random_state=0).fit(X)
+    assert rings.affinity_ == "knn" and rings.sigma_ is None
+    assert adjusted_rand_score(y, rings.labels_) == 1.0
+
+    datasets = pytest.importorskip("datasets")
+    ds = datasets.load("australian")
+    auto = SpectralBaseline(random_state=0).fit(ds.X)
+    knn = SpectralBaseline(affinity="knn", random_state=0).fit(ds.X)
+    assert auto.affinity_ == "gaussian" and auto.n_neighbors_ is None and auto.sigma_ > 0
+    assert np.bincount(auto.labels_).min() >= ds.X.shape[0] / 8
+    assert msp_score(ds.X, auto.labels_, lam=0.2) > msp_score(ds.X, knn.labels_, lam=0.2)
+    assert clustering_accuracy(ds.y, auto.labels_) >= 0.8 > clustering_accuracy(ds.y, knn.labels_)
