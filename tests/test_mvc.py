@@ -175,3 +175,30 @@ def test_soft_label_mvc_is_deterministic_on_australian():
     a = SoftLabelMVC().fit(X).labels_
     b = SoftLabelMVC().fit(X[::-1]).labels_[::-1]
     assert adjusted_rand_score(a, b) == 1.0
+
+
+def test_table2_grid_covers_the_papers_graphs_and_both_laplacians():
+    # The MVC paper's own SL-MVC graph is the cosine k-NN graph with the normalised
+    # Laplacian; Theorem 1 uses the unnormalised one; the MSPC paper tunes a Gaussian width.
+    from clustering.experiments import _methods
+
+    settings = _methods.grid("mvc-soft")
+    assert {s["affinity"] for s in settings} == {"knn", "knn-cosine", "rbf"}
+    assert {s["normalized"] for s in settings} == {True, False}
+    assert len({s["gamma"] for s in settings}) >= 5
+    assert len({tuple(sorted(s.items())) for s in settings}) == len(settings)
+    for s in settings:
+        SoftLabelMVC(**s)._validate_params()
+
+
+@pytest.mark.parametrize("affinity", ["knn", "knn-cosine"])
+def test_unnormalized_laplacian_start_is_unique_and_fit_deterministic(affinity):
+    # With D - W the start is still the eigenvector of a simple second eigenvalue (the graph
+    # is connected), so the labels do not depend on the order of the samples.
+    X = datasets.load("diabetes").X
+    Q = graph_laplacian(affinity_matrix(X, affinity, 5, None), normalized=False)
+    evals = np.linalg.eigvalsh(Q)
+    assert evals[1] > 1e-3 and evals[2] - evals[1] > 1e-4
+    a = SoftLabelMVC(affinity=affinity, normalized=False, gamma=10.0).fit(X).labels_
+    b = SoftLabelMVC(affinity=affinity, normalized=False, gamma=10.0).fit(X[::-1]).labels_[::-1]
+    assert adjusted_rand_score(a, b) == 1.0

@@ -125,8 +125,14 @@ _GRIDS: Mapping[str, Mapping[str, tuple]] = MappingProxyType(
         "mmc-rand": {"C": (0.01, 0.03, 0.1, 0.3, 1.0)},
         "mmc-f": {"C": (0.01, 0.03, 0.1, 0.3, 1.0)},
         "mmc-error": {"C": (1.0, 10.0, 100.0, 1e3, 1e4)},
-        # The MVC paper lets the graph be a k-NN graph or a Gaussian affinity.
-        "mvc-soft": {"gamma": (1e-2, 1e-1, 1.0, 10.0, 100.0), "affinity": ("knn", "rbf")},
+        # The MVC paper lets the graph be a k-NN graph (its own experiments: cosine
+        # similarity) or a Gaussian affinity, and Q its normalised Laplacian (its
+        # experiments) or the unnormalised one (Theorem 1, spectral clustering as a limit).
+        "mvc-soft": {
+            "gamma": (1e-2, 1e-1, 1.0, 10.0, 100.0),
+            "affinity": ("knn", "knn-cosine", "rbf"),
+            "normalized": (True, False),
+        },
         "mvc-hard": {"gamma": (1e-2, 1.0, 100.0)},
     }
 )
