@@ -180,9 +180,10 @@ GAP_NOTES: dict[str, str] = {
   satellite 0.836 vs 0.861 (loses). Rand, `mmc-rand`: 1.000 / 1.000 / 0.932 / 0.919 / 0.589 /
   0.895 / 0.952 vs 0.996 / 0.961 / 0.904 / 0.851 / 0.582 / 0.882 / 0.961 (loses on
   satellite). F, `mmc-f`: 1.000 / 1.000 / 0.933 / 0.919 / 0.791 / 0.895 / 0.963 vs 0.996 /
-  0.961 / 0.904 / 0.850 / 0.791 / 0.884 / 0.971 (ties on ionosphere, loses on satellite). So the paper's headline
-  now shows. Before the re-run the five seeds shared one start (the best of 10 k-means
-  restarts) and every loss was within 0.01 of `mmc-error` (identical on 1v7, 2v7, 8v9);
+  0.961 / 0.904 / 0.850 / 0.791 / 0.884 / 0.971 (ties on ionosphere, loses on satellite).
+  So the paper's headline now shows. Before the re-run the five seeds shared one start (the
+  best of 10 k-means restarts) and every loss was within 0.01 of `mmc-error` (identical on
+  1v7, 2v7, 8v9);
   `mmc-error` fell with single random starts (NMI 2v7 1.000 -> 0.868, 8v9 0.773 -> 0.599):
   MMC_uni depends more on its start than the multivariate losses. Our MMC_multi stays
   0.03-0.09 below the paper's on digits 3v8 and 8v9 and on ionosphere.
