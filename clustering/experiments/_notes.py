@@ -126,7 +126,9 @@ GAP_NOTES: dict[str, str] = {
   Dis-KM, and are 1-3 orders of magnitude faster than IterSVR and MVC. MSPC-MPM is as fast
   as the paper reports (0.015 / 0.036 / 0.048 s against 0.02 / 0.02 / 0.09 s).
 - Our IterSVR (scikit-learn's SVR) and MVC are much faster than the paper's (IterSVR
-  0.37 s vs 50 s on letter; MVC 1.8 s vs 603 s on satellite) at the settings table2 chose,
+  0.37 s vs 50 s on letter; MVC 1.8 s vs 603 s on satellite) at the settings table2 chose
+  when table3 ran (MVC's Table 2 grid has since grown, see Table 2's notes; table3 was not
+  re-run),
   but IterSVR's time grows steeply with C and N (10 s median over the C grid on satellite,
   more than 5 minutes per fit on spam), which is why its spam cells were not run.
 """,
