@@ -310,7 +310,10 @@ else:
             presenter.chart(fig, key=f"margins.{result.key}")
             if show_guarantee and np.isfinite(result.msp):
                 curve = plots.guarantee_curve(
-                    margins, result.labels, result.msp, title="Guarantee for every ρ"
+                    margins,
+                    result.labels,
+                    result.msp,
+                    title=f"{result.name}: guarantee for every ρ",
                 )
                 figures[f"{result.key}-guarantee"] = curve
                 presenter.chart(curve, key=f"guarantee.{result.key}")
