@@ -123,11 +123,13 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(app_dir: Path | None = None):
+def streamlit_server(app_dir: Path | None = None, log_path: Path | None = None):
     """``streamlit run app.py`` in ``app_dir`` (default: this checkout) on a free loopback
-    port; yields its URL."""
+    port; yields its URL. The server's output goes to ``log_path`` (kept) or a temporary
+    file; if it does not start, the error quotes the log's end. Also the browser test's
+    server."""
     port = _free_port()
-    log = tempfile.TemporaryFile()
+    log = open(log_path, "w+b") if log_path is not None else tempfile.TemporaryFile()
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
@@ -390,35 +391,24 @@ def fit_on(
 # ----------------------------------------------------------------------------------------
 
 
-def _frozen_class():
-    import plotly.graph_objects as go
+class FrozenFigure(go.Figure):
+    """A figure shared through ``st.cache_resource`` and never modified: its ``to_dict``
+    (which ``st.plotly_chart`` calls on every rerun, a deep copy of every property) is
+    computed once. The Feature-scaling animation (13 frames) spent 60 ms of every slider
+    step in that copy (py-spy of the server)."""
 
-    class FrozenFigure(go.Figure):
-        """A figure shared through ``st.cache_resource`` and never modified: its ``to_dict``
-        (which ``st.plotly_chart`` calls on every rerun, a deep copy of every property) is
-        computed once. The Feature-scaling animation (13 frames) spent 60 ms of every slider
-        step in that copy (py-spy of the server)."""
-
-        def to_dict(self):
-            spec = self.__dict__.get("_frozen_spec")
-            if spec is None:
-                spec = super().to_dict()
-                self._frozen_spec = spec
-            return spec
-
-    return FrozenFigure
+    def to_dict(self):
+        spec = self.__dict__.get("_frozen_spec")
+        if spec is None:
+            spec = super().to_dict()
+            self._frozen_spec = spec
+        return spec
 
 
-_FROZEN = None
-
-
-def frozen(fig):
+def frozen(fig: go.Figure) -> go.Figure:
     """``fig``, drawn from then on from a specification computed once. Only for figures
     that are cached and shared (do not modify them afterwards: the change would not be
     drawn)."""
-    global _FROZEN
-    if _FROZEN is None:
-        _FROZEN = _frozen_class()
-    if not isinstance(fig, _FROZEN):
-        fig.__class__ = _FROZEN
+    if not isinstance(fig, FrozenFigure):
+        fig.__class__ = FrozenFigure
     return fig

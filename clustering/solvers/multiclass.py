@@ -49,6 +49,19 @@ def _score(Z, codes, k, reg) -> tuple[float, PairwiseMPM | None]:
     return model.msp(), model
 
 
+def _scored_start(Z, labels0, k: int, reg):
+    """The start's labels (a copy), its multi-class MSP and pairwise model; a start with an
+    empty cluster is refused."""
+    labels = labels0.astype(np.intp).copy()
+    msp, model = _score(Z, labels, k, reg)
+    if model is None:
+        raise DegenerateDataError(
+            f"The starting labeling has empty clusters (it needs {k} non-empty clusters). "
+            "Use fewer clusters or another start."
+        )
+    return labels, msp, model
+
+
 def _confidence(model: PairwiseMPM, Z: np.ndarray) -> np.ndarray:
     """Margin of the winning cluster's score over the runner-up, per point."""
     s = np.sort(model.votes(Z), axis=1)
@@ -63,13 +76,7 @@ def solve_mpm_multiclass(
     max_iter: int = 50,
 ) -> tuple[SolverResult, PairwiseMPM]:
     """Monotone multi-class MPM search (see the module docstring)."""
-    labels = labels0.astype(np.intp).copy()
-    msp, model = _score(Z, labels, k, reg)
-    if model is None:
-        raise DegenerateDataError(
-            f"The starting labeling has empty clusters (it needs {k} non-empty clusters). "
-            "Use fewer clusters or another start."
-        )
+    labels, msp, model = _scored_start(Z, labels0, k, reg)
     history = [msp]
     status = "max_iter"
     n_iter = 0
@@ -139,13 +146,7 @@ def solve_gep_multiclass(
             "The total covariance plus lam * Lambda is singular (more features than samples, "
             "or linearly dependent features). Use lam > 0 with regularizer='diag'."
         ) from None
-    labels = labels0.astype(np.intp).copy()
-    msp, model = _score(Z, labels, k, reg)
-    if model is None:
-        raise DegenerateDataError(
-            f"The starting labeling has empty clusters (it needs {k} non-empty clusters). "
-            "Use fewer clusters or another start."
-        )
+    labels, msp, model = _scored_start(Z, labels0, k, reg)
     history = [msp]
     status = "max_iter"
     n_iter = 0
