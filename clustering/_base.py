@@ -72,6 +72,23 @@ def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarr
     return labels
 
 
+_PARAM_NAMES: dict[type, list[str]] = {}
+
+
+class CachedParamNamesMixin:
+    """scikit-learn's ``get_params`` (called by every ``fit`` to validate the parameters)
+    reads the signature of ``__init__`` on each call, 60-80 us, a tenth of a millisecond
+    fit of MSPC on 1555 x 16; the names depend only on the class, so they are read once.
+    Put before ``BaseEstimator`` in the bases."""
+
+    @classmethod
+    def _get_param_names(cls):
+        names = _PARAM_NAMES.get(cls)
+        if names is None:
+            names = _PARAM_NAMES[cls] = super()._get_param_names()
+        return list(names)
+
+
 class LinearTwoClusterMixin:
     """``fit_predict``, ``decision_function`` and ``predict`` of a method that ends with a
     separating hyperplane ``w_``, ``b_`` (cluster 1 where ``X @ w_ - b_ >= 0``)."""

@@ -24,13 +24,93 @@ import numpy as np
 
 from .exceptions import DegenerateDataError
 
-__all__ = ["MAX_ABS", "MIN_SPREAD", "check_clusterable", "checked_ranges"]
+__all__ = [
+    "MAX_ABS",
+    "MIN_SPREAD",
+    "check_clusterable",
+    "checked_ranges",
+    "column_reduce",
+    "validated_ranges",
+]
 
 #: Largest absolute value accepted: squares of larger numbers overflow float64 (~1.8e308).
 MAX_ABS = 1e150
 #: Smallest accepted spread (max over features of max - min): squares of smaller
 #: differences underflow.
 MIN_SPREAD = 1e-150
+
+
+#: Length of the inner loop :func:`column_reduce` aims for (entries per reshaped row).
+_BLOCK = 1024
+
+
+def column_reduce(ufunc: np.ufunc, X: np.ndarray) -> np.ndarray:
+    """``ufunc.reduce(X, axis=0)`` (per-column max, min or sum), faster on C-ordered data.
+
+    numpy reduces the outer axis of a C-ordered array one row at a time, so with few columns
+    its inner loop is a handful of entries long: the column maxima of 1555 x 16 took 45 us
+    against 15 us here, 4601 x 57 160 us against 50 us, 100,000 x 20 3.1 ms against 0.7 ms
+    (``bench/bench_mspc.py``'s shapes, one thread). Here ``k`` rows at a time are viewed as one
+    row of ``k d`` entries (about 1,000), reduced, and the ``k`` partial results reduced
+    again. Max and min are exact; a sum is added in another order (relative difference
+    below 1e-14 on those shapes). Other layouts, or rows longer than 512 entries, use
+    ``ufunc.reduce`` directly. (Column means keep ``X.mean(axis=0)``: a change in their last
+    bits moved one stored Table 2 cell, a fragile australian fit of the monotone MPM search.)
+    """
+    n, d = X.shape
+    k = _BLOCK // max(d, 1)
+    if k < 2 or n < 2 * k or not X.flags.c_contiguous:
+        return ufunc.reduce(X, axis=0)
+    m = n // k * k
+    out = ufunc.reduce(ufunc.reduce(X[:m].reshape(-1, k * d), axis=0).reshape(k, d), axis=0)
+    if m < n:
+        out = ufunc(out, ufunc.reduce(X[m:], axis=0))
+    return out
+
+
+def validated_ranges(estimator, X, **kwargs):
+    """``validate_data(estimator, X, **kwargs)`` followed by :func:`checked_ranges`, with the
+    finiteness check read off the columns' extremes (a NaN or an infinity shows in them)
+    instead of scikit-learn's separate pass over ``X``.
+
+    Returns
+    -------
+    X : ndarray
+        What ``validate_data`` returns.
+    ranges : tuple of (col_min, col_max), or None for empty data
+
+    Raises
+    ------
+    ValueError
+        scikit-learn's own message for NaN or infinite values (``validate_data`` is called
+        again with its finiteness check when one is found).
+    DegenerateDataError
+        As :func:`checked_ranges`.
+    """
+    from ._compat import validate_data
+
+    min_samples = kwargs.get("ensure_min_samples", 1)
+    if (
+        set(kwargs) <= {"dtype", "ensure_min_samples"}
+        and kwargs.get("dtype") is np.float64
+        and type(X) is np.ndarray
+        and X.dtype == np.float64
+        and X.ndim == 2
+        and X.shape[0] >= min_samples
+        and X.shape[1] >= 1
+    ):
+        # What check_array would return unchanged (a 2-D float64 ndarray with enough rows and
+        # columns; finiteness is checked below): only the n_features_in_ and feature-name
+        # bookkeeping is left to do (0.1 ms less per fit on 1555 x 16).
+        X = validate_data(estimator, X, skip_check_array=True)
+    else:
+        X = validate_data(estimator, X, ensure_all_finite=False, **kwargs)
+    if X.size == 0:
+        return X, None
+    col_min, col_max = column_reduce(np.minimum, X), column_reduce(np.maximum, X)
+    if not (np.isfinite(col_min).all() and np.isfinite(col_max).all()):
+        validate_data(estimator, X, **kwargs)  # raises scikit-learn's message
+    return X, checked_ranges(X, ranges=(col_min, col_max))
 
 
 def check_clusterable(X: np.ndarray) -> np.ndarray:
@@ -40,7 +120,9 @@ def check_clusterable(X: np.ndarray) -> np.ndarray:
     return X
 
 
-def checked_ranges(X: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+def checked_ranges(
+    X: np.ndarray, ranges: tuple[np.ndarray, np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray] | None:
     """Refuse identical samples and magnitudes no method can compute with; return the
     columns' minima and maxima (None for empty data), which callers can reuse.
 
@@ -48,6 +130,8 @@ def checked_ranges(X: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     ----------
     X : ndarray of shape (n_samples, n_features)
         Finite float data, as returned by ``validate_data``.
+    ranges : tuple of (col_min, col_max), optional
+        The columns' minima and maxima when the caller has them (saves two passes).
 
     Returns
     -------
@@ -73,7 +157,10 @@ def checked_ranges(X: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     # Two reductions over X and no temporary of its size (np.abs(X) would copy it): the
     # largest |value| is the larger of |column max| and |column min|.
-    col_max, col_min = X.max(axis=0), X.min(axis=0)
+    if ranges is None:
+        col_min, col_max = column_reduce(np.minimum, X), column_reduce(np.maximum, X)
+    else:
+        col_min, col_max = ranges
     top = float(max(col_max.max(), -col_min.min()))
     if top > MAX_ABS:
         raise DegenerateDataError(

@@ -10,7 +10,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
-from ._base import LinearTwoClusterMixin, initial_labels, two_cluster_labels
+from ._base import (
+    CachedParamNamesMixin,
+    LinearTwoClusterMixin,
+    initial_labels,
+    two_cluster_labels,
+)
 from ._compat import (
     Interval,
     StrOptions,
@@ -22,7 +27,7 @@ from ._compat import (
 from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
-from ._validation import checked_ranges
+from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
 from .mspc_multiclass import fit_general
@@ -52,7 +57,7 @@ def whiten(Z: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     return Z @ (evecs[:, keep] / np.sqrt(evals[keep]))
 
 
-class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
+class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstimator):
     """Maximin Separation Probability Clustering: the two-cluster labeling with the largest
     MSP.
 
@@ -341,8 +346,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         if self.n_clusters != 2 or self.kernel != "linear":
             return fit_general(self, X)
         self.model_ = None
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=4)
-        col_min, col_max = checked_ranges(X)
+        X, (col_min, col_max) = validated_ranges(self, X, dtype=np.float64, ensure_min_samples=4)
         random_state = check_random_state(self.random_state)
         std = standardize(X, ptp=col_max - col_min)
         Lambda = regularizer_matrix(std, self.regularizer)
