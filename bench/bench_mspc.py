@@ -35,7 +35,8 @@ matrix unless d >= N for EIG). ``n_sw``: points that switch cluster in an iterat
 points on the wrong side of the MPM hyperplane; one MPM solve is one to three Cholesky
 factorisations of d x d (warm start), O(d^3).
 - k-means: O(N d k) per Lloyd iteration, memory O(N k).
-- every MSPC fit: validation and z-scoring, O(N d) (about seven passes over X).
+- every MSPC fit: validation and z-scoring, O(N d) (six passes over X: the columns' minima
+  and maxima, which also show a NaN or infinity, then the mean, centring, variance, scaling).
 - MSPC-MPM, paper: O(N d^2) once (the two clusters' scatters), then per iteration
   O(N d + n_sw d^2 + d^3) (rank-one updates of the moments, one MPM solve).
 - MSPC-MPM, monotone: the same start, then per iteration O(N d + |C| d^2 + d^3 log |C|)
