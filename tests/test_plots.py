@@ -231,3 +231,11 @@ def test_grid_panel_margins_hold_what_plotly_would_grow_them_to(fitted):
     assert layout.margin.l >= 17 + 7 * 2 + 22 + 15
     # ... and the figure grew by the legend, so the plot area keeps its height.
     assert layout.height - layout.margin.t - layout.margin.b == 420 - layout.margin.t - 66
+
+
+def test_grow_margins_keeps_the_plot_area():
+    fig = go.Figure(go.Bar(x=["a"], y=[1]), layout={"height": 300, "margin": {"t": 40, "b": 50}})
+    plots.grow_margins(fig, l=72, b=84, t=30)
+    margin = fig.layout.margin
+    assert (margin.l, margin.b, margin.t) == (72, 84, 40)  # raised, never lowered
+    assert fig.layout.height - margin.t - margin.b == 300 - 40 - 50

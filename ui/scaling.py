@@ -184,6 +184,8 @@ def _scatter_figure(
     proj = cache.projection(view, data_fingerprint, _X, wv, b, feature_names=feature_names)
     lab = np.frombuffer(labels, dtype=np.int64)
     fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
+    # Laid out as the Cluster page's panels: margins plotly need not grow (one layout pass).
+    plots.grid_panel(fig)
     return cache.frozen(fig), proj.note
 
 

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 __all__ = [
     "fit_title",
     "grid_panel",
+    "grow_margins",
     "legend_below",
     "legend_rows",
     "objective_grid",
@@ -219,17 +220,30 @@ def tidy_layout(fig: go.Figure, *, width: float = 400) -> go.Figure:
     return legend_below(fig, width=width)
 
 
+def grow_margins(fig: go.Figure, **least: int) -> go.Figure:
+    """Raise ``fig``'s margins to at least ``least`` (``l``, ``r``, ``t``, ``b`` in pixels)
+    and grow the figure by what the top and bottom margins grew, so the plot area keeps its
+    height (in place; returned). For figures whose text has a fixed size: margins set to
+    what plotly's automargin would grow them to spare Chromium a second layout pass."""
+    margin = fig.layout.margin
+    new = {k: max(int(v), getattr(margin, k) or 0) for k, v in least.items()}
+    grow = sum(new[k] - (getattr(margin, k) or 0) for k in ("t", "b") if k in new)
+    fig.update_layout(margin=new, height=(fig.layout.height or 450) + grow)
+    return fig
+
+
 def _base_height(layout, default: int) -> int:
     meta = layout.meta if isinstance(layout.meta, dict) else {}
     return meta.get("base_height", layout.height or default)
 
 
-def _tick_chars(lo: float, hi: float, n: int = 6) -> int:
-    """Characters of the longest tick label on an axis from ``lo`` to ``hi`` (about ``n``
-    ticks at a 1-2-5 step, as plotly picks them).
+def _tick_chars(lo: float, hi: float, n: int = 10) -> int:
+    """Characters of the longest tick label on an axis from ``lo`` to ``hi`` at a 1-2-5
+    step giving at most ``n`` intervals (plotly aims at up to 10 on a tall axis, fewer on a
+    short one: the estimate errs on the long side).
 
-    >>> _tick_chars(-2.55, 3.88), _tick_chars(0.0, 683.0), _tick_chars(0.81, 0.89)
-    (2, 3, 4)
+    >>> _tick_chars(-2.55, 3.88), _tick_chars(-2.3, 1.9), _tick_chars(0.0, 683.0)
+    (2, 4, 3)
     """
     import math
 
