@@ -220,8 +220,13 @@ st.dataframe(
         ),
     },
 )
+# A slot kept on every run: a notice that comes and goes would shift every element below it,
+# and the browser would redraw each figure there as a new one.
+unscaled_notice = st.empty()
 if not scaled:
-    st.info("Every factor is ×1, so before and after agree. Move a slider or press Random AFS.")
+    unscaled_notice.info(
+        "Every factor is ×1, so before and after agree. Move a slider or press Random AFS."
+    )
 comparison_fig = plots.scaling_comparison_figure(
     comparison, title="Accuracy and MSP before and after the rescaling"
 )
@@ -368,8 +373,9 @@ else:
                 "rescaling — differences of 1e-12 are rounding. With Λ = I the regulariser "
                 "does not follow the units, so the MSP moves once λ > 0."
             )
+    unscaled_caption = st.empty()  # kept on every run, as the notice in section 2
     if not scaled:
-        st.caption("All factors are ×1 right now, so there is nothing to change yet.")
+        unscaled_caption.caption("All factors are ×1 right now, so there is nothing to change yet.")
 
 # ---- 5. Fig. 1 ----------------------------------------------------------------------------
 st.subheader("5 · Sensitivity to feature scaling (the MSPC paper's Fig. 1)")

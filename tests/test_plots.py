@@ -213,3 +213,29 @@ def test_method_legend_fits_in_the_figure():
     entries = len(fig.data)
     assert fig.layout.legend.tracegroupgap <= 2
     assert fig.layout.height >= 70 + 60 + 22 * entries
+
+
+def test_grid_panel_margins_hold_what_plotly_would_grow_them_to(fitted):
+    # grid_panel sizes the margins itself so plotly lays a panel out once (an automargin
+    # push redraws the whole panel); the numbers are measured in Chromium (bench/RESULTS.md).
+    X, y, result = fitted
+    proj = projections.project(X, "discriminant", w=result.w, b=result.b)
+    fig = plots.cluster_scatter(proj, result.labels, y, title="MSP 0.9 · accuracy 0.9", height=420)
+    plots.grid_panel(fig)
+    layout = fig.layout
+    entries = [t for t in fig.data if t.showlegend is not False and t.name]
+    assert (layout.legend.orientation, layout.legend.yref, layout.legend.y) == ("v", "container", 0)
+    # Every legend entry has its row under the tick labels and the x axis title ...
+    assert layout.margin.b >= 66 + 19 * len(entries)
+    # ... the y title (2 lines here at most) and tick labels fit on the left ...
+    assert layout.margin.l >= 17 + 7 * 2 + 22 + 15
+    # ... and the figure grew by the legend, so the plot area keeps its height.
+    assert layout.height - layout.margin.t - layout.margin.b == 420 - layout.margin.t - 66
+
+
+def test_grow_margins_keeps_the_plot_area():
+    fig = go.Figure(go.Bar(x=["a"], y=[1]), layout={"height": 300, "margin": {"t": 40, "b": 50}})
+    plots.grow_margins(fig, l=72, b=84, t=30)
+    margin = fig.layout.margin
+    assert (margin.l, margin.b, margin.t) == (72, 84, 40)  # raised, never lowered
+    assert fig.layout.height - margin.t - margin.b == 300 - 40 - 50

@@ -184,6 +184,8 @@ def _scatter_figure(
     proj = cache.projection(view, data_fingerprint, _X, wv, b, feature_names=feature_names)
     lab = np.frombuffer(labels, dtype=np.int64)
     fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
+    # Laid out as the Cluster page's panels: margins plotly need not grow (one layout pass).
+    plots.grid_panel(fig)
     return cache.frozen(fig), proj.note
 
 
@@ -194,9 +196,30 @@ def scatter_figure(
     the original units), and the view's note — cached and shared (``cache_resource``), so
     a slider step rebuilds only the panels whose labels or hyperplane changed (the "before"
     panels and an invariant method's "after" panel are reused). Do not modify the figure."""
-    wt = None if w is None else tuple(float(v) for v in np.ravel(w))
+    wt, bv = _hyperplane_key(w, b)
     lab = np.asarray(labels, dtype=np.int64).tobytes()
     names = None if class_names is None else tuple(class_names)
-    bv = None if b is None else float(b)
     features = None if feature_names is None else tuple(feature_names)
     return _scatter_figure(view, data_fingerprint, wt, bv, lab, title, names, features, X, y)
+
+
+#: Decimals kept of a panel's hyperplane (unit normal and offset): far below anything a
+#: figure shows, far above the rounding a rescaling leaves in a method immune to it.
+HYPERPLANE_DECIMALS = 9
+
+
+def _hyperplane_key(w, b) -> tuple[tuple | None, float | None]:
+    """``(w, b)`` scaled to a unit ``w`` (every view draws the hyperplane from the unit
+    normal, :func:`clustering.projections.discriminant_view`) and rounded to
+    :data:`HYPERPLANE_DECIMALS`: an immune method's "after" panel is then the same cached
+    figure on every slider step, and the browser does not redraw it."""
+    if w is None:
+        return None, None if b is None else float(b)
+    wv = np.asarray(w, dtype=np.float64).ravel()
+    norm = float(np.linalg.norm(wv))
+    if b is None or not np.isfinite(norm) or norm == 0.0:
+        # Left as they are: the projection explains what it cannot draw.
+        return tuple(float(v) for v in wv), None if b is None else float(b)
+    unit = np.round(wv / norm, HYPERPLANE_DECIMALS) + 0.0  # + 0.0: no -0.0 in the key
+    offset = round(float(b) / norm, HYPERPLANE_DECIMALS) + 0.0
+    return tuple(float(v) for v in unit), offset

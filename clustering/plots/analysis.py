@@ -29,7 +29,7 @@ from plotly.subplots import make_subplots
 
 from ..experiments.protocols import LamSweep, fit_line, pearson
 from .clusters import TEMPLATE
-from .grid import tidy_layout
+from .grid import grow_margins, tidy_layout
 from .style import OKABE_ITO, series_color
 
 __all__ = [
@@ -397,7 +397,8 @@ def scaling_comparison_figure(
     fig.update_yaxes(range=[0, 110], row=1, col=1)
     fig.update_yaxes(range=[0, 1.1], row=1, col=2)
     tidy_layout(fig)
-    return fig
+    # What plotly's automargin grows it to in Chromium (one legend row): laid out once.
+    return grow_margins(fig, b=68)
 
 
 def theorem1_figure(
@@ -438,7 +439,9 @@ def theorem1_figure(
     fig.update_layout(**_LAYOUT, title=title, height=height, barmode="group", yaxis_title="MSP")
     fig.update_yaxes(range=[0, 1.1])
     tidy_layout(fig)
-    return fig
+    # What plotly's automargin grows them to in Chromium (ticks 0-1.1, labels on two lines,
+    # one legend row): set here, the figure is laid out once.
+    return grow_margins(fig, l=72, b=84)
 
 
 def lower_bound_figure(
