@@ -410,9 +410,19 @@ def _stop_workers(backend: str) -> None:
     if backend != "loky":
         return
     try:
-        from joblib.externals.loky import get_reusable_executor
-
-        get_reusable_executor().shutdown(wait=False, kill_workers=True)
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover - joblib without loky
+        return
+    # The executor joblib ran the cells on, read without get_reusable_executor(): called
+    # with other arguments than joblib's, that function replaces the executor and first
+    # shuts the old one down with wait=True, i.e. after its running cells finish (a Ctrl-C
+    # then hung for as long as a cell runs; seen once in a CI run of the SIGINT test), and
+    # after joblib's own abort it would start new workers only to kill them.
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is None:
+        return
+    try:
+        executor.shutdown(wait=False, kill_workers=True)
     except Exception:  # pragma: no cover - best effort while stopping
         pass
 
