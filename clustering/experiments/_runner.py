@@ -368,18 +368,28 @@ def run_cells(
     report = progress or (lambda *_: None)
     report(done, total, f"({done} cached)" if done else "")
     if pending:
+        stop = _StopRequest()
         try:
-            with _sigterm_as_interrupt():
+            with _signals_stop_run(stop, backend):
                 for key, result in _iterate(pending, n_jobs, backend, scheduler, compute):
                     _store(cache_dir, unique[key], result)
                     results[key] = result
                     done += 1
                     cell = unique[key]
                     report(done, total, f"{cell.method} on {cell.task}")
+                    if stop.signum is not None:
+                        raise _Terminated
         except KeyboardInterrupt as exc:
             _stop_workers(backend)
             if isinstance(exc, RunInterrupted):
                 raise
+            raise RunInterrupted(done, total, cache_dir) from None
+        except Exception:
+            if stop.signum is None:
+                raise
+            # The signal handler killed the workers, so joblib ended its wait with an
+            # error (TerminatedWorkerError): the run was stopped, not broken.
+            _stop_workers(backend)
             raise RunInterrupted(done, total, cache_dir) from None
     return [(cell, results[cell.key]) for cell in cells]
 
@@ -388,21 +398,62 @@ class _Terminated(KeyboardInterrupt):
     pass
 
 
+class _StopRequest:
+    """The signal that asked a run to stop (``None``: none yet)."""
+
+    signum: int | None = None
+
+
 @contextmanager
-def _sigterm_as_interrupt():
-    """Within the block, SIGTERM stops the run like Ctrl-C (main thread only)."""
+def _signals_stop_run(stop: _StopRequest, backend: str):
+    """Within the block, Ctrl-C (SIGINT) and SIGTERM stop the run (main thread only).
+
+    With loky workers running, the handler records the signal and kills the workers instead
+    of raising: an exception raised at an arbitrary point of the main thread can land inside
+    joblib's or loky's waits and locks and leave them stuck (a Ctrl-C of a run whose cells
+    were busy then hung past 30 s, rarely, in full test runs). With the workers dead, joblib's
+    own wait ends with an error at a defined point, which :func:`run_cells` turns into
+    :class:`RunInterrupted`. Without workers (sequential runs, Dask) the handler raises
+    :class:`KeyboardInterrupt` as Python's default does.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum, frame):
+        stop.signum = signum
+        if backend == "loky" and _kill_loky_workers():
+            return
         raise _Terminated
 
-    previous = signal.signal(signal.SIGTERM, handler)
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _kill_loky_workers() -> bool:
+    """SIGKILL the worker processes of joblib's loky executor; False if there are none.
+
+    Safe in a signal handler: it reads the executor's table of processes and calls
+    ``os.kill``, taking no lock.
+    """
+    try:
+        from joblib.externals.loky import reusable_executor
+    except ImportError:  # pragma: no cover - joblib without loky
+        return False
+    executor = getattr(reusable_executor, "_executor", None)
+    processes = dict(getattr(executor, "_processes", None) or {})
+    killed = False
+    for pid in processes:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed = True
+        except (ProcessLookupError, PermissionError):
+            pass
+    return killed
 
 
 def _stop_workers(backend: str) -> None:
