@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from sklearn.cluster import KMeans
@@ -20,9 +22,15 @@ from sklearn.datasets import make_circles, make_moons
 from sklearn.metrics import adjusted_rand_score
 from sklearn.preprocessing import StandardScaler
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import datasets
 from clustering.metrics import clustering_accuracy, msp_score
-from clustering.spectral import SpectralBaseline, top_eigenvectors
+from clustering.spectral import (
+    SpectralBaseline,
+    normalized_affinity,
+    top_eigenvectors,
+)
 
 KNN = (10, 20, 40)
 WIDTHS = (0.25, 0.5, 1.0)  # multiples of the median distance
@@ -40,18 +48,6 @@ def _tasks(names):
         else:
             ds = datasets.load(name)
             yield name, ds.X, ds.y
-
-
-def _eigs(A, k, rs):
-    from scipy import sparse
-
-    deg = np.asarray(A.sum(axis=1)).ravel()
-    inv = 1.0 / np.sqrt(np.maximum(deg, np.finfo(float).tiny))
-    if sparse.issparse(A):
-        L = sparse.diags(inv) @ A @ sparse.diags(inv)
-    else:
-        L = A * inv[:, None] * inv[None, :]
-    return top_eigenvectors(L, k, rs)
 
 
 def _ncut(A, labels):
@@ -78,8 +74,11 @@ def run(name, X, y):
             est = SpectralBaseline(affinity="knn", n_neighbors=p, random_state=0)
         else:
             est = SpectralBaseline(affinity="gaussian", sigma=p * med, random_state=0)
-        A = est._knn_affinity(X)[0] if kind == "knn" else est._gaussian_affinity(X, rs)[0]
-        vals, U = _eigs(A, 3, rs)
+        if kind == "knn":
+            A, k_used, _ = est._knn_affinity(X)
+        else:
+            A, k_used = est._gaussian_affinity(X, rs)[0], None
+        vals, U = top_eigenvectors(normalized_affinity(A), 3, rs)
         U = U[:, :2] / np.maximum(np.linalg.norm(U[:, :2], axis=1, keepdims=True), 1e-300)
         km = KMeans(2, n_init=10, random_state=0).fit(U)
         labels = km.labels_
@@ -93,7 +92,7 @@ def run(name, X, y):
                 "task": name,
                 "kind": kind,
                 "param": p,
-                "k_used": est.n_neighbors_,
+                "k_used": k_used,
                 "acc": clustering_accuracy(y, labels),
                 "ari": adjusted_rand_score(y, labels),
                 "l2": float(vals[1]),

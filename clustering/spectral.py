@@ -18,7 +18,7 @@ from ._lam import DEFAULT_LAM
 from ._spec import AlgorithmSpec, Param
 from ._validation import check_clusterable
 
-__all__ = ["SpectralBaseline", "median_distance", "njw_embedding"]
+__all__ = ["SpectralBaseline", "median_distance", "njw_embedding", "normalized_affinity"]
 
 AFFINITIES = ("auto", "gaussian", "knn")
 
@@ -67,6 +67,15 @@ def top_eigenvectors(S, k: int, random_state) -> tuple[np.ndarray, np.ndarray]:
     return vals[order], vecs[:, order]
 
 
+def normalized_affinity(A):
+    """``D^-1/2 A D^-1/2`` of an affinity matrix (dense or sparse), ``D`` its degrees."""
+    degree = np.asarray(A.sum(axis=1)).ravel()
+    inv_sqrt = 1.0 / np.sqrt(np.maximum(degree, np.finfo(float).tiny))
+    if sparse.issparse(A):
+        return sparse.diags(inv_sqrt) @ A @ sparse.diags(inv_sqrt)
+    return A * inv_sqrt[:, None] * inv_sqrt[None, :]
+
+
 def njw_embedding(A, k: int, random_state) -> tuple[np.ndarray, np.ndarray]:
     """Ng-Jordan-Weiss embedding of an affinity matrix with zero diagonal.
 
@@ -78,13 +87,7 @@ def njw_embedding(A, k: int, random_state) -> tuple[np.ndarray, np.ndarray]:
     embedding : ndarray of shape (n_samples, k)
     eigenvalues : ndarray of shape (k,)
     """
-    degree = np.asarray(A.sum(axis=1)).ravel()
-    inv_sqrt = 1.0 / np.sqrt(np.maximum(degree, np.finfo(float).tiny))
-    if sparse.issparse(A):
-        L = sparse.diags(inv_sqrt) @ A @ sparse.diags(inv_sqrt)
-    else:
-        L = A * inv_sqrt[:, None] * inv_sqrt[None, :]
-    vals, U = top_eigenvectors(L, k, random_state)
+    vals, U = top_eigenvectors(normalized_affinity(A), k, random_state)
     norms = np.linalg.norm(U, axis=1, keepdims=True)
     return U / np.where(norms > 0, norms, 1.0), vals
 
