@@ -69,7 +69,8 @@ def column_reduce(ufunc: np.ufunc, X: np.ndarray) -> np.ndarray:
 
 
 def validated_ranges(estimator, X, **kwargs):
-    """``validate_data(estimator, X, **kwargs)`` followed by :func:`checked_ranges`, with the
+    """``validate_data(estimator, X, **kwargs)`` at fit (``reset=True``: sets
+    ``n_features_in_`` and ``feature_names_in_``) followed by :func:`checked_ranges`, with the
     finiteness check read off the columns' extremes (a NaN or an infinity shows in them)
     instead of scikit-learn's separate pass over ``X``.
 
@@ -100,9 +101,13 @@ def validated_ranges(estimator, X, **kwargs):
         and X.shape[1] >= 1
     ):
         # What check_array would return unchanged (a 2-D float64 ndarray with enough rows and
-        # columns; finiteness is checked below): only the n_features_in_ and feature-name
-        # bookkeeping is left to do (0.1 ms less per fit on 1555 x 16).
-        X = validate_data(estimator, X, skip_check_array=True)
+        # columns; finiteness is checked below): only validate_data's bookkeeping at fit
+        # (reset=True) is left, done here as scikit-learn does it for an array without
+        # column names (its _check_feature_names asks narwhals whether X is a data frame,
+        # 0.07 ms of a 0.8 ms fit on 1555 x 16; check_array skipped saves 0.1 ms more).
+        estimator.n_features_in_ = X.shape[1]
+        if hasattr(estimator, "feature_names_in_"):
+            del estimator.feature_names_in_
     else:
         X = validate_data(estimator, X, ensure_all_finite=False, **kwargs)
     if X.size == 0:
