@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
-from clustering.plots import TEMPLATE, cluster_colors
+from clustering.plots import TEMPLATE, cluster_colors, relayout
 from datasets.synthetic import GENERATORS
 from ui import cache, presenter, state, uploads, widgets
 
@@ -298,7 +298,8 @@ with right:
                     textposition="outside",
                 )
             )
-            fig.update_layout(
+            relayout(
+                fig,
                 template=TEMPLATE,
                 height=300,
                 margin={"l": 40, "r": 20, "t": 30, "b": 40},

@@ -30,7 +30,7 @@ from plotly.subplots import make_subplots
 from ..experiments.protocols import LamSweep, fit_line, pearson
 from .clusters import TEMPLATE
 from .grid import grow_margins, tidy_layout
-from .style import OKABE_ITO, series_color
+from .style import OKABE_ITO, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -69,7 +69,7 @@ def _empty(title: str, message: str, height: int) -> go.Figure:
     fig.add_annotation(
         text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5, font_size=14
     )
-    fig.update_layout(**_LAYOUT, title=title, height=height)
+    relayout(fig, **_LAYOUT, title=title, height=height)
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     return fig
@@ -135,7 +135,8 @@ def sensitivity_figure(
         )
     factors = sorted(summary["factor"].unique())
     what = {"sem": "bars: ± standard error", "std": "bars: ± one standard deviation"}
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         title={"text": title, "subtitle": {"text": what.get(error, "")}},
         height=height,
@@ -233,7 +234,8 @@ def msp_accuracy_figure(
             )
         )
     r_text = "r undefined (fewer than 3 points or no spread)" if np.isnan(r) else f"r = {r:.2f}"
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         title={"text": f"{title} — Pearson {r_text}, {len(data)} points"},
         height=height,
@@ -332,7 +334,8 @@ def lam_sweep_figure(
                 hovertemplate="λ with the best accuracy: %{x:g}<extra></extra>",
             )
         )
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         title=title,
         height=height,
@@ -393,7 +396,7 @@ def scaling_comparison_figure(
                 row=1,
                 col=col,
             )
-    fig.update_layout(**_LAYOUT, title=title, height=height, barmode="group")
+    relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
     fig.update_yaxes(range=[0, 110], row=1, col=1)
     fig.update_yaxes(range=[0, 1.1], row=1, col=2)
     tidy_layout(fig)
@@ -436,7 +439,7 @@ def theorem1_figure(
                 ),
             )
         )
-    fig.update_layout(**_LAYOUT, title=title, height=height, barmode="group", yaxis_title="MSP")
+    relayout(fig, **_LAYOUT, title=title, height=height, barmode="group", yaxis_title="MSP")
     fig.update_yaxes(range=[0, 1.1])
     tidy_layout(fig)
     # What plotly's automargin grows them to in Chromium (ticks 0-1.1, labels on two lines,
@@ -501,7 +504,8 @@ def lower_bound_figure(
             ),
         )
     )
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         title=title,
         height=height,

@@ -16,7 +16,7 @@ from plotly.subplots import make_subplots
 
 from ..animation import MSPCStep, ScalingSweep
 from .clusters import TEMPLATE
-from .style import OKABE_ITO
+from .style import OKABE_ITO, relayout
 
 __all__ = ["mspc_steps_figure", "scaling_animation_figure"]
 
@@ -234,7 +234,8 @@ def scaling_animation_figure(
     # holds the two-line title above the subplot titles.
     top, bottom = 110, 140
     controls_y = -72 / max(height - top - bottom, 100)
-    fig.update_layout(
+    relayout(
+        fig,
         template=TEMPLATE,
         height=height,
         # Below the plots, in this order and without overlaps: tick labels and the x-axis
@@ -375,7 +376,8 @@ def mspc_steps_figure(
         for k in range(len(steps))
     ]
     step_args = {"frame": {"duration": 0, "redraw": True}, "mode": "immediate"}
-    fig.update_layout(
+    relayout(
+        fig,
         template=TEMPLATE,
         height=height,
         title={"text": title(0)},

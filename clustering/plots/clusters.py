@@ -27,7 +27,7 @@ from scipy.optimize import linear_sum_assignment
 from ..metrics import chebyshev_fraction, contingency
 from ..projections import Projection
 from .grid import tidy_layout
-from .style import CLUSTER_SYMBOLS, OKABE_ITO, cluster_colors, series_color
+from .style import CLUSTER_SYMBOLS, OKABE_ITO, cluster_colors, relayout, series_color
 
 #: SVG below this many points, WebGL above: plotly's scattergl takes WebGL contexts that a
 #: rerun does not release, and Chromium keeps 16 per page, dropping the oldest figures' drawing
@@ -333,7 +333,8 @@ def cluster_scatter(
                 )
             )
     subtitle = projection.note
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         title={"text": title + (f"<br><sup>{subtitle}</sup>" if subtitle else "")},
         xaxis={"title": projection.x_title, "range": list(xr), "zeroline": False},
@@ -435,7 +436,8 @@ def margin_histogram(
             + ", ".join(f"{100 * o:.0f}%" for o in observed)
             + f" — {verdict}"
         )
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         barmode="overlay",
         shapes=shapes,
@@ -478,7 +480,8 @@ def guarantee_curve(
                 line={"color": color, "width": 2},
             )
         )
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         title={"text": title},
         xaxis={"title": "ρ", "range": [0, 1]},
@@ -517,7 +520,8 @@ def objective_plot(
                 marker={"size": 7},
             )
         )
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         title={"text": title},
         xaxis={
@@ -546,7 +550,8 @@ def metrics_bar(
         xs = [labels.get(m, m) for m in metrics if row.get(m) is not None]
         ys = [row[m] for m in metrics if row.get(m) is not None]
         fig.add_trace(go.Bar(x=xs, y=ys, name=name, marker={"color": color}))
-    fig.update_layout(
+    relayout(
+        fig,
         **_LAYOUT,
         barmode="group",
         title={"text": title},

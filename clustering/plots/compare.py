@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .clusters import MISCLUSTERED_COLOR, TEMPLATE, matched_classes, misclustered
-from .style import OKABE_ITO, method_name
+from .style import OKABE_ITO, method_name, relayout
 
 __all__ = ["compare_figure"]
 
@@ -175,7 +175,8 @@ def compare_figure(
         fig.update_annotations(
             selector={"text": name}, font={"size": font_size + 2, "color": "#222"}
         )
-    fig.update_layout(
+    relayout(
+        fig,
         template=TEMPLATE,
         height=max(300, panel_height * n_rows + 80),
         margin={"l": 10, "r": 40, "t": 50, "b": 40},

@@ -11,6 +11,8 @@ import re
 
 import plotly.graph_objects as go
 
+from .style import relayout
+
 __all__ = [
     "fit_title",
     "grid_panel",
@@ -83,7 +85,8 @@ def legend_below(fig: go.Figure, *, width: float = 400, x_title_lines: int | Non
         x_title_lines = (title.count("<br>") + 1) if title else 0
     rows = legend_rows(_legend_names(fig), width, font)
     bottom = _TICKS + _TITLE_LINE * x_title_lines + (_LEGEND_ROW * rows + 8 if rows else 0)
-    fig.update_layout(
+    relayout(
+        fig,
         margin={"b": max(bottom, 40)},
         legend={
             "orientation": "h",
@@ -170,7 +173,8 @@ def fit_title(fig: go.Figure) -> go.Figure:
     current = layout.margin.t if layout.margin and layout.margin.t is not None else 80
     # The figure grows by what the margin grows, so the plot area keeps its height.
     grow = max(0, needed - current)
-    fig.update_layout(
+    relayout(
+        fig,
         title={"text": "<br>".join(lines)},
         margin={"t": current + grow},
         height=(layout.height or 450) + grow,
@@ -197,7 +201,7 @@ def wrap_axis_titles(fig: go.Figure, *, width: float = 400) -> go.Figure:
         ax = getattr(layout, axis)
         if ax and ax.title and ax.title.text:
             chars = max(16, int(chars))
-            fig.update_layout({axis: {"title": {"text": wrap_title(ax.title.text, chars)}}})
+            relayout(fig, {axis: {"title": {"text": wrap_title(ax.title.text, chars)}}})
     return fig
 
 
@@ -212,9 +216,9 @@ def tidy_layout(fig: go.Figure, *, width: float = 400) -> go.Figure:
         # The title as written, for grid_panel to wrap at its own width.
         meta.setdefault("title", layout.title.text)
         text = wrap_title(meta["title"], _TITLE_CHARS, _SUP_CHARS)
-        fig.update_layout(title={"text": text}, meta=meta)
+        relayout(fig, title={"text": text}, meta=meta)
     if any(t.type == "bar" and t.text is not None for t in fig.data):
-        fig.update_layout(uniformtext={"minsize": 9, "mode": "hide"})
+        relayout(fig, uniformtext={"minsize": 9, "mode": "hide"})
     fit_title(fig)
     wrap_axis_titles(fig, width=width)
     return legend_below(fig, width=width)
@@ -228,7 +232,7 @@ def grow_margins(fig: go.Figure, **least: int) -> go.Figure:
     margin = fig.layout.margin
     new = {k: max(int(v), getattr(margin, k) or 0) for k, v in least.items()}
     grow = sum(new[k] - (getattr(margin, k) or 0) for k in ("t", "b") if k in new)
-    fig.update_layout(margin=new, height=(fig.layout.height or 450) + grow)
+    relayout(fig, margin=new, height=(fig.layout.height or 450) + grow)
     return fig
 
 
@@ -316,7 +320,7 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
         meta = layout.meta if isinstance(layout.meta, dict) else {}
         wrapped = wrap_title(meta.get("title", layout.title.text), width)
         title_lines = wrapped.split("<br>")
-        fig.update_layout(title={"text": wrapped, "font": {"size": 13}})
+        relayout(fig, title={"text": wrapped, "font": {"size": 13}})
     x_lines, y_lines = 1, 0
     for axis in ("xaxis", "yaxis"):
         ax = getattr(layout, axis)
@@ -326,7 +330,7 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
                 x_lines = wrapped.count("<br>") + 1
             else:
                 y_lines = wrapped.count("<br>") + 1
-            fig.update_layout({axis: {"title": {"text": wrapped, "font": {"size": 11}}}})
+            relayout(fig, {axis: {"title": {"text": wrapped, "font": {"size": 11}}}})
     shown = [t for t in fig.data if t.showlegend is not False and t.name]
     if fig.layout.showlegend is False or (fig.layout.showlegend is None and len(fig.data) < 2):
         shown = []
@@ -334,7 +338,8 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
     legend = _LEGEND_PAD + row * len(shown) if shown else 0
     below = _BELOW_PLOT + 16 * (x_lines - 1)
     left = _left_margin(_tick_chars(*_y_extent(fig)), y_lines)
-    fig.update_layout(
+    relayout(
+        fig,
         margin={
             "t": _title_margin(title_lines, line=18, sup=15),
             "b": below + legend,
@@ -404,7 +409,8 @@ def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) ->
         fig.update_xaxes(
             title_text="iteration", dtick=1 if values.size <= 20 else None, row=r + 1, col=c + 1
         )
-    fig.update_layout(
+    relayout(
+        fig,
         template=TEMPLATE,
         height=height_per_row * rows + 40,
         # The margins plotly's automargin would grow to (see grid_panel): one layout pass.

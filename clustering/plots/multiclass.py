@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .style import OKABE_ITO
+from .style import OKABE_ITO, relayout
 
 __all__ = ["msp_curve_figure"]
 
@@ -42,7 +42,8 @@ def msp_curve_figure(curve: dict, *, title: str = "MSP against the number of clu
             marker={"size": 14, "symbol": "star", "color": OKABE_ITO[3]},
         )
     )
-    fig.update_layout(
+    relayout(
+        fig,
         title=title,
         xaxis_title="number of clusters k",
         yaxis_title="MSP (lower bound on accuracy)",

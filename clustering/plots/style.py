@@ -18,6 +18,7 @@ __all__ = [
     "display_label",
     "method_color",
     "method_name",
+    "relayout",
     "series_color",
 ]
 
@@ -163,6 +164,71 @@ def display_label(label: str) -> str:
     return f"{name} {suffix}" if suffix.startswith("(") else f"{name}, {suffix}"
 
 
+def _plotly_only(value, top: bool = True) -> bool:
+    """Whether plotly must apply ``value`` itself: ``None`` (plotly keeps an empty object
+    where a plain assignment leaves nothing), a list at the top level (plotly updates lists
+    of objects element by element) or a list of objects anywhere."""
+    if value is None:
+        return True
+    if isinstance(value, (list, tuple)):
+        return top or any(isinstance(v, dict) or _plotly_only(v, False) for v in value)
+    if isinstance(value, dict):
+        return any(_plotly_only(v, False) for v in value.values())
+    return False
+
+
+def _has_empty(value) -> bool:
+    return isinstance(value, dict) and (not value or any(map(_has_empty, value.values())))
+
+
+def _merged(current: dict, update: dict) -> dict:
+    out = dict(current)
+    for key, value in update.items():
+        old = out.get(key)
+        nested = isinstance(value, dict) and isinstance(old, dict)
+        out[key] = _merged(old, value) if nested else value
+    return out
+
+
+def relayout(fig, layout: dict | None = None, **props):
+    """``fig.update_layout(layout, **props)``, the same result at a third to a fifth of the
+    cost (in place; returns ``fig``).
+
+    Nested dicts are merged into the current values and anything else replaces them, as
+    plotly's ``update_layout`` does. Plotly records every leaf of such an update as a
+    relayout path and parses and checks each path against its property tree; building a
+    before/after panel spent two thirds of its 33 ms there. Here each top-level property
+    is merged as plain dicts and assigned once (11 ms for the panel, the same figure JSON,
+    ``tests/test_plots_relayout.py``). Keys plotly spells as paths (``yaxis_title``),
+    top-level lists (``annotations``, which plotly updates element by element), lists of
+    objects, ``None`` values and anything other than a dict for ``layout`` are left to
+    ``update_layout``.
+    """
+    if layout is not None and not isinstance(layout, dict):
+        return fig.update_layout(layout, **props)
+    props = {**(layout or {}), **props}
+    current = fig.layout
+    cls = type(current)
+    rest = {}
+    for key, value in props.items():
+        if not isinstance(getattr(cls, key, None), property) or _plotly_only(value):
+            rest[key] = value
+            continue
+        if isinstance(value, dict):
+            old = current[key]
+            if old is not None and hasattr(old, "to_plotly_json"):
+                old = old.to_plotly_json()
+                if any(map(_has_empty, old.values())):
+                    # An object plotly keeps empty (set to None before) would be dropped.
+                    rest[key] = value
+                    continue
+                value = _merged(old, value)
+        current[key] = value
+    if rest:
+        fig.update_layout(rest)
+    return fig
+
+
 def apply_method_style(fig):
     """Give a figure's method series their colours and display names, and a layout whose
     legend, title and tick labels do not overlap (returns ``fig``, changed in place).
@@ -199,13 +265,14 @@ def apply_method_style(fig):
         if trace.type == "bar" and trace.text is not None and trace.texttemplate is None:
             trace.texttemplate = "%{text:.3g}"
             trace.cliponaxis = False
-    fig.update_layout(uniformtext={"minsize": 9, "mode": "hide"})
+    relayout(fig, uniformtext={"minsize": 9, "mode": "hide"})
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(automargin=True)
     # The legend in its own column right of the plot (plotly widens the margin for it), so
     # that it can never cover the title, the axis titles or the tick labels, however many
     # series there are; the title left-aligned above the plot area.
-    fig.update_layout(
+    relayout(
+        fig,
         legend={
             "orientation": "v",
             "yanchor": "top",
@@ -222,8 +289,8 @@ def apply_method_style(fig):
     # 21 entries were cut after the 11th in 450 px (plotly scrolls a legend taller than the
     # plot area).
     entries = sum(1 for t in fig.data if t.showlegend is not False and t.name)
-    fig.update_layout(legend={"tracegroupgap": 2})
+    relayout(fig, legend={"tracegroupgap": 2})
     needed = 180 + 24 * entries
     if entries > 1 and (fig.layout.height or 450) < needed:
-        fig.update_layout(height=needed)
+        relayout(fig, height=needed)
     return fig
