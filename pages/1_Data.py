@@ -265,7 +265,7 @@ with right:
     cols[2].metric("Classes", ds.n_classes if ds.y is not None else "none")
     cols[3].metric("Scaled to [-1, 1]", "yes" if current.choice.normalize else "no")
     for note in ds.notes:
-        st.info(note, icon="ℹ️")
+        st.info(note, icon=":material/info:")
     with st.expander("About this data set", expanded=False):
         st.markdown(ds.description or "No description.")
     preview, stats, classes = st.tabs(["Preview", "Feature statistics", "Class counts"])

@@ -183,7 +183,7 @@ for row_size in runs.grid_rows(len(order)):
             st.markdown(f"**{ALGORITHMS[key].name}**")
             item = next(p for p in planned if p.key == key)
             if item.unavailable:
-                st.info(item.unavailable, icon="ℹ️")
+                st.info(item.unavailable, icon=":material/info:")
                 continue
             if key in waiting_keys:
                 if item.auto_run:

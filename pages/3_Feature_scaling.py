@@ -24,7 +24,7 @@ from ui import scaling as ui_scaling
 from ui.state import KEYS
 
 st.set_page_config(
-    page_title="Feature scaling · Discriminative Clustering Lab", page_icon="📏", layout="wide"
+    page_title="Feature scaling · Discriminative Clustering Lab", layout="wide"
 )
 state.init()
 

@@ -20,7 +20,7 @@ from ui import analysis as ua
 from ui import presenter, state, widgets
 
 st.set_page_config(
-    page_title="MSP vs accuracy · Discriminative Clustering Lab", page_icon="📈", layout="wide"
+    page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide"
 )
 state.init()
 

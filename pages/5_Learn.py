@@ -18,7 +18,7 @@ from ui import analysis as ua
 from ui import cache, learn, presenter, state, widgets
 
 st.set_page_config(
-    page_title="Learn · Discriminative Clustering Lab", page_icon="🎓", layout="wide"
+    page_title="Learn · Discriminative Clustering Lab", layout="wide"
 )
 state.init()
 

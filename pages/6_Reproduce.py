@@ -24,7 +24,7 @@ from clustering.plots import display_label
 from ui import presenter, reproduce, state, widgets
 
 st.set_page_config(
-    page_title="Reproduce · Discriminative Clustering Lab", page_icon="📑", layout="wide"
+    page_title="Reproduce · Discriminative Clustering Lab", layout="wide"
 )
 state.init()
 

@@ -74,3 +74,27 @@ def test_pages_draw_figures_only_through_the_presenter_helper(page):
         if isinstance(node, ast.Attribute) and node.attr == "plotly_chart"
     ]
     assert not calls, f"{page.name} calls plotly_chart on lines {calls}: use presenter.chart"
+
+
+def _icon_arguments(path: Path):
+    """``(line, keyword, value)`` of every string literal passed as ``icon`` or
+    ``page_icon`` in ``path``."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.arg in ("icon", "page_icon") and isinstance(kw.value, ast.Constant):
+                    if isinstance(kw.value.value, str):
+                        yield node.lineno, kw.arg, kw.value.value
+
+
+@pytest.mark.parametrize(
+    "path", [*PAGES, *sorted((ROOT / "ui").rglob("*.py"))], ids=lambda p: p.name
+)
+def test_icons_are_material_icons_not_emoji(path):
+    # An emoji icon makes Streamlit load its emoji catalog, 0.42 s at its first use in a
+    # server process: the first error box, or the first visit of a page, took that much
+    # longer. Material icons (":material/name:") need no catalog.
+    emoji = [
+        (line, arg, value) for line, arg, value in _icon_arguments(path) if not value.isascii()
+    ]
+    assert not emoji, f"{path.name}: emoji icons {emoji}; use ':material/<name>:' icons"

@@ -122,7 +122,7 @@ def error_box(error: BaseException | str, *, title: str | None = None) -> None:
             )
     else:
         message = str(error)
-    st.error(f"**{title}.** {message}" if title else message, icon="⚠️")
+    st.error(f"**{title}.** {message}" if title else message, icon=":material/warning:")
 
 
 @contextlib.contextmanager
@@ -146,7 +146,7 @@ def show_result_problems(result: FitOutcome) -> bool:
     Returns ``True`` when the result is usable (the fit succeeded).
     """
     if not result.ok and result.error_type == "WaitsForClick":  # ui.cache.WAITS_FOR_CLICK
-        st.info(f"**{result.name}** is {result.error}", icon="⏳")
+        st.info(f"**{result.name}** is {result.error}", icon=":material/hourglass_top:")
         return False
     if not result.ok:
         title = next(
@@ -156,7 +156,7 @@ def show_result_problems(result: FitOutcome) -> bool:
         error_box(f"{result.name}: {result.error}", title=title)
         return False
     for message in result.warnings:
-        st.warning(f"{result.name}: {message}", icon="ℹ️")
+        st.warning(f"{result.name}: {message}", icon=":material/info:")
     return True
 
 
@@ -177,7 +177,7 @@ def data_caption(
     """
     current = current or state.get_current_data()
     if current.error:
-        st.warning(current.error, icon="⚠️")
+        st.warning(current.error, icon=":material/warning:")
         state.clear_data_error()
     ds = current.dataset
     if current.chosen:
