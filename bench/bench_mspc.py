@@ -1,7 +1,7 @@
 """Time and peak memory of MSPC's three solvers against k-means, measured in the same run.
 
 Usage: ``python bench/bench_mspc.py [--quick] [--shapes NxD,...] [--repeats R] [--solvers]
-[--search]``
+[--search] [--decompose]``
 
 ``--solvers``: each solver against a plain numpy implementation of the same algorithm written
 below, from the same k-means start: ``ratio`` = MSPC's wall time / numpy's, ``CPU ratio`` the
@@ -21,6 +21,9 @@ z-scoring, the MSP of the result). Each cell is the median of ``--repeats`` roun
 many for shapes below 100,000 entries) in which the two run in turn, so a change of the
 machine's load hits both. Also the cheap starts (``n_init=1``: k-means++ once;
 ``init="eig"``) and the default multi-start end to end against the 10-restart k-means start.
+
+``--decompose``: where one MSPC-EIG fit on 1555x16 spends its time (validation, z-scoring,
+the labels, the MSP of the labels) against the labels-only reference.
 
 ``--search``: ARI of each start and of the default search on scikit-learn's toy sets, and
 accuracy on the seven UCI tasks of today's pipeline (k-means start, the paper's alternation)
@@ -388,6 +391,55 @@ def search_tables(lams=(0.01, 0.1, 0.2, 1.0)) -> None:
     print_table(["solver", "task", "lam", *[c for c, _ in configs]], rows)
 
 
+def eig_decomposition(n: int = 1555, d: int = 16, calls: int = 3000) -> None:
+    """Where one ``MSPC(method="eig").fit`` spends its time, against the labels-only
+    reference: median of ``calls`` calls of each part, in milliseconds."""
+    from clustering._moments import RunningMoments, standardize
+    from clustering._validation import validated_ranges
+    from clustering.mpm import solve_mpm
+    from clustering.solvers.eig import solve_eig
+
+    def median_ms(fn):
+        for _ in range(100):
+            fn()
+        times = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        return float(np.median(times)) * 1e3
+
+    X = make_data(n, d)
+    model = MSPC(method="eig", lam=LAM)
+    _, (lo, hi) = validated_ranges(model, X, dtype=np.float64, ensure_min_samples=4)
+    std = standardize(X, ptp=hi - lo)
+    Z, eye = std.Z, np.eye(d)
+    gram = Z.T @ Z
+    labels = solve_eig(Z, eye, LAM, gram=gram, with_kappa=False).labels
+
+    def msp_of_labels():
+        m = RunningMoments(Z, labels, total_scatter=gram).moments()
+        return solve_mpm(m.mu1, m.mu0, m.Sigma1 + LAM * eye, m.Sigma0 + LAM * eye).kappa
+
+    parts = [
+        ('MSPC(method="eig").fit(X), whole', lambda: model.fit(X)),
+        ("reference numpy_eig (labels only)", lambda: numpy_eig(X, LAM)),
+        ("reference + the MSP of its labels", with_msp(lambda: numpy_eig(X, LAM), X, LAM)),
+        ("in the fit: parameter validation", model._validate_params),
+        (
+            "in the fit: data validation and column ranges",
+            lambda: validated_ranges(model, X, dtype=np.float64, ensure_min_samples=4),
+        ),
+        ("in the fit: z-scoring", lambda: standardize(X, ptp=hi - lo)),
+        (
+            "in the fit: EIG labels (Gram matrix, eigenvector, prediction)",
+            lambda: solve_eig(Z, eye, LAM, with_kappa=False),
+        ),
+        ("in the fit: the MSP of the labels", msp_of_labels),
+    ]
+    print_table(["part", "ms"], [[name, f"{median_ms(fn):.3f}"] for name, fn in parts])
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the two small shapes")
@@ -397,8 +449,14 @@ def main(argv=None) -> None:
     )
     parser.add_argument("--solvers", action="store_true", help="ratio to plain numpy")
     parser.add_argument("--search", action="store_true", help="accuracy of the searches")
+    parser.add_argument(
+        "--decompose", action="store_true", help="where an EIG fit on 1555x16 spends its time"
+    )
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}; load average at start {os.getloadavg()[0]:.1f}\n")
+    if args.decompose:
+        eig_decomposition()
+        return
     if args.search:
         search_tables()
         return
