@@ -191,7 +191,7 @@ def _merged(current: dict, update: dict) -> dict:
 
 
 def relayout(fig, layout: dict | None = None, **props):
-    """``fig.update_layout(layout, **props)``, the same result at a third to a fifth of the
+    """``fig.update_layout(layout, **props)``, the same result at a third to two thirds of the
     cost (in place; returns ``fig``).
 
     Nested dicts are merged into the current values and anything else replaces them, as
