@@ -23,9 +23,7 @@ from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
 
-st.set_page_config(
-    page_title="Feature scaling · Discriminative Clustering Lab", layout="wide"
-)
+st.set_page_config(page_title="Feature scaling · Discriminative Clustering Lab", layout="wide")
 state.init()
 
 #: Sliders shown before the "more features" selector.

@@ -19,9 +19,7 @@ from clustering.experiments import protocols
 from ui import analysis as ua
 from ui import presenter, state, widgets
 
-st.set_page_config(
-    page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide"
-)
+st.set_page_config(page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide")
 state.init()
 
 LAM_METHODS = [k for k, s in ALGORITHMS.items() if any(p.name == "lam" for p in s.params)]

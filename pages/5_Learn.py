@@ -17,9 +17,7 @@ from clustering import ALGORITHMS, plots
 from ui import analysis as ua
 from ui import cache, learn, presenter, state, widgets
 
-st.set_page_config(
-    page_title="Learn · Discriminative Clustering Lab", layout="wide"
-)
+st.set_page_config(page_title="Learn · Discriminative Clustering Lab", layout="wide")
 state.init()
 
 st.title("Learn: the ideas behind MSPC")

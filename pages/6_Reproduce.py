@@ -23,9 +23,7 @@ from clustering.experiments import (
 from clustering.plots import display_label
 from ui import presenter, reproduce, state, widgets
 
-st.set_page_config(
-    page_title="Reproduce · Discriminative Clustering Lab", layout="wide"
-)
+st.set_page_config(page_title="Reproduce · Discriminative Clustering Lab", layout="wide")
 state.init()
 
 st.title("Reproduce the papers")

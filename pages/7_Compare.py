@@ -72,7 +72,9 @@ else:
                 + "). Run them one at a time on the Cluster page."
             )
         for c in failed:
-            st.warning(f"{plots.method_name(c.key)} on {c.row}: {c.message}", icon=":material/warning:")
+            st.warning(
+                f"{plots.method_name(c.key)} on {c.row}: {c.message}", icon=":material/warning:"
+            )
         st.caption(
             "Panels are fitted in parallel (two processes) and kept for the session: coming "
             "back to this page is instant."
