@@ -399,16 +399,6 @@ def eig_decomposition(n: int = 1555, d: int = 16, calls: int = 3000) -> None:
     from clustering.mpm import solve_mpm
     from clustering.solvers.eig import solve_eig
 
-    def median_ms(fn):
-        for _ in range(100):
-            fn()
-        times = []
-        for _ in range(calls):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        return float(np.median(times)) * 1e3
-
     X = make_data(n, d)
     model = MSPC(method="eig", lam=LAM)
     _, (lo, hi) = validated_ranges(model, X, dtype=np.float64, ensure_min_samples=4)
@@ -437,7 +427,9 @@ def eig_decomposition(n: int = 1555, d: int = 16, calls: int = 3000) -> None:
         ),
         ("in the fit: the MSP of the labels", msp_of_labels),
     ]
-    print_table(["part", "ms"], [[name, f"{median_ms(fn):.3f}"] for name, fn in parts])
+    print_table(
+        ["part", "ms"], [[name, f"{measure(fn, repeats=calls)[0] * 1e3:.3f}"] for name, fn in parts]
+    )
 
 
 def main(argv=None) -> None:

@@ -49,6 +49,9 @@ UPDATES = [
     [{"meta": {"base_height": 420, "title": "kept"}}, {"meta": {"base_height": 400}}],
     [{"uniformtext": {"minsize": 9, "mode": "hide"}, "barmode": "group"}],
     [{"showlegend": False}, {"legend": None}],
+    # A path key and its property in one call: applied in the order given.
+    [{"yaxis": {"title": {"text": "first"}}, "yaxis_title_text": "second"}],
+    [{"yaxis_title_text": "first", "yaxis": {"title": {"text": "second"}}}],
 ]
 
 

@@ -1,4 +1,5 @@
-"""The figures' style, owned in one place: the palette, and each method's display name and colour.
+"""The figures' style, owned in one place: the palette, each method's display name and colour,
+and :func:`relayout`, how every figure module sets its layout.
 
 A method keeps its colour on every page and in the Reproduce charts: the colour comes from
 the method's position in :data:`clustering.ALGORITHMS` (registry keys), not from the order
@@ -206,26 +207,21 @@ def relayout(fig, layout: dict | None = None, **props):
     """
     if layout is not None and not isinstance(layout, dict):
         return fig.update_layout(layout, **props)
-    props = {**(layout or {}), **props}
     current = fig.layout
     cls = type(current)
-    rest = {}
-    for key, value in props.items():
-        if not isinstance(getattr(cls, key, None), property) or _plotly_only(value):
-            rest[key] = value
-            continue
-        if isinstance(value, dict):
-            old = current[key]
-            if old is not None and hasattr(old, "to_plotly_json"):
-                old = old.to_plotly_json()
-                if any(map(_has_empty, old.values())):
-                    # An object plotly keeps empty (set to None before) would be dropped.
-                    rest[key] = value
-                    continue
-                value = _merged(old, value)
-        current[key] = value
-    if rest:
-        fig.update_layout(rest)
+    # In the order given, as update_layout (``yaxis`` then ``yaxis_title``: the latter wins).
+    for key, value in {**(layout or {}), **props}.items():
+        if isinstance(getattr(cls, key, None), property) and not _plotly_only(value):
+            old = current[key] if isinstance(value, dict) else None
+            if not hasattr(old, "to_plotly_json"):  # not an object: replaced, not merged
+                current[key] = value
+                continue
+            old = old.to_plotly_json()
+            # An object plotly keeps empty (set to None before) would be dropped here.
+            if not any(map(_has_empty, old.values())):
+                current[key] = _merged(old, value)
+                continue
+        fig.update_layout({key: value})
     return fig
 
 
