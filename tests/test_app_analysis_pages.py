@@ -88,6 +88,25 @@ def test_rescaling_moves_kmeans_but_not_mspc_with_the_invariant_start():
     assert abs(float(diag.delta)) < 1e-9
 
 
+@pytest.mark.parametrize("start", ["kmeans", "auto", "kmeans-standardized"])
+def test_the_start_shown_is_the_start_fitted(start):
+    # The table's MSPC row comes from the start the radio shows, also for the raw k-means
+    # start, which is not the library's default (init="auto"): choosing it used to store
+    # nothing, and the page fitted the default.
+    import datasets
+    from clustering.evaluation import fit_and_evaluate
+
+    at = app(FEATURE_SCALING, data="breast", norm="1", algos="mspc-mpm", lam="0.01")
+    at.radio(key="fs.init").set_value(start).run()
+    assert_clean(at)
+    assert at.radio(key="fs.init").value == start
+    row = comparison(at).loc["MSPC (MPM)"]
+    ds = datasets.load("breast")
+    expected = fit_and_evaluate("mspc-mpm", {"lam": 0.01, "init": start}, ds.X, ds.y)
+    assert row["msp_before"] == pytest.approx(expected.metrics["msp"], rel=1e-9)
+    assert row["accuracy_before"] == pytest.approx(expected.metrics["accuracy"], rel=1e-12)
+
+
 def test_url_state_is_restored_on_the_feature_scaling_page():
     at = app(
         FEATURE_SCALING,

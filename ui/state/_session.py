@@ -356,12 +356,12 @@ def record(key: str, value: Any) -> None:
 
 
 def record_start(keys: Iterable[str], init: str) -> None:
-    """Store the MSPC start ``init`` for the methods ``keys`` (``"kmeans"``, the default,
-    is not stored)."""
+    """Store the MSPC start ``init`` for the methods ``keys`` (a method's default start is
+    not stored, as in :func:`set_algorithm_params`)."""
     table = dict(get(KEYS.PARAMS))
     for key in keys:
         entry = dict(table.get(key, {}))
-        if init == "kmeans":
+        if init == ALGORITHMS[key].defaults().get("init"):
             entry.pop("init", None)
         else:
             entry["init"] = init
