@@ -27,6 +27,7 @@ from ._compat import (
 from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
+from ._starts import MULTI_STARTS, whiten
 from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
@@ -34,27 +35,9 @@ from .mspc_multiclass import fit_general
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
 
-#: Single starts, and the multi-starts that climb several of them and keep the highest MSP.
-#: ``"auto"`` tries the starts invariant to rescaling features first, then k-means on the raw
-#: features; ``"auto-invariant"`` only the invariant ones (so the fit is exactly invariant).
-MULTI_STARTS = {
-    "auto": ("kmeans-standardized", "kmeans-whitened", "eig", "kmeans"),
-    "auto-invariant": ("kmeans-standardized", "kmeans-whitened", "eig"),
-}
 INITS = ("auto", "auto-invariant", "kmeans", "kmeans-standardized", "kmeans-whitened", "eig")
 SEARCHES = ("monotone", "paper")
 EIG_PREDICTIONS = ("invariant", "paper")
-
-
-def whiten(Z: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
-    """PCA-whiten centred data: unit covariance in the directions of non-negligible variance.
-
-    Under any invertible linear map of the data the whitened data changes only by a
-    rotation, which leaves Euclidean distances, and hence k-means, unchanged.
-    """
-    evals, evecs = np.linalg.eigh(Z.T @ Z / Z.shape[0])
-    keep = evals > rtol * evals.max()
-    return Z @ (evecs[:, keep] / np.sqrt(evals[keep]))
 
 
 class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstimator):
@@ -342,9 +325,8 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         -------
         self : MSPC
         """
-        # Issue 14: more than two clusters or a kernel -> clustering/mspc_multiclass.py.
         if self.n_clusters != 2 or self.kernel != "linear":
-            return fit_general(self, X)
+            return self._fit_general(X)
         self.model_ = None
         X, (col_min, col_max) = validated_ranges(self, X, dtype=np.float64, ensure_min_samples=4)
         random_state = check_random_state(self.random_state)
@@ -441,6 +423,31 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         if getattr(self, "model_", None) is not None:  # multi-class or kernel fit
             return self.model_.decision_function(X)
         return X @ self.w_ - self.b_
+
+    def _fit_general(self, X):
+        """More than two clusters or a kernel: :func:`clustering.mspc_multiclass.fit_general`."""
+        k = int(self.n_clusters)
+        X, _ = validated_ranges(self, X, dtype=np.float64, ensure_min_samples=max(4, k))
+        if k < 2:
+            raise ValueError(
+                f"n_clusters must be at least 2; got {k}. One cluster needs no clustering."
+            )
+        fitted = fit_general(self, X)
+        self.model_ = fitted.model
+        self.labels_ = fitted.labels
+        self.init_labels_ = fitted.init_labels
+        self.starts_ = fitted.starts
+        self.pairs_ = fitted.pairs
+        self.msp_ = fitted.msp
+        self.alpha_ = fitted.alpha
+        if fitted.w is not None:
+            self.w_, self.b_ = fitted.w, fitted.b
+        self.kappa_ = fitted.kappa
+        self.gamma_ = fitted.gamma
+        self.n_iter_ = fitted.n_iter
+        self.history_ = fitted.history
+        self.converged_ = fitted.converged
+        return self
 
     def predict(self, X):
         """Cluster of new samples: the side of the hyperplane, or for ``n_clusters > 2`` or a

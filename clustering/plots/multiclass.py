@@ -12,7 +12,7 @@ __all__ = ["msp_curve_figure"]
 
 def msp_curve_figure(curve: dict, *, title: str = "MSP against the number of clusters"):
     """Line of ``curve["msp"]`` against ``curve["k"]`` (from
-    :func:`clustering.msp_multiclass.msp_curve`) with the suggested ``k`` marked.
+    :func:`clustering.model_selection.msp_curve`) with the suggested ``k`` marked.
 
     Examples
     --------
