@@ -97,28 +97,13 @@ from .solvers.multiclass import (
 
 #: The most Nystroem landmarks kernel MSPC uses.
 MAX_COMPONENTS = 300
-#: Samples used for the median heuristic and for the spanning-tree width.
+#: Samples used for the spanning-tree width.
 MEDIAN_SAMPLES = 1000
 
 
 def _subsample(Z: np.ndarray, random_state) -> np.ndarray:
     n = Z.shape[0]
     return Z[random_state.permutation(n)[:MEDIAN_SAMPLES]] if n > MEDIAN_SAMPLES else Z
-
-
-def median_gamma(Z: np.ndarray, random_state) -> float:
-    """``1 / median ||z_i - z_j||^2`` over at most :data:`MEDIAN_SAMPLES` samples."""
-    S = _subsample(Z, random_state)
-    sq = (S**2).sum(axis=1)
-    D = sq[:, None] + sq[None, :] - 2.0 * S @ S.T
-    iu = np.triu_indices(S.shape[0], 1)
-    med = float(np.median(np.maximum(D[iu], 0.0)))
-    if med <= 0:
-        raise DegenerateDataError(
-            "More than half of the pairs of samples coincide, so the median heuristic gives "
-            "no kernel width. Pass gamma explicitly."
-        )
-    return 1.0 / med
 
 
 def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
