@@ -87,6 +87,7 @@ from ._compat import check_random_state
 from ._moments import regularizer_matrix, standardize
 from ._starts import MULTI_STARTS, whiten
 from .exceptions import DegenerateDataError
+from .msp_heldout import heldout_msp_z, heldout_seed
 from .msp_multiclass import encode_labels
 from .solvers.multiclass import (
     solve_eig_multiclass,
@@ -299,6 +300,7 @@ class GeneralFit:
     starts: list
     pairs: list
     msp: float
+    msp_heldout: float
     alpha: np.ndarray
     w: np.ndarray | None
     b: float | np.ndarray | None
@@ -371,6 +373,14 @@ def fit_general(params, X: np.ndarray) -> GeneralFit:
         starts=starts,
         pairs=model.pairs,
         msp=model.msp(),
+        msp_heldout=heldout_msp_z(
+            Z,
+            result.labels,
+            k,
+            reg,
+            random_state=heldout_seed(params.random_state, random_state),
+            too_small="zero",
+        ),
         alpha=model.alpha,
         w=w,
         b=b,

@@ -18,6 +18,7 @@ import streamlit as st
 
 from clustering.exceptions import ExportFailedError
 
+from . import chart as lab_chart
 from . import state
 
 __all__ = [
@@ -90,6 +91,8 @@ def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     """
     if enabled():
         _record(figure)
+    if "key" in kwargs:
+        return lab_chart.chart(figure, where=where, **kwargs)
     target = st if where is None else where
     return target.plotly_chart(figure, **kwargs)
 
@@ -99,6 +102,7 @@ def sidebar() -> Any:
     start this run's list of figures (filled by :func:`chart`). Returns a sidebar placeholder for
     :func:`export_button` (to fill after the page has drawn its figures)."""
     state.init()
+    lab_chart.preload(st.sidebar)
     state.seed(_TOGGLE, state.KEYS.PRESENTER)
     on = st.sidebar.toggle(
         "Presenter mode",
