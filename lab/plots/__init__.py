@@ -11,7 +11,7 @@
 - :mod:`~lab.plots.animation`: figures that move (a feature's factor swept as
   animation frames, MSPC's iterations as a step-through).
 
-``from clustering import plots`` gives every public figure function of both.
+``from lab import plots`` gives every public figure function of both.
 """
 
 from lab.plots import analysis, animation, clusters, compare, grid, multiclass, style
