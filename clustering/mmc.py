@@ -477,7 +477,7 @@ _BETA_PARAM = Param(
     high=5.0,
     label="β",
 )
-_MMC_PAPER = "mmc_multivariate_loss.txt"
+_MMC_PAPER = "Zhao, Kwok & Zhang, Maximum Margin Clustering with Multivariate Loss Function"
 _MMC_COST = (
     "Per cutting plane: O(N^2) contingency scan + a few QPs with d + 2 variables (CCCP); "
     "tens of planes; memory O(N d)"
