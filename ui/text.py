@@ -28,22 +28,27 @@ __all__ = ["defang_plotly", "plain", "plain_lines"]
 # autolinks (``://``, ``www.``, ``@``), entities (``&``) and raw HTML (``<``).
 _PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 _LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+# Streamlit autolinks ``https://...``, ``www.`` and e-mail addresses in the parsed text (after
+# the escapes are resolved): an invisible word joiner (U+2060) breaks those patterns.
+JOINER = "\u2060"
+_AUTOLINKS = re.compile(r"(?<=:)(?=/)|(?i:(?<=www))(?=\.)|(?=@)")
 
 
 def plain(value: Any) -> str:
     """``value`` as Markdown that Streamlit shows literally: no link, image, emphasis,
     directive, maths, autolink or HTML can come out of it.
 
-    Line breaks become spaces (a user's value is shown on one line).
+    Line breaks become spaces (a user's value is shown on one line); an invisible word joiner
+    keeps ``://``, ``www.`` and ``@`` from being turned into links.
 
     Examples
     --------
-    >>> print(plain("![x](http://example.invalid/p.png)"))
+    >>> print(plain("![x](http://example.invalid/p.png)").replace(JOINER, ""))
     \\!\\[x\\]\\(http\\:\\/\\/example\\.invalid\\/p\\.png\\)
     >>> print(plain("3.5 <b>"))
     3\\.5 \\<b\\>
     """
-    text = _LINE_BREAKS.sub(" ", str(value))
+    text = _AUTOLINKS.sub(JOINER, _LINE_BREAKS.sub(" ", str(value)))
     return _PUNCTUATION.sub(r"\\\1", text)
 
 
