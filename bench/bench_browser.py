@@ -16,7 +16,8 @@ Chromium through Playwright and prints, per interaction, the median over the rep
    ``stStatusWidget`` and any ``stSkeleton`` gone), and the figure the interaction waits for
    (a widget key's container, e.g. ``st-key-fs-s-figure``) holds a drawn plotly graph;
 2. a ``MutationObserver`` installed before the page loads stamps the last DOM mutation inside
-   any ``stPlotlyChart`` element (plotly rewrites its SVG layers on every (re)draw, also for
+   any ``stPlotlyChart`` element or the lab's own chart element (``.lab-chart``; plotly
+   rewrites its SVG layers on every (re)draw, also for
    WebGL traces, whose axes and legend are SVG). Once no plotly element has changed for
    ``QUIET_MS``, the time of the last mutation is the moment the figures were updated;
 3. beside the time, ``changed`` says whether the plotted data differ from before the change
@@ -89,6 +90,7 @@ INIT_JS = r"""
   const inPlot = (node) => {
     for (let n = node; n; n = n.parentNode) {
       if (n.getAttribute && n.getAttribute('data-testid') === 'stPlotlyChart') return true;
+      if (n.classList && n.classList.contains('lab-chart')) return true;
     }
     return false;
   };

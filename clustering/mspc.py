@@ -27,34 +27,18 @@ from ._compat import (
 from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
+from ._starts import MULTI_STARTS, whiten
 from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
+from .msp_heldout import heldout_msp_z, heldout_seed
 from .mspc_multiclass import fit_general
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
 
-#: Single starts, and the multi-starts that climb several of them and keep the highest MSP.
-#: ``"auto"`` tries the starts invariant to rescaling features first, then k-means on the raw
-#: features; ``"auto-invariant"`` only the invariant ones (so the fit is exactly invariant).
-MULTI_STARTS = {
-    "auto": ("kmeans-standardized", "kmeans-whitened", "eig", "kmeans"),
-    "auto-invariant": ("kmeans-standardized", "kmeans-whitened", "eig"),
-}
 INITS = ("auto", "auto-invariant", "kmeans", "kmeans-standardized", "kmeans-whitened", "eig")
 SEARCHES = ("monotone", "paper")
 EIG_PREDICTIONS = ("invariant", "paper")
-
-
-def whiten(Z: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
-    """PCA-whiten centred data: unit covariance in the directions of non-negligible variance.
-
-    Under any invertible linear map of the data the whitened data changes only by a
-    rotation, which leaves Euclidean distances, and hence k-means, unchanged.
-    """
-    evals, evecs = np.linalg.eigh(Z.T @ Z / Z.shape[0])
-    keep = evals > rtol * evals.max()
-    return Z @ (evecs[:, keep] / np.sqrt(evals[keep]))
 
 
 class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstimator):
@@ -181,7 +165,18 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         Optimal value of the MPM problem (2) on the final labels.
     msp_ : float
         MSP of the final labels, ``kappa_^2 / (1 + kappa_^2)`` (same ``lam`` and
-        ``regularizer``).
+        ``regularizer``): the paper's in-sample MSP, the MPM fitted and scored on the same
+        points.
+    msp_heldout_ : float
+        Held-out MSP of the final labels (:func:`clustering.metrics.msp_heldout_score`, same
+        ``lam`` and ``regularizer``, the default ``n_splits`` and ``n_repeats``, splits
+        drawn from ``random_state``): the MPM fitted on part of each cluster, its worst-case
+        separation bound evaluated with the moments of the rest, averaged. It estimates how
+        well a classifier learnt from the labels separates points it was not fitted to,
+        without the in-sample MSP's optimistic bias when ``d`` is large against the cluster
+        sizes. 0 when a cluster has fewer than 2 points (nothing can be held out). For
+        ``n_clusters > 2`` the multi-class combination; for ``kernel="rbf"`` computed in the
+        kernel's feature space (the feature map is fitted without labels on all points).
     n_iter_ : int
         Number of alternations run (1 for ``"eig"``).
     history_ : ndarray of shape (n_iter_,)
@@ -342,9 +337,8 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         -------
         self : MSPC
         """
-        # Issue 14: more than two clusters or a kernel -> clustering/mspc_multiclass.py.
         if self.n_clusters != 2 or self.kernel != "linear":
-            return fit_general(self, X)
+            return self._fit_general(X)
         self.model_ = None
         X, (col_min, col_max) = validated_ranges(self, X, dtype=np.float64, ensure_min_samples=4)
         random_state = check_random_state(self.random_state)
@@ -432,6 +426,14 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
             reg = lam * Lambda
             self.kappa_ = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
         self.msp_ = kappa_to_alpha(self.kappa_)
+        self.msp_heldout_ = heldout_msp_z(
+            std.Z,
+            self.labels_,
+            2,
+            lam * Lambda,
+            random_state=heldout_seed(self.random_state, random_state),
+            too_small="zero",
+        )
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form", "local-max")
@@ -441,6 +443,32 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         if getattr(self, "model_", None) is not None:  # multi-class or kernel fit
             return self.model_.decision_function(X)
         return X @ self.w_ - self.b_
+
+    def _fit_general(self, X):
+        """More than two clusters or a kernel: :func:`clustering.mspc_multiclass.fit_general`."""
+        k = int(self.n_clusters)
+        X, _ = validated_ranges(self, X, dtype=np.float64, ensure_min_samples=max(4, k))
+        if k < 2:
+            raise ValueError(
+                f"n_clusters must be at least 2; got {k}. One cluster needs no clustering."
+            )
+        fitted = fit_general(self, X)
+        self.model_ = fitted.model
+        self.labels_ = fitted.labels
+        self.init_labels_ = fitted.init_labels
+        self.starts_ = fitted.starts
+        self.pairs_ = fitted.pairs
+        self.msp_ = fitted.msp
+        self.msp_heldout_ = fitted.msp_heldout
+        self.alpha_ = fitted.alpha
+        if fitted.w is not None:
+            self.w_, self.b_ = fitted.w, fitted.b
+        self.kappa_ = fitted.kappa
+        self.gamma_ = fitted.gamma
+        self.n_iter_ = fitted.n_iter
+        self.history_ = fitted.history
+        self.converged_ = fitted.converged
+        return self
 
     def predict(self, X):
         """Cluster of new samples: the side of the hyperplane, or for ``n_clusters > 2`` or a

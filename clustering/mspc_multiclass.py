@@ -1,7 +1,8 @@
 """MSPC beyond two clusters and straight lines: ``MSPC(n_clusters=k)`` and
 ``MSPC(kernel="rbf")``.
 
-:class:`clustering.MSPC` hands its fit to :func:`fit_general` when ``n_clusters > 2`` or
+:meth:`clustering.MSPC.fit` calls :func:`fit_general` (a solver: it returns a
+:class:`GeneralFit` and sets nothing on the estimator) when ``n_clusters > 2`` or
 ``kernel != "linear"``; ``n_clusters=2`` with the linear kernel keeps the binary code path
 unchanged.
 
@@ -74,6 +75,7 @@ worst-case accuracy bound of the MPM in the spectral coordinates, not in the inp
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
@@ -81,9 +83,11 @@ from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.kernel_approximation import Nystroem
 
-from ._compat import check_random_state, validate_data
+from ._compat import check_random_state
 from ._moments import regularizer_matrix, standardize
+from ._starts import MULTI_STARTS, whiten
 from .exceptions import DegenerateDataError
+from .msp_heldout import heldout_msp_z, heldout_seed
 from .msp_multiclass import encode_labels
 from .solvers.multiclass import (
     solve_eig_multiclass,
@@ -94,28 +98,13 @@ from .solvers.multiclass import (
 
 #: The most Nystroem landmarks kernel MSPC uses.
 MAX_COMPONENTS = 300
-#: Samples used for the median heuristic and for the spanning-tree width.
+#: Samples used for the spanning-tree width.
 MEDIAN_SAMPLES = 1000
 
 
 def _subsample(Z: np.ndarray, random_state) -> np.ndarray:
     n = Z.shape[0]
     return Z[random_state.permutation(n)[:MEDIAN_SAMPLES]] if n > MEDIAN_SAMPLES else Z
-
-
-def median_gamma(Z: np.ndarray, random_state) -> float:
-    """``1 / median ||z_i - z_j||^2`` over at most :data:`MEDIAN_SAMPLES` samples."""
-    S = _subsample(Z, random_state)
-    sq = (S**2).sum(axis=1)
-    D = sq[:, None] + sq[None, :] - 2.0 * S @ S.T
-    iu = np.triu_indices(S.shape[0], 1)
-    med = float(np.median(np.maximum(D[iu], 0.0)))
-    if med <= 0:
-        raise DegenerateDataError(
-            "More than half of the pairs of samples coincide, so the median heuristic gives "
-            "no kernel width. Pass gamma explicitly."
-        )
-    return 1.0 / med
 
 
 def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
@@ -244,9 +233,7 @@ def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     return np.array_equal(ra, rb)
 
 
-def _start(est, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
-    from .mspc import whiten
-
+def _start(n_init, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
     if not isinstance(init, str):
         codes, k_init = encode_labels(init, X.shape[0], what="init")
         if k_init != k:
@@ -257,34 +244,32 @@ def _start(est, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
         return codes
     if init == "eig" and fmap.spectral is not None:
         # Ng, Jordan and Weiss: k-means on the k leading eigenvectors, rows normalised.
-        return _kmeans_labels(fmap.start_embedding, k, est.n_init, random_state)
+        return _kmeans_labels(fmap.start_embedding, k, n_init, random_state)
     if init == "eig":
         Q = spectral_embedding(fmap.Z, Lambda, k)
-        return _kmeans_labels(Q, k, est.n_init, random_state)
+        return _kmeans_labels(Q, k, n_init, random_state)
     if init == "kmeans-whitened":
         data = whiten(fmap.Z)
     elif init == "kmeans-standardized" or fmap.nystroem is not None:
         data = fmap.Z
     else:
         data = X
-    return _kmeans_labels(data, k, est.n_init, random_state)
+    return _kmeans_labels(data, k, n_init, random_state)
 
 
-def _multi_start(est, X, fmap, Lambda, reg, k, random_state):
-    """Climb from each start of ``est.init`` (several for the multi-starts of
-    :data:`clustering.mspc.MULTI_STARTS`), keep the highest multi-class MSP (the first on
+def _multi_start(params, X, fmap, Lambda, reg, k, random_state):
+    """Climb from each start of ``params.init`` (several for the multi-starts of
+    :data:`clustering._starts.MULTI_STARTS`), keep the highest multi-class MSP (the first on
     ties); a start that gives the same partition as an earlier one is climbed once."""
-    from .mspc import MULTI_STARTS
-
-    init = est.init
+    init = params.init
     names = MULTI_STARTS[init] if isinstance(init, str) and init in MULTI_STARTS else (init,)
-    solver = solve_mpm_multiclass if est.method == "mpm" else solve_gep_multiclass
+    solver = solve_mpm_multiclass if params.method == "mpm" else solve_gep_multiclass
     best = None
     seen: list[np.ndarray] = []
-    est.starts_ = []
+    starts: list[dict] = []
     for name in names:
         try:
-            labels0 = _start(est, name, X, fmap, Lambda, k, random_state)
+            labels0 = _start(params.n_init, name, X, fmap, Lambda, k, random_state)
         except DegenerateDataError:
             if len(names) == 1:
                 raise
@@ -292,54 +277,72 @@ def _multi_start(est, X, fmap, Lambda, reg, k, random_state):
         if any(_same_partition(labels0, s) for s in seen):
             continue
         seen.append(labels0)
-        result, model = solver(fmap.Z, reg, labels0, k, est.max_iter)
+        result, model = solver(fmap.Z, reg, labels0, k, params.max_iter)
         msp = model.msp()
         label = name if isinstance(name, str) else "array"
-        est.starts_.append({"init": label, "msp": msp, "n_iter": result.n_iter})
+        starts.append({"init": label, "msp": msp, "n_iter": result.n_iter})
         if best is None or msp > best[0] + 1e-12 * max(best[0], 1e-300):
             best = (msp, result, model, labels0)
     if best is None:
         raise DegenerateDataError(f"No start found {k} non-empty clusters. Use fewer clusters.")
-    return best[1], best[2], best[3]
+    return best[1], best[2], best[3], starts
 
 
-def fit_general(est, X):
-    """Fit ``est`` (an :class:`clustering.MSPC`) with ``n_clusters`` clusters and its kernel.
+@dataclass(frozen=True)
+class GeneralFit:
+    """What :func:`fit_general` returns: the fitted attributes of :class:`clustering.MSPC`
+    (each field is the attribute of the same name with a trailing underscore; ``w`` and ``b``
+    are ``None`` for a kernel fit)."""
 
-    Sets the fitted attributes of :class:`clustering.MSPC`; for ``n_clusters > 2`` ``w_`` and
-    ``b_`` are the pairwise hyperplanes (rows, in :attr:`pairs_` order) and ``kappa_`` the
-    pairwise ``kappa`` values; for a kernel they are in the feature space and ``w_`` is not
-    set. ``predict`` uses the learnt one-vs-one rule; with ``method="eig"`` (labels by
-    k-means rounding) it can disagree with ``labels_`` on training points near a boundary.
-    ``starts_`` lists each start climbed (``init``, ``msp``, ``n_iter``); it is empty for
-    ``method="eig"``.
+    model: MulticlassModel
+    labels: np.ndarray
+    init_labels: np.ndarray
+    starts: list
+    pairs: list
+    msp: float
+    msp_heldout: float
+    alpha: np.ndarray
+    w: np.ndarray | None
+    b: float | np.ndarray | None
+    kappa: float | np.ndarray
+    gamma: float | None
+    n_iter: int
+    history: np.ndarray
+    converged: bool
+
+
+def fit_general(params, X: np.ndarray) -> GeneralFit:
+    """Fit MSPC with ``params.n_clusters`` clusters and ``params.kernel`` on validated ``X``.
+
+    ``params`` is the estimator (only its constructor parameters are read). For
+    ``n_clusters > 2`` ``w`` and ``b`` are the pairwise hyperplanes (rows, in ``pairs`` order)
+    and ``kappa`` the pairwise ``kappa`` values; for a kernel they are in the feature space
+    and ``w`` is ``None``. ``predict`` uses the learnt one-vs-one rule; with ``method="eig"``
+    (labels by k-means rounding) it can disagree with ``labels`` on training points near a
+    boundary. ``starts`` lists each start climbed (``init``, ``msp``, ``n_iter``); it is empty
+    for ``method="eig"``.
     """
-    k = int(est.n_clusters)
-    X = validate_data(est, X, dtype=np.float64, ensure_min_samples=max(4, k))
-    if k < 2:
-        raise ValueError(
-            f"n_clusters must be at least 2; got {k}. One cluster needs no clustering."
-        )
+    k = int(params.n_clusters)
     n_distinct = np.unique(X, axis=0).shape[0]
     if n_distinct < k:
         raise DegenerateDataError(
-            f"n_clusters={k} but the data has only {n_distinct} distinct samples. Use at "
-            f"most n_clusters={n_distinct}."
+            f"n_clusters={k} but the data has only {n_distinct} distinct samples. Use fewer "
+            f"clusters (at most {n_distinct}, and at least 2)."
         )
-    random_state = check_random_state(est.random_state)
-    fmap = FeatureMap(X, est.kernel, getattr(est, "gamma", None), random_state, k)
-    Lambda = regularizer_matrix(fmap.std_out, est.regularizer)
-    lam = est.lam if est.regularizer != "none" else 0.0
+    random_state = check_random_state(params.random_state)
+    fmap = FeatureMap(X, params.kernel, params.gamma, random_state, k)
+    Lambda = regularizer_matrix(fmap.std_out, params.regularizer)
+    lam = params.lam if params.regularizer != "none" else 0.0
     reg = lam * Lambda
     Z = fmap.Z
-    est.starts_ = []
-    if est.method == "eig":
+    starts: list[dict] = []
+    if params.method == "eig":
         Q = fmap.start_embedding if fmap.spectral is not None else None
-        result, model = solve_eig_multiclass(Z, Lambda, reg, k, random_state, est.n_init, Q)
-        est.init_labels_ = result.labels.copy()
+        result, model = solve_eig_multiclass(Z, Lambda, reg, k, random_state, params.n_init, Q)
+        init_labels = result.labels.copy()
     else:
-        result, model, labels0 = _multi_start(est, X, fmap, Lambda, reg, k, random_state)
-        est.init_labels_ = labels0.copy()
+        result, model, labels0, starts = _multi_start(params, X, fmap, Lambda, reg, k, random_state)
+        init_labels = labels0.copy()
     if result.status == "empty-cluster":
         warnings.warn(
             "A relabelling step would have emptied a cluster; MSPC rejected it and kept the "
@@ -349,27 +352,41 @@ def fit_general(est, X):
         )
     elif result.status == "max_iter":
         warnings.warn(
-            f"MSPC did not converge in max_iter={est.max_iter} iterations; returning the "
+            f"MSPC did not converge in max_iter={params.max_iter} iterations; returning the "
             "labeling of highest MSP found. Increase max_iter.",
             ConvergenceWarning,
             stacklevel=3,
         )
-    est.model_ = MulticlassModel(fmap, model)
-    est.labels_ = result.labels
-    est.pairs_ = model.pairs
-    est.msp_ = model.msp()
-    est.alpha_ = model.alpha
+    w = b = None
     if fmap.nystroem is None:
         W = np.zeros((len(model.pairs), X.shape[1]))
         B = np.zeros(len(model.pairs))
         for p in range(len(model.pairs)):
-            w, b = fmap.std_in.weights_to_original(model.W[p], model.B[p])
-            norm = np.linalg.norm(w)
-            W[p], B[p] = (w / norm, b / norm) if norm > 0 else (w, b)
-        est.w_, est.b_ = (W[0], float(B[0])) if k == 2 else (W, B)
-    est.kappa_ = float(model.kappa[0]) if k == 2 else model.kappa
-    est.gamma_ = fmap.gamma_
-    est.n_iter_ = result.n_iter
-    est.history_ = np.asarray(result.history, dtype=float)
-    est.converged_ = result.status in ("converged", "closed-form")
-    return est
+            wp, bp = fmap.std_in.weights_to_original(model.W[p], model.B[p])
+            norm = np.linalg.norm(wp)
+            W[p], B[p] = (wp / norm, bp / norm) if norm > 0 else (wp, bp)
+        w, b = (W[0], float(B[0])) if k == 2 else (W, B)
+    return GeneralFit(
+        model=MulticlassModel(fmap, model),
+        labels=result.labels,
+        init_labels=init_labels,
+        starts=starts,
+        pairs=model.pairs,
+        msp=model.msp(),
+        msp_heldout=heldout_msp_z(
+            Z,
+            result.labels,
+            k,
+            reg,
+            random_state=heldout_seed(params.random_state, random_state),
+            too_small="zero",
+        ),
+        alpha=model.alpha,
+        w=w,
+        b=b,
+        kappa=float(model.kappa[0]) if k == 2 else model.kappa,
+        gamma=fmap.gamma_,
+        n_iter=result.n_iter,
+        history=np.asarray(result.history, dtype=float),
+        converged=result.status in ("converged", "closed-form"),
+    )

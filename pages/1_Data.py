@@ -13,8 +13,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
-from clustering.plots import TEMPLATE, cluster_colors, relayout
 from datasets.synthetic import GENERATORS
+from lab.plots import TEMPLATE, cluster_colors, relayout
 from ui import cache, presenter, state, uploads, widgets
 
 st.set_page_config(

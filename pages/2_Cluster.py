@@ -5,7 +5,7 @@ shared axis ranges), margin histograms with Theorem 5, the objective per iterati
 step by step, the MSP against k, lasso constraints for DIFFRAC/SMIC, and downloads. The
 number of clusters k goes to every method. Widgets and layout only: what may run is
 decided by the cost guard in :mod:`ui.runs`, fits go through :mod:`ui.cache`, figures come
-from :mod:`clustering.plots`.
+from :mod:`lab.plots`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from clustering import ALGORITHMS, plots
-from clustering.evaluation import metrics_table
+from clustering import ALGORITHMS
+from lab import plots
+from lab.evaluation import metrics_table
 from ui import cache, presenter, runs, state, widgets
 
 st.set_page_config(

@@ -4,7 +4,7 @@ Per-feature log sliders (largest-variance features first), the MSPC paper's rand
 before/after views and metrics per method, the MSPC start that makes the pipeline immune,
 a live check of Theorem 1, and the paper's Fig. 1 sensitivity curve behind a button.
 Widgets and layout only: fits go through :mod:`ui.cache` / :mod:`ui.analysis`, figures come
-from :mod:`clustering.plots`.
+from :mod:`lab.plots`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, plots
-from clustering.animation import DEFAULT_FACTORS, PRESETS
-from clustering.experiments import protocols
+from clustering import ALGORITHMS
 from clustering.mspc import INITS
+from lab import plots
+from lab.animation import DEFAULT_FACTORS, PRESETS
+from lab.experiments import protocols
 from ui import analysis as ua
 from ui import cache, presenter, state, widgets
 from ui import demos as ui_demos

@@ -5,7 +5,7 @@ current data, every pair task of a multi-class source, or the seven UCI tasks of
 paper — with Pearson's r and the least-squares line (the paper's Figs. 2-3); and MSP as
 unsupervised model selection: the λ with the largest MSP next to the λ with the best
 accuracy. Widgets and layout only: runs go through :mod:`ui.analysis` (every fit cached),
-figures come from :mod:`clustering.plots`.
+figures come from :mod:`lab.plots`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, plots
-from clustering.experiments import protocols
+from clustering import ALGORITHMS
+from lab import plots
+from lab.experiments import protocols
 from ui import analysis as ua
 from ui import presenter, state, widgets
 

@@ -4,7 +4,7 @@ The Minimax Probability Machine (eq. 1-2), the MSP (Definition 1) and MSPC (eq. 
 lower bound (4) of Theorem 2, the invariance of Theorem 1 and the relative-margin guarantee
 of Theorem 5 of ``mspc_maximin_separation_probability_clustering.txt``. Widgets and layout
 only: computations go through :mod:`ui.analysis` and :mod:`ui.cache`, figures come from
-:mod:`clustering.plots` and :mod:`clustering.plots`.
+:mod:`lab.plots` and :mod:`lab.plots`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from clustering import ALGORITHMS, plots
+from clustering import ALGORITHMS
+from lab import plots
 from ui import analysis as ua
 from ui import cache, learn, presenter, state, widgets
 

@@ -3,8 +3,8 @@
 Rows are data sets (the AFS trap before and after one change of units, two elongated
 Gaussians, two moons, a bundled task and the current data), columns the chosen methods. In
 the spirit of scikit-learn's "comparing clustering algorithms" figure. Widgets and layout only:
-the fits are :func:`clustering.compare.compare_grid` (parallel), cached in :mod:`ui.compare`;
-the figure is :func:`clustering.plots.compare_figure`.
+the fits are :func:`lab.compare.compare_grid` (parallel), cached in :mod:`ui.compare`;
+the figure is :func:`lab.plots.compare_figure`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 import datasets
-from clustering import plots
+from lab import plots
 from ui import compare, presenter, state, widgets
 
 st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")

@@ -1,4 +1,4 @@
-"""Tests of clustering.experiments.protocols and clustering.theorems: the experiments behind
+"""Tests of lab.experiments.protocols and lab.theorems: the experiments behind
 the analysis pages and Figs. 1-3."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from clustering import ALGORITHMS, theorems
-from clustering.experiments import protocols as analysis
+from clustering import ALGORITHMS
 from clustering.metrics import chebyshev_fraction, msp_score
+from lab import theorems
+from lab.experiments import protocols as analysis
 
 LAM = 0.1
 INVARIANT = ("mspc-mpm", {"lam": LAM, "init": "kmeans-standardized", "n_init": 3})
@@ -320,7 +321,7 @@ def test_evaluator_hook_replaces_every_fit_and_factor_one_is_fitted_once_per_met
 
 
 def test_figures_carry_the_numbers_they_show():
-    from clustering.plots import analysis as plots_analysis
+    from lab.plots import analysis as plots_analysis
 
     X, y = gaussians(d=3, n_per=30, gap=2.0)
     _, summary = analysis.afs_sensitivity(

@@ -94,7 +94,7 @@ def test_the_start_shown_is_the_start_fitted(start):
     # start, which is not the library's default (init="auto"): choosing it used to store
     # nothing, and the page fitted the default.
     import datasets
-    from clustering.evaluation import fit_and_evaluate
+    from lab.evaluation import fit_and_evaluate
 
     at = app(FEATURE_SCALING, data="breast", norm="1", algos="mspc-mpm", lam="0.01")
     at.radio(key="fs.init").set_value(start).run()

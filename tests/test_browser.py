@@ -117,7 +117,7 @@ def _scatter_census(pg) -> list[tuple[str, int, int]]:
     """(key, points in the figure's marker traces, coloured pixels of its plot area) for every
     plotly figure with marker traces on the page."""
     out = []
-    plots = pg.locator("[data-testid='stPlotlyChart'] .js-plotly-plot")
+    plots = pg.locator(".js-plotly-plot")
     for i in range(plots.count()):
         gd = plots.nth(i)
         points = gd.evaluate(

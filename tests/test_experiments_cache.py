@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from clustering.experiments import Cell, RunInterrupted, _cells, run_cells
-from clustering.experiments._runner import checksum
+from lab.experiments import Cell, RunInterrupted, _cells, run_cells
+from lab.experiments._runner import checksum
 
 psutil = pytest.importorskip("psutil")
 
@@ -95,7 +95,7 @@ def test_corrupt_cell_is_recomputed_with_a_warning(tmp_path, monkeypatch, caplog
     run_cells([CELL], tmp_path)
     text = _path(tmp_path).read_text()
     _path(tmp_path).write_text(CORRUPTIONS[corruption](text, json.loads(text)))
-    with caplog.at_level(logging.WARNING, logger="clustering.experiments"):
+    with caplog.at_level(logging.WARNING, logger="lab.experiments"):
         [(_, result)] = run_cells([CELL], tmp_path)
     assert len(calls) == 2, "the corrupt cell must be recomputed"
     assert result == GOOD
@@ -139,7 +139,7 @@ _SCRIPT = """
 import sys, time
 sys.path.insert(0, {tmp!r})
 import slowcell
-from clustering.experiments import Cell, run_cells
+from lab.experiments import Cell, run_cells
 cells = [Cell.make("kill-test", "mspc-mpm", "breast", {{"lam": float(i)}}) for i in range(8)]
 run_cells(cells, {cache!r}, n_jobs=2, backend="loky", compute=slowcell.slow)
 """

@@ -3,7 +3,7 @@
 - Scaling factors: :data:`FACTOR_OPTIONS` (the log slider's stops), :func:`snap_factor`,
   :func:`feature_order` (largest variance first).
 - Fits: :func:`cached_evaluator` plugs :func:`ui.cache.fit` (``st.cache_data``, shared with
-  the Cluster page) into :mod:`clustering.experiments.protocols`, so every single fit
+  the Cluster page) into :mod:`lab.experiments.protocols`, so every single fit
   of a sweep is cached and a progress bar can run outside the cache;
   :func:`run_with_progress` runs such an experiment under ``st.progress``.
 - Data families: :func:`family_tasks` (cached loads of pair tasks and the UCI tasks).
@@ -23,11 +23,11 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from clustering import theorems
 from clustering._lam import effective_lam
-from clustering.experiments.evaluator import FitOutcome
 from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
+from lab import theorems
+from lab.experiments.evaluator import FitOutcome
 
 from . import cache, state
 from .model import FACTOR_OPTIONS, snap_factor
@@ -79,7 +79,7 @@ def cached_evaluator(
     msp_lam: float | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
-    """:func:`clustering.experiments.evaluator.evaluate_fit` through :func:`ui.cache.fit` (cached).
+    """:func:`lab.experiments.evaluator.evaluate_fit` through :func:`ui.cache.fit` (cached).
 
     The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a rescaled copy
     of the data is a new entry and the unscaled data share the Cluster page's entries.
@@ -261,7 +261,7 @@ def margin_table(
     _X: np.ndarray,
     labels: np.ndarray,
 ) -> pd.DataFrame:
-    """Theorem 5 against the data (:func:`clustering.theorems.margin_guarantee`)."""
+    """Theorem 5 against the data (:func:`lab.theorems.margin_guarantee`)."""
     return theorems.margin_guarantee(_X, labels, np.asarray(w), b, msp, rhos)
 
 

@@ -7,7 +7,7 @@ Each wrapper is keyed by everything its result depends on:
   normalise) and :func:`load_choice` dispatching on a :class:`ui.state.DataChoice`;
 - :func:`dataset_fingerprint`: a hash of ``X`` and ``y`` that keys the caches below, so a
   fit is never recomputed for the same numbers and never reused for different ones;
-- :func:`fit`: one registered algorithm on one data set → :class:`clustering.evaluation.
+- :func:`fit`: one registered algorithm on one data set → :class:`lab.evaluation.
   FitOutcome` (labels, metrics, time, ``w``/``b``, objective history, or the error message
   in place of an exception);
 - :func:`projection`: a 2-D view of the data for the scatter plots.
@@ -27,10 +27,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
-from clustering import projections
-from clustering._cost import check_cost, check_generator
-from clustering.evaluation import FitOutcome, fit_and_evaluate
+from clustering._cost import check_cost
 from clustering.exceptions import TooExpensiveError
+from datasets.synthetic import check_generator
+from lab import projections
+from lab.evaluation import FitOutcome, fit_and_evaluate
 
 from .model import DataChoice, fingerprint
 
@@ -62,7 +63,7 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
 
     ``params`` are ``(name, value)`` pairs (a tuple, so the call is hashable). Settings
     outside the ranges the lab's widgets offer are refused first
-    (:func:`clustering._cost.check_generator` raises
+    (:func:`datasets.synthetic.check_generator` raises
     :class:`~clustering.exceptions.TooExpensiveError`, a ``ValueError``): generators share
     the UI's limits whether the values come from a widget or a link.
     """
@@ -351,7 +352,7 @@ def projection(
     feature_names: Sequence[str] | None = None,
     max_points: int = projections.MAX_POINTS,
 ) -> projections.Projection:
-    """A 2-D view of ``X`` (cached; see :func:`clustering.projections.project`)."""
+    """A 2-D view of ``X`` (cached; see :func:`lab.projections.project`)."""
     wt = None if w is None else tuple(float(v) for v in np.ravel(w))
     names = None if feature_names is None else tuple(feature_names)
     return _projection(
@@ -375,9 +376,9 @@ def fit_on(
 ) -> FitOutcome:
     """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data).
 
-    Same signature as :func:`clustering.evaluation.fit_and_evaluate` for the arguments the
-    backends' ``fit=`` callables use, so :mod:`clustering.demos` and
-    :mod:`clustering.animation` fit through this cache. The data are hashed here (cheap for
+    Same signature as :func:`lab.evaluation.fit_and_evaluate` for the arguments the
+    backends' ``fit=`` callables use, so :mod:`lab.demos` and
+    :mod:`lab.animation` fit through this cache. The data are hashed here (cheap for
     the few hundred rows of a demo); ``random_state`` is always 0 (the cache's setting).
     """
     if random_state not in (0, None):

@@ -1,4 +1,4 @@
-"""The Compare page's cached computation (:func:`clustering.compare.compare_grid`).
+"""The Compare page's cached computation (:func:`lab.compare.compare_grid`).
 
 The grid is cached on the chosen methods, their parameters and the current data's
 fingerprint, so moving between pages and coming back is instant.
@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from clustering._cost import AUTO_RUN_SECONDS
-from clustering.compare import CompareRow, compare_grid, row_coords, standard_rows
+from lab.compare import CompareRow, compare_grid, row_coords, standard_rows
 
 __all__ = ["AUTO_RUN_SECONDS", "grid"]
 
@@ -46,7 +46,7 @@ def grid(
     bundled: str = "breast",
 ):
     """``(rows, cells)``: each row's ``(name, coords, y)`` for the figure and the
-    :class:`~clustering.compare.CompareCell` grid. ``current`` (a
+    :class:`~lab.compare.CompareCell` grid. ``current`` (a
     :class:`~ui.model.CurrentData`) adds the current data as the last row."""
     frozen = tuple(sorted((k, tuple(sorted(dict(v).items()))) for k, v in params.items()))
     if current is None:

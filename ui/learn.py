@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from clustering.metrics import chebyshev_fraction
-from clustering.plots.clusters import oriented_margins
+from lab.plots.clusters import oriented_margins
 
 __all__ = ["RHO_GRID", "labelings_note", "multiclass_note", "multiclass_rows", "theorem5_note"]
 

@@ -7,7 +7,7 @@ in the URL (``present=1``, through :func:`ui.state.set_presenter`). Pages use:
 * :func:`chart` — draws a plotly figure (instead of ``st.plotly_chart``; tests/test_layers.py
   checks that pages call nothing else); while presenter mode is on it also keeps the figure,
   and :func:`export_button` offers the page's figures as one zip of slide-ready PNG and SVG
-  files (:func:`clustering.export.export_figures`, offline).
+  files (:func:`lab.export.export_figures`, offline).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import streamlit as st
 
 from clustering.exceptions import ExportFailedError
 
+from . import chart as lab_chart
 from . import state
 
 __all__ = [
@@ -85,11 +86,13 @@ def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     one, as ``st.plotly_chart``); ``kwargs`` go to ``plotly_chart`` (``key``, ``width``,
     ``on_select``...), whose return value (a selection event with ``on_select``) is returned.
     In presenter mode the figure is also kept, in drawing order and named by its title, for
-    :func:`export_button`'s slides (with large fonts there, :func:`clustering.export.
+    :func:`export_button`'s slides (with large fonts there, :func:`lab.export.
     slide_layout`); the figure on the page is the same either way.
     """
     if enabled():
         _record(figure)
+    if "key" in kwargs:
+        return lab_chart.chart(figure, where=where, **kwargs)
     target = st if where is None else where
     return target.plotly_chart(figure, **kwargs)
 
@@ -99,6 +102,7 @@ def sidebar() -> Any:
     start this run's list of figures (filled by :func:`chart`). Returns a sidebar placeholder for
     :func:`export_button` (to fill after the page has drawn its figures)."""
     state.init()
+    lab_chart.preload(st.sidebar)
     state.seed(_TOGGLE, state.KEYS.PRESENTER)
     on = st.sidebar.toggle(
         "Presenter mode",
@@ -114,7 +118,7 @@ def sidebar() -> Any:
 
 
 def _slides_zip(figures: list[tuple[str, Any]]) -> bytes:
-    from clustering.export import export_figures, export_zip
+    from lab.export import export_figures, export_zip
 
     names = [name for name, _ in figures]
     files = export_figures([fig for _, fig in figures])

@@ -32,8 +32,8 @@ import streamlit as st
 
 from clustering import ALGORITHMS
 from clustering._cost import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, Cost, check_cost, predict_cost
-from clustering.evaluation import FitOutcome as FitResult
 from clustering.exceptions import TooExpensiveError
+from lab.evaluation import FitOutcome
 
 from . import cache, state
 
@@ -185,7 +185,7 @@ def run_planned(
     must_link=None,
     cannot_link=None,
     shared: Mapping[str, Any] | None = None,
-) -> tuple[dict[str, FitResult], list[Planned]]:
+) -> tuple[dict[str, FitOutcome], list[Planned]]:
     """Fit what may run now; return ``({key: result}, [methods still waiting])``.
 
     A method runs when it is cheap and ``autorun`` is on, when its current signature was
@@ -274,18 +274,18 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def objective_notes(results: Sequence[FitResult]) -> list[str]:
+def objective_notes(results: Sequence[FitOutcome]) -> list[str]:
     """One sentence per method with an objective history, computed from that history.
 
     Examples
     --------
-    >>> r = FitResult("m", "M", history=np.array([0.5, 0.7, 0.7]), labels=np.zeros(2))
+    >>> r = FitOutcome("m", "M", history=np.array([0.5, 0.7, 0.7]), labels=np.zeros(2))
     >>> objective_notes([r])
     ['M: 0.500 → 0.700 over 3 iterations (rose at 1 of 2 steps, never fell).']
-    >>> r = FitResult("m", "M", history=np.array([0.84901, 0.84913]), labels=np.zeros(2))
+    >>> r = FitOutcome("m", "M", history=np.array([0.84901, 0.84913]), labels=np.zeros(2))
     >>> objective_notes([r])
     ['M: 0.8490 → 0.8491 over 2 iterations (rose at 1 of 1 step, never fell).']
-    >>> r = FitResult("m", "M", history=np.array([0.5, 0.5]), labels=np.zeros(2))
+    >>> r = FitOutcome("m", "M", history=np.array([0.5, 0.5]), labels=np.zeros(2))
     >>> print(objective_notes([r])[0])
     M: the search converged at its start: no step changed the objective (0.500).
     """
@@ -313,14 +313,14 @@ def objective_notes(results: Sequence[FitResult]) -> list[str]:
     return notes
 
 
-def comparison_note(results: Sequence[FitResult]) -> str:
+def comparison_note(results: Sequence[FitOutcome]) -> str:
     """Which method has the highest MSP and which the highest accuracy, and whether they
     coincide (``""`` with fewer than two scored methods).
 
     Examples
     --------
-    >>> a = FitResult("a", "A", labels=np.zeros(2), metrics={"msp": 0.9, "accuracy": 0.8})
-    >>> b = FitResult("b", "B", labels=np.zeros(2), metrics={"msp": 0.7, "accuracy": 0.95})
+    >>> a = FitOutcome("a", "A", labels=np.zeros(2), metrics={"msp": 0.9, "accuracy": 0.8})
+    >>> b = FitOutcome("b", "B", labels=np.zeros(2), metrics={"msp": 0.7, "accuracy": 0.95})
     >>> comparison_note([a, b]).split(". ")[0]
     'Highest MSP: A (0.900); highest accuracy: B (0.950)'
     """
@@ -367,25 +367,25 @@ def curve_cost(n_samples: int, n_features: int) -> Cost:
 
 @st.cache_data(max_entries=16, show_spinner="Fitting MSPC for k = 2 … 10…")
 def _msp_curve(data_fingerprint: str, lam: float, regularizer: str, _X: np.ndarray) -> dict:
-    from clustering.msp_multiclass import msp_curve
+    from clustering.model_selection import msp_curve
 
     return msp_curve(_X, ks=CURVE_KS, lam=lam, regularizer=regularizer)
 
 
 def msp_curve(data_fingerprint: str, X: np.ndarray, lam: float, regularizer: str) -> dict:
-    """:func:`clustering.msp_multiclass.msp_curve` over :data:`CURVE_KS` (cached)."""
+    """:func:`clustering.model_selection.msp_curve` over :data:`CURVE_KS` (cached)."""
     return _msp_curve(data_fingerprint, float(lam), str(regularizer), X)
 
 
 @st.cache_data(max_entries=16, show_spinner="Replaying MSPC's iterations…")
 def _mspc_steps(data_fingerprint: str, params: tuple, _X: np.ndarray) -> list:
-    from clustering.animation import mspc_iterations
+    from lab.animation import mspc_iterations
 
     return mspc_iterations(_X, dict(params))
 
 
 def mspc_steps(data_fingerprint: str, X: np.ndarray, params: Mapping[str, Any]) -> list:
-    """:func:`clustering.animation.mspc_iterations` of MSPC with ``params`` (cached); only
+    """:func:`lab.animation.mspc_iterations` of MSPC with ``params`` (cached); only
     the parameters MSPC has are passed."""
     from clustering import MSPC
 

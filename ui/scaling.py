@@ -19,10 +19,10 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from clustering import plots
-from clustering.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
-from clustering.evaluation import FitOutcome
 from clustering.metrics import clustering_error
+from lab import plots
+from lab.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
+from lab.evaluation import FitOutcome
 
 from . import cache
 
@@ -116,7 +116,7 @@ def animation(
     _X: np.ndarray,
     _y: np.ndarray | None,
 ):
-    """The sweep of ``feature`` over :data:`clustering.animation.DEFAULT_FACTORS` (×0.001 to
+    """The sweep of ``feature`` over :data:`lab.animation.DEFAULT_FACTORS` (×0.001 to
     ×1000) with the other columns held at ``fixed`` (``(column, factor)`` pairs), its
     figure and the sentence its numbers decide — computed once per setting and cached.
 
@@ -160,8 +160,8 @@ def animation_axes(view: str, feature: int, order: Sequence[int]) -> tuple[int, 
 
 def preset_available(preset: str, feature_names: Sequence[str]) -> bool:
     """Whether the data have the features a preset of
-    :data:`clustering.animation.PRESETS` moves (the AFS trap's 'signal' and 'noise')."""
-    from clustering.animation import PRESETS
+    :data:`lab.animation.PRESETS` moves (the AFS trap's 'signal' and 'noise')."""
+    from lab.animation import PRESETS
 
     p = PRESETS[preset]
     return all(f in list(feature_names) for f in (p.feature, *p.fixed))
@@ -210,7 +210,7 @@ HYPERPLANE_DECIMALS = 9
 
 def _hyperplane_key(w, b) -> tuple[tuple | None, float | None]:
     """``(w, b)`` scaled to a unit ``w`` (every view draws the hyperplane from the unit
-    normal, :func:`clustering.projections.discriminant_view`) and rounded to
+    normal, :func:`lab.projections.discriminant_view`) and rounded to
     :data:`HYPERPLANE_DECIMALS`: an immune method's "after" panel is then the same cached
     figure on every slider step, and the browser does not redraw it."""
     if w is None:

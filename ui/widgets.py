@@ -31,7 +31,6 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
-from clustering.evaluation import FitOutcome
 from clustering.exceptions import (
     DegenerateDataError,
     ProblemTooLargeError,
@@ -39,6 +38,7 @@ from clustering.exceptions import (
     TooExpensiveError,
 )
 from datasets.export import safe_csv
+from lab.evaluation import FitOutcome
 
 from . import state
 from .state import KEYS
@@ -400,7 +400,7 @@ def view_select(
 
     Returns ``"pca"``, ``"discriminant"`` or ``"features:i,j"`` (persisted, in the URL).
     """
-    from clustering.projections import parse_view
+    from lab.projections import parse_view
 
     try:
         kind, (i, j) = parse_view(state.get_view(), n_features)

@@ -452,8 +452,8 @@ def get_scaling_preset() -> str:
 
 def set_scaling_preset(name: str) -> None:
     """Choose the Feature scaling animation's preset (a key of
-    :data:`clustering.animation.PRESETS`, or "" for none); ``ValueError`` otherwise."""
-    from clustering.animation import PRESETS
+    :data:`lab.animation.PRESETS`, or "" for none); ``ValueError`` otherwise."""
+    from lab.animation import PRESETS
 
     if name and name not in PRESETS:
         raise ValueError(f"Unknown scaling preset {name!r}; choose one of {sorted(PRESETS)}.")

@@ -1,0 +1,139 @@
+"""The lab's chart element: a plotly figure drawn by a Streamlit component of our own.
+
+``st.plotly_chart`` (Streamlit 1.67) draws a chart twice when it mounts (hidden without a
+width, then again at the measured width) and mounts a chart anew whenever its figure changes;
+its plotly.js bundle is fetched only when the first chart arrives. This element
+(``st.components.v2``, plain JavaScript in ``chart.js``, no build step):
+
+* loads plotly.js once per page, from the file the ``plotly`` package ships, served by the
+  lab's own server (:func:`preload` starts the download before the page's first chart);
+* keeps one graph per key and updates it with ``Plotly.react`` (one draw per change, the
+  same div: zoom, a played animation frame and the lasso outline survive a rerun that does
+  not change the figure);
+* applies Streamlit's chart theme (the template's colour placeholders and its layout
+  defaults, from the app's theme);
+* returns lasso / box selections in the shape ``st.plotly_chart(on_select="rerun")``
+  returns them (``event.selection["points"]`` with ``curve_number``, ``point_index``,
+  ``customdata``).
+
+Under ``AppTest`` (which cannot run a component's JavaScript) :func:`chart` draws with
+``st.plotly_chart`` instead, so page tests see the figure itself.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import plotly
+import plotly.io as pio
+import streamlit as st
+from streamlit import config
+from streamlit.components.v1 import declare_component
+from streamlit.elements.plotly_chart import PlotlyChartSelectionSerde
+
+__all__ = ["chart", "figure_json", "preload", "use_component"]
+
+_HERE = Path(__file__).resolve().parent
+#: The plotly.js the python package ships (offline; the same version that exports slides).
+PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
+PLOTLY_FILE = "plotly.min.js"
+_ASSET = "plotlyjs"
+
+_component = st.components.v2.component(
+    "lab_chart",
+    js=(_HERE / "chart.js").read_text(encoding="utf-8"),
+    css=(_HERE / "chart.css").read_text(encoding="utf-8"),
+    isolate_styles=False,
+)
+
+
+def use_component() -> bool:
+    """Whether charts are drawn by the component (not under ``AppTest``, which cannot run
+    its JavaScript and would see no figure)."""
+    return not config.get_option("global.appTest")
+
+
+def _plotly_url() -> str:
+    """URL of plotly.js on this server. The folder is registered as a static component
+    folder (Streamlit serves it under ``/component/<name>/``), once per server."""
+    from streamlit.runtime import Runtime
+
+    registry = Runtime.instance().component_registry
+    name = f"{__name__}.{_ASSET}"
+    if registry.get_component_path(name) is None:
+        declare_component(_ASSET, path=PLOTLY_DIR)
+    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    return f"{'/' + base if base else ''}/component/{name}/{PLOTLY_FILE}"
+
+
+def figure_json(figure: Any) -> str:
+    """The figure's plotly JSON. Figures that are frozen for sharing
+    (:func:`ui.cache.frozen`) keep theirs: it is made once."""
+    cached = getattr(figure, "__dict__", {}).get("_lab_chart_json")
+    if cached is not None:
+        return cached
+    spec = pio.to_json(figure, validate=False)
+    if getattr(figure, "_frozen_spec", None) is not None or type(figure).__name__ == "FrozenFigure":
+        figure.__dict__["_lab_chart_json"] = spec
+    return spec
+
+
+def preload(where: Any = None) -> None:
+    """Start loading plotly.js before the page's first chart (an empty element; call it
+    early on every page, e.g. in the sidebar)."""
+    if not use_component():
+        return
+    with st.container() if where is None else where:
+        _component(data={"src": _plotly_url()}, key="lab_chart.preload", height=1)
+
+
+def chart(
+    figure: Any,
+    *,
+    key: str,
+    where: Any = None,
+    width: Any = "stretch",
+    on_select: str = "ignore",
+    selection_mode: str | tuple[str, ...] = ("points", "box", "lasso"),
+    config: dict | None = None,
+    **plotly_kwargs: Any,
+) -> Any:
+    """Draw ``figure`` under ``key`` (required: it names the graph that later reruns
+    update). ``on_select="rerun"`` with ``selection_mode`` "lasso" or "box" returns the
+    selection as ``st.plotly_chart`` does; otherwise ``None``."""
+    target = st if where is None else where
+    if not use_component() or plotly_kwargs:
+        return target.plotly_chart(
+            figure,
+            key=key,
+            width=width,
+            on_select=on_select,
+            selection_mode=selection_mode,
+            config=config,
+            **plotly_kwargs,
+        )
+    modes = (selection_mode,) if isinstance(selection_mode, str) else tuple(selection_mode)
+    select = None
+    if on_select != "ignore":
+        select = "lasso" if "lasso" in modes else "select" if "box" in modes else None
+    height = getattr(getattr(figure, "layout", None), "height", None)
+    data = {"src": _plotly_url(), "figure": figure_json(figure), "key": key, "select": select}
+    if config:
+        data["config"] = config
+    if height:
+        data["height"] = int(height)
+    if select is None:
+        _component(data=data, key=key, width=width, height="content")
+        return None
+    result = _component(
+        data=data,
+        key=key,
+        width=width,
+        height="content",
+        default={"selection": None},
+        on_selection_change=lambda: None,
+    )
+    chosen = result.get("selection") if hasattr(result, "get") else None
+    return PlotlyChartSelectionSerde().deserialize(None if chosen is None else json.dumps(chosen))
