@@ -23,6 +23,7 @@ from ui import cache, presenter, state, widgets
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
+from ui.text import plain
 
 st.set_page_config(page_title="Feature scaling · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -161,18 +162,18 @@ for i, j in enumerate(shown):
     if state.widget_value(wkey) not in ua.FACTOR_OPTIONS:
         state.set_widget(wkey, ua.snap_factor(state.widget_value(wkey)))
     new_factors[j] = cols[i % 4].select_slider(
-        names[j],
+        plain(names[j]),
         options=ua.FACTOR_OPTIONS,
         key=wkey,
         format_func=lambda f: f"×{f:g}",
-        help=f"Multiply '{names[j]}' by this factor — as if it were measured in other units "
-        f"(×60: minutes → seconds). Log scale from ×{ua.FACTOR_OPTIONS[0]:g} to "
+        help=f"Multiply '{plain(names[j])}' by this factor — as if it were measured in other "
+        f"units (×60: minutes → seconds). Log scale from ×{ua.FACTOR_OPTIONS[0]:g} to "
         f"×{ua.FACTOR_OPTIONS[-1]:g}; ×1 leaves it alone.",
     )
 factors = new_factors
 state.record(KEYS.SCALE, {j: float(f) for j, f in enumerate(factors) if f != 1.0})
 scaled = bool(np.any(factors != 1.0))
-st.caption(f"Rescaling: {datasets.scaling.describe(factors, names)}.")
+st.caption(f"Rescaling: {plain(datasets.scaling.describe(factors, names))}.")
 
 # ---- 2. before and after ------------------------------------------------------------------
 st.subheader("2 · Before and after, per method")
@@ -270,7 +271,7 @@ for rb, ra in zip(before, after, strict=True):
             )
             presenter.chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
             if note:
-                st.caption(note)
+                st.caption(plain(note))
 
 # ---- 3. Play: one factor swept --------------------------------------------------------------
 st.subheader("3 · Play: sweep one feature from ×0.001 to ×1000")
@@ -323,7 +324,7 @@ if state.widget_value("fs.anim.request") == signature:
         "Press ▶ Play or drag the slider. Points stay in the original units; colours are "
         "each method's clusters and the dashed line its hyperplane at that factor."
     )
-    st.caption("The numbers of the frames: " + anim_caption)
+    st.caption("The numbers of the frames: " + plain(anim_caption))
 elif state.widget_value("fs.anim.request") is not None:
     st.info("The settings changed since the animation was computed — press the button again.")
 else:
@@ -476,7 +477,7 @@ else:
         if not failed.empty:
             st.warning(
                 f"{len(failed)} run(s) failed and are left out of the means: "
-                + "; ".join(sorted(set(failed["method"] + ": " + failed["error"])))[:600]
+                + plain("; ".join(sorted(set(failed["method"] + ": " + failed["error"])))[:600])
             )
         with st.expander("Every run"):
             st.dataframe(runs, hide_index=True, width="stretch")

@@ -19,6 +19,7 @@ from lab import plots
 from lab.experiments import protocols
 from ui import analysis as ua
 from ui import presenter, state, widgets
+from ui.text import plain
 
 st.set_page_config(page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -114,8 +115,8 @@ lams = list(protocols.DEFAULT_LAMS)
 fit_params = {**params, "regularizer": reg}
 if family == "lam":
     st.caption(
-        f"{len(lams)} runs of {ALGORITHMS[key].name} on **{ds.name}**, λ = {lams[0]:g} … "
-        f"{lams[-1]:g}. The MSP "
+        f"{len(lams)} runs of {ALGORITHMS[key].name} on **{plain(ds.name)}**, "
+        f"λ = {lams[0]:g} … {lams[-1]:g}. The MSP "
         f"of every labeling is measured with the same λ = {protocols.SWEEP_MSP_LAM:g}, so the "
         "labelings are compared on one scale."
     )
@@ -164,9 +165,11 @@ else:
     if not failed.empty:
         st.warning(
             f"{len(failed)} run(s) failed and are left out: "
-            + "; ".join(f"{n}: {e}" for n, e in zip(failed["name"], failed["error"], strict=True))[
-                :800
-            ]
+            + plain(
+                "; ".join(
+                    f"{n}: {e}" for n, e in zip(failed["name"], failed["error"], strict=True)
+                )[:800]
+            )
         )
     if table["accuracy"].isna().all():
         st.info("These data have no class labels, so only the MSP is shown.")

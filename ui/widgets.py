@@ -43,6 +43,7 @@ from lab.evaluation import FitOutcome
 
 from . import state
 from .state import KEYS
+from .text import plain
 
 __all__ = [
     "DATA_PAGE",
@@ -123,7 +124,10 @@ def error_box(error: BaseException | str, *, title: str | None = None) -> None:
             )
     else:
         message = str(error)
-    st.error(f"**{title}.** {message}" if title else message, icon=":material/warning:")
+    st.error(
+        f"**{plain(title)}.** {plain(message)}" if title else plain(message),
+        icon=":material/warning:",
+    )
 
 
 @contextlib.contextmanager
@@ -147,7 +151,10 @@ def show_result_problems(result: FitOutcome) -> bool:
     Returns ``True`` when the result is usable (the fit succeeded).
     """
     if not result.ok and result.error_type == "WaitsForClick":  # ui.cache.WAITS_FOR_CLICK
-        st.info(f"**{result.name}** is {result.error}", icon=":material/hourglass_top:")
+        st.info(
+            f"**{plain(result.name)}** is {plain(result.error)}",
+            icon=":material/hourglass_top:",
+        )
         return False
     if not result.ok:
         title = next(
@@ -157,7 +164,7 @@ def show_result_problems(result: FitOutcome) -> bool:
         error_box(f"{result.name}: {result.error}", title=title)
         return False
     for message in result.warnings:
-        st.warning(f"{result.name}: {message}", icon=":material/info:")
+        st.warning(f"{plain(result.name)}: {plain(message)}", icon=":material/info:")
     return True
 
 
@@ -178,14 +185,14 @@ def data_caption(
     """
     current = current or state.get_current_data()
     if current.error:
-        st.warning(current.error, icon=":material/warning:")
+        st.warning(plain(current.error), icon=":material/warning:")
         state.clear_data_error()
     ds = current.dataset
     if current.chosen:
-        st.caption(f"Data: {ds.summary()}")
+        st.caption(f"Data: {plain(ds.summary())}")
     else:
         st.caption(
-            f"Using the default data set **{ds.name}** ({ds.n_samples} samples × "
+            f"Using the default data set **{plain(ds.name)}** ({ds.n_samples} samples × "
             f"{ds.n_features} features)"
             + (" — choose another on the Data page." if link else " — choose another here.")
         )

@@ -120,11 +120,12 @@ _GRIDS: Mapping[str, Mapping[str, tuple]] = MappingProxyType(
         # heuristic gamma = 1 / (2 median) is 0.03-0.6, inside the grid 0.01-3.
         "itersvr": {"kernel": ("rbf",), "C": C_GRID, "gamma": GAMMA_GRID},
         "itersvr-rbf": {"C": C_GRID, "gamma": GAMMA_GRID},
-        # MMC's C is per sample (the paper's C is C / n^2, C / n^3 for the error loss).
-        "mmc-nmi": {"C": (0.01, 0.03, 0.1, 0.3, 1.0)},
-        "mmc-rand": {"C": (0.01, 0.03, 0.1, 0.3, 1.0)},
-        "mmc-f": {"C": (0.01, 0.03, 0.1, 0.3, 1.0)},
-        "mmc-error": {"C": (1.0, 10.0, 100.0, 1e3, 1e4)},
+        # MMC's C is per sample and relative to the largest variance (paper C = C / (scale
+        # n^2), C / (scale n) for the error loss).
+        "mmc-nmi": {"C": (0.03, 0.1, 0.3, 1.0, 3.0)},
+        "mmc-rand": {"C": (0.03, 0.1, 0.3, 1.0, 3.0)},
+        "mmc-f": {"C": (0.03, 0.1, 0.3, 1.0, 3.0)},
+        "mmc-error": {"C": (0.01, 0.03, 0.1, 0.3, 1.0)},
         # The MVC paper lets the graph be a k-NN graph (its own experiments: cosine
         # similarity) or a Gaussian affinity, and Q its normalised Laplacian (its
         # experiments) or the unnormalised one (Theorem 1, spectral clustering as a limit).
