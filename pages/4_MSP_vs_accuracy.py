@@ -20,6 +20,7 @@ from lab import plots
 from lab.experiments import protocols
 from ui import analysis as ua
 from ui import presenter, state, widgets
+from ui.text import plain
 
 st.set_page_config(page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -91,9 +92,10 @@ family = st.radio(
     key="mva.family",
     format_func=FAMILIES.get,
     horizontal=True,
-    help="λ grid: the same data clustered with λ = 1e-4 … 1e4. Pairs: each pair of classes of "
-    "a multi-class data set as its own two-cluster task. UCI: the seven binary tasks of the "
-    "MSPC paper's Table 2.",
+    help="λ grid: the same data clustered with λ = "
+    f"{protocols.DEFAULT_LAMS[0]:g} … {protocols.DEFAULT_LAMS[-1]:g}. Pairs: each pair of "
+    "classes of a multi-class data set as its own two-cluster task. UCI: the seven binary "
+    "tasks of the MSPC paper's Table 2.",
 )
 source = None
 names: list[str] = []
@@ -103,8 +105,8 @@ if family == "pairs":
         list(datasets.PAIR_SOURCES),
         key="mva.source",
         format_func=lambda s: f"{s} ({len(datasets.pairs(s))} pairs)",
-        help="Every pair of its classes becomes one task (digits: 45 pairs, satimage: 15). "
-        "Large sources (letter: 325 pairs) take minutes.",
+        help="Every pair of its classes becomes one task, one fit per pair: the more "
+        "classes, the longer the run.",
     )
     names = datasets.pairs(source)
     ua.set_url_value("fam", f"pairs:{source}")
@@ -118,9 +120,9 @@ lams = list(protocols.DEFAULT_LAMS)
 fit_params = {**params, "regularizer": reg}
 if family == "lam":
     st.caption(
-        f"{len(lams)} runs of {ALGORITHMS[key].name} on **{ds.name}**, λ = 1e-4 … 1e4. Both "
-        f"MSPs of every labeling are measured with the same λ = {protocols.SWEEP_MSP_LAM:g}, "
-        "so the labelings are compared on one scale."
+        f"{len(lams)} runs of {ALGORITHMS[key].name} on **{plain(ds.name)}**, "
+        f"λ = {lams[0]:g} … {lams[-1]:g}. Both MSPs of every labeling are measured with the "
+        f"same λ = {protocols.SWEEP_MSP_LAM:g}, so the labelings are compared on one scale."
     )
 else:
     st.caption(
@@ -167,9 +169,11 @@ else:
     if not failed.empty:
         st.warning(
             f"{len(failed)} run(s) failed and are left out: "
-            + "; ".join(f"{n}: {e}" for n, e in zip(failed["name"], failed["error"], strict=True))[
-                :800
-            ]
+            + plain(
+                "; ".join(
+                    f"{n}: {e}" for n, e in zip(failed["name"], failed["error"], strict=True)
+                )[:800]
+            )
         )
     if table["accuracy"].isna().all():
         st.info("These data have no class labels, so only the MSP is shown.")

@@ -29,6 +29,7 @@ from streamlit.errors import StreamlitAPIException
 
 import datasets
 from clustering import ALGORITHMS
+from clustering._lam import LAM_RANGE
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
 from clustering.exceptions import (
@@ -42,6 +43,7 @@ from lab.evaluation import FitOutcome
 
 from . import state
 from .state import KEYS
+from .text import plain
 
 __all__ = [
     "DATA_PAGE",
@@ -174,7 +176,10 @@ def error_box(error: BaseException | str, *, title: str | None = None) -> None:
             )
     else:
         message = str(error)
-    st.error(f"**{title}.** {message}" if title else message, icon=":material/warning:")
+    st.error(
+        f"**{plain(title)}.** {plain(message)}" if title else plain(message),
+        icon=":material/warning:",
+    )
 
 
 @contextlib.contextmanager
@@ -198,7 +203,10 @@ def show_result_problems(result: FitOutcome) -> bool:
     Returns ``True`` when the result is usable (the fit succeeded).
     """
     if not result.ok and result.error_type == "WaitsForClick":  # ui.cache.WAITS_FOR_CLICK
-        st.info(f"**{result.name}** is {result.error}", icon=":material/hourglass_top:")
+        st.info(
+            f"**{plain(result.name)}** is {plain(result.error)}",
+            icon=":material/hourglass_top:",
+        )
         return False
     if not result.ok:
         title = next(
@@ -208,7 +216,7 @@ def show_result_problems(result: FitOutcome) -> bool:
         error_box(f"{result.name}: {result.error}", title=title)
         return False
     for message in result.warnings:
-        st.warning(f"{result.name}: {message}", icon=":material/info:")
+        st.warning(f"{plain(result.name)}: {plain(message)}", icon=":material/info:")
     return True
 
 
@@ -229,14 +237,14 @@ def data_caption(
     """
     current = current or state.get_current_data()
     if current.error:
-        st.warning(current.error, icon=":material/warning:")
+        st.warning(plain(current.error), icon=":material/warning:")
         state.clear_data_error()
     ds = current.dataset
     if current.chosen:
-        st.caption(f"Data: {ds.summary()}")
+        st.caption(f"Data: {plain(ds.summary())}")
     else:
         st.caption(
-            f"Using the default data set **{ds.name}** ({ds.n_samples} samples × "
+            f"Using the default data set **{plain(ds.name)}** ({ds.n_samples} samples × "
             f"{ds.n_features} features)"
             + (" — choose another on the Data page." if link else " — choose another here.")
         )
@@ -304,7 +312,7 @@ def lam_slider(
     help: str | None = None,
     container: Any = st,
 ) -> float:
-    """The shared regulariser weight ``lam`` on a log scale, 1e-4 to 1e4 (persisted)."""
+    """The shared regulariser weight ``lam`` on a log scale over ``LAM_RANGE`` (persisted)."""
     options = state.lam_grid()
     state.seed(key, KEYS.LAM, state.snap_lam(state.get_lam(), options))
     if state.widget_value(key) not in options:
@@ -317,8 +325,8 @@ def lam_slider(
         help=help
         or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
         "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
-        "large λ treats clusters as round blobs. The MSPC paper tries 1e-4 … 1e4 and keeps "
-        "the λ with the highest MSP.",
+        "large λ treats clusters as round blobs. The MSPC paper tries "
+        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest MSP.",
     )
     state.record(KEYS.LAM, float(value))
     return float(value)
@@ -609,7 +617,7 @@ def _safe(name: str) -> str:
 
 
 # ----------------------------------------------------------------------------------------
-# Number of clusters (issue 14)
+# Number of clusters
 # ----------------------------------------------------------------------------------------
 
 
