@@ -197,7 +197,7 @@ if __name__ == "__main__":
     page = st.navigation(pages)
     # Widgets drawn under one key on several pages keep the user's values across a hop.
     state.enter_page(page.url_path)
-    # Presenter mode (issue 13): the toggle, the large fonts, and the export of the figures
+    # Presenter mode: the toggle, the large fonts, and the export of the figures
     # the page draws, filled in after the page has run.
     slides = presenter.sidebar()
     try:

@@ -16,6 +16,7 @@ import datasets
 from datasets.synthetic import GENERATORS
 from lab.plots import TEMPLATE, cluster_colors, relayout
 from ui import cache, presenter, state, uploads, widgets
+from ui.text import plain, plain_lines
 
 st.set_page_config(
     page_title="Data · Discriminative Clustering Lab",
@@ -146,7 +147,7 @@ with left:
         else:
             if file is None:
                 st.caption(
-                    f"Using **{upload['name']}**, uploaded earlier in this browser session "
+                    f"Using **{plain(upload['name'])}**, uploaded earlier in this browser session "
                     "(kept across a reload). Upload another file to replace it."
                 )
             try:
@@ -179,15 +180,15 @@ with left:
             )
             if guess is not None:
                 if label_column == guess.column:
-                    st.info(guess.note, icon=":material/label:")
+                    st.info(plain(guess.note), icon=":material/label:")
                 elif guess.column is None:
-                    st.caption(guess.note)
+                    st.caption(plain(guess.note))
                 others = [c for c in (*guess.candidates, NONE) if c != label_column][:4]
                 if others:
                     st.caption("Use another label column with one click:")
                     for col, option in zip(st.columns(len(others)), others, strict=True):
                         col.button(
-                            "no label" if option == NONE else option,
+                            "no label" if option == NONE else plain(option),
                             key=f"data.label_pick.{option}",
                             on_click=state.set_widget,
                             args=("data.label_column", option),
@@ -215,7 +216,7 @@ with left:
             except datasets.DatasetError as err:
                 upload_error = err
             if upload_error is not None:
-                widgets.error_box(upload_error, title=f"The file {upload['name']!r} cannot be used")
+                widgets.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
             st.caption(state.upload_link_note(upload_kind=True))
     else:
         keys = list(GENERATORS)
@@ -265,9 +266,9 @@ with right:
     cols[2].metric("Classes", ds.n_classes if ds.y is not None else "none")
     cols[3].metric("Scaled to [-1, 1]", "yes" if current.choice.normalize else "no")
     for note in ds.notes:
-        st.info(note, icon=":material/info:")
+        st.info(plain(note), icon=":material/info:")
     with st.expander("About this data set", expanded=False):
-        st.markdown(ds.description or "No description.")
+        st.markdown(plain_lines(ds.description) or "No description.")
     preview, stats, classes = st.tabs(["Preview", "Feature statistics", "Class counts"])
     frame = ds.to_frame()
     with preview:

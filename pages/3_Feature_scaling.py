@@ -23,6 +23,7 @@ from ui import cache, presenter, state, widgets
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
+from ui.text import plain
 
 st.set_page_config(page_title="Feature scaling · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -96,8 +97,9 @@ if buttons[0].button(
     "Random AFS",
     icon=":material/casino:",
     key="fs.random",
-    help="The MSPC paper's experiment: pick one feature at random and multiply it by 2, 4, 8 "
-    "or 16 (all other features back to ×1).",
+    help="The MSPC paper's experiment: pick one feature at random and multiply it by "
+    f"{', '.join(f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1])} or "
+    f"{datasets.scaling.PAPER_FACTORS[-1]:g} (all other features back to ×1).",
 ):
     state.set_scaling_factors(
         ui_scaling.paper_random_scaling(state.bump_counter("fs.random_count"), d)
@@ -160,17 +162,18 @@ for i, j in enumerate(shown):
     if state.widget_value(wkey) not in ua.FACTOR_OPTIONS:
         state.set_widget(wkey, ua.snap_factor(state.widget_value(wkey)))
     new_factors[j] = cols[i % 4].select_slider(
-        names[j],
+        plain(names[j]),
         options=ua.FACTOR_OPTIONS,
         key=wkey,
         format_func=lambda f: f"×{f:g}",
-        help=f"Multiply '{names[j]}' by this factor — as if it were measured in other units "
-        "(×60: minutes → seconds). Log scale from ×0.01 to ×100; ×1 leaves it alone.",
+        help=f"Multiply '{plain(names[j])}' by this factor — as if it were measured in other "
+        f"units (×60: minutes → seconds). Log scale from ×{ua.FACTOR_OPTIONS[0]:g} to "
+        f"×{ua.FACTOR_OPTIONS[-1]:g}; ×1 leaves it alone.",
     )
 factors = new_factors
 state.record(KEYS.SCALE, {j: float(f) for j, f in enumerate(factors) if f != 1.0})
 scaled = bool(np.any(factors != 1.0))
-st.caption(f"Rescaling: {datasets.scaling.describe(factors, names)}.")
+st.caption(f"Rescaling: {plain(datasets.scaling.describe(factors, names))}.")
 
 # ---- 2. before and after ------------------------------------------------------------------
 st.subheader("2 · Before and after, per method")
@@ -204,8 +207,7 @@ st.dataframe(
         "msp_before": st.column_config.NumberColumn(
             "MSP before",
             format="%.3f",
-            help="MSP of the method's clustering on the original data (with the method's own "
-            "λ and Λ; k-means and other methods without λ use λ = 1, Λ = diag).",
+            help=ui_scaling.MSP_BEFORE_HELP,
         ),
         "msp_after": st.column_config.NumberColumn("MSP after", format="%.3f"),
         "msp_change": st.column_config.NumberColumn("Δ MSP", format="%+.4f"),
@@ -269,7 +271,7 @@ for rb, ra in zip(before, after, strict=True):
             )
             presenter.chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
             if note:
-                st.caption(note)
+                st.caption(plain(note))
 
 # ---- 3. Play: one factor swept --------------------------------------------------------------
 st.subheader("3 · Play: sweep one feature from ×0.001 to ×1000")
@@ -322,7 +324,7 @@ if state.widget_value("fs.anim.request") == signature:
         "Press ▶ Play or drag the slider. Points stay in the original units; colours are "
         "each method's clusters and the dashed line its hyperplane at that factor."
     )
-    st.caption("The numbers of the frames: " + anim_caption)
+    st.caption("The numbers of the frames: " + plain(anim_caption))
 elif state.widget_value("fs.anim.request") is not None:
     st.info("The settings changed since the animation was computed — press the button again.")
 else:
@@ -475,7 +477,7 @@ else:
         if not failed.empty:
             st.warning(
                 f"{len(failed)} run(s) failed and are left out of the means: "
-                + "; ".join(sorted(set(failed["method"] + ": " + failed["error"])))[:600]
+                + plain("; ".join(sorted(set(failed["method"] + ": " + failed["error"])))[:600])
             )
         with st.expander("Every run"):
             st.dataframe(runs, hide_index=True, width="stretch")

@@ -17,6 +17,7 @@ from clustering import ALGORITHMS
 from lab import plots
 from ui import analysis as ua
 from ui import cache, learn, presenter, state, widgets
+from ui.text import plain
 
 st.set_page_config(page_title="Learn · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -266,7 +267,7 @@ with right:
         st.caption(
             "Factors: "
             + ", ".join(
-                f"{n} ×{f:.3g}" for n, f in zip(ds.feature_names[:6], factors, strict=False)
+                f"{plain(n)} ×{f:.3g}" for n, f in zip(ds.feature_names[:6], factors, strict=False)
             )
             + (" …" if d > 6 else "")
         )

@@ -14,6 +14,7 @@ import streamlit as st
 import datasets
 from lab import plots
 from ui import compare, presenter, state, widgets
+from ui.text import plain
 
 st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -68,12 +69,13 @@ else:
             st.caption(
                 f"{len(skipped)} panel(s) not run: each was predicted above the "
                 f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit ("
-                + "; ".join(f"{plots.method_name(c.key)} on {c.row}" for c in skipped[:6])
+                + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
                 + "). Run them one at a time on the Cluster page."
             )
         for c in failed:
             st.warning(
-                f"{plots.method_name(c.key)} on {c.row}: {c.message}", icon=":material/warning:"
+                f"{plots.method_name(c.key)} on {plain(c.row)}: {plain(c.message)}",
+                icon=":material/warning:",
             )
         st.caption(
             "Panels are fitted in parallel (two processes) and kept for the session: coming "
