@@ -143,9 +143,8 @@ def _model_name(key: str, params: Mapping[str, Any]) -> str:
     return key
 
 
-#: Multi-class MSPC (``n_clusters > 2``) against the binary model: measured on breast
-#: (683 x 9), one fit each, single run: k = 3 15.2 s, k = 4 15.9 s, k = 6 5.2 s, where the
-#: binary model predicts 0.57 s (k = 2 measured 0.25 s). A rough factor covering these.
+#: Multi-class MSPC (``n_clusters > 2``) against the binary model: a rough factor covering
+#: the measured ratios (``bench/RESULTS.md``, multi-class MSPC).
 MULTICLASS_MSPC_FACTOR = 30.0
 
 

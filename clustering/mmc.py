@@ -572,7 +572,7 @@ _BETA_PARAM = Param(
     high=5.0,
     label="β",
 )
-_MMC_PAPER = "mmc_multivariate_loss.txt"
+_MMC_PAPER = "Zhao, Kwok & Zhang, Maximum Margin Clustering with Multivariate Loss Function"
 _MMC_COST = (
     "Per cutting plane: O(N^2) contingency scan + a few small dual QPs (one variable per "
     "plane; CCCP); tens of planes, up to 3 starts; memory O(N d)"

@@ -519,9 +519,9 @@ _INIT = Param(
     label="start",
 )
 
-_PAPER = "mspc_maximin_separation_probability_clustering.txt"
+_PAPER = "Huang et al., Maximin Separation Probability Clustering"
 # scikit-learn sets n_clusters=1 in these checks; MSPC refuses one cluster with a clear error.
-_ONE_CLUSTER = "scikit-learn sets n_clusters=1; MSPC refuses a single cluster (issue 14)"
+_ONE_CLUSTER = "scikit-learn sets n_clusters=1; MSPC refuses a single cluster"
 _K1_CHECKS = {
     c: _ONE_CLUSTER
     for c in (

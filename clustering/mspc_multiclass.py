@@ -59,8 +59,7 @@ noisier sets the target is not always met (``make_moons(noise=0.15, random_state
 ``random_state=1``: the Nystroem landmarks matter). Over the data seeds 0 to 4 of the two
 target generators (defaults, ``random_state=0``): moons 0.980, 0.968, 0.985, 0.888, 0.862;
 circles 1.000 four times and 0.512, so the target holds on 3 and 4 of 5 draws; three
-Gaussian blobs (``make_blobs(300, centers=3, random_state=0)``) 0.880 (linear 0.917). A
-fit on 400 points takes about 5 s of CPU (four starts climbed).
+Gaussian blobs (``make_blobs(300, centers=3, random_state=0)``) 0.880 (linear 0.917).
 
 What a kernel keeps and loses: the data are z-scored before the map, and the width is
 computed from the z-scored data, so kernel MSPC keeps invariance to **per-feature scaling**

@@ -89,7 +89,7 @@ _FUNCTIONS: dict[str, tuple[Callable[..., Dataset], str, str, str]] = {
         diffrac_bumps,
         "DIFFRAC bumps + noise dimensions",
         "Two separable bumps hidden among noise dimensions.",
-        "diffrac_discriminative_flexible_clustering.txt, Fig. 1",
+        "Bach & Harchaoui, DIFFRAC: a discriminative and flexible framework for clustering, Fig. 1",
     ),
     "moons": (
         moons,
@@ -107,7 +107,8 @@ _FUNCTIONS: dict[str, tuple[Callable[..., Dataset], str, str, str]] = {
         afs_trap,
         "AFS trap (a noise feature whose scale decides k-means)",
         "Anisotropic feature scaling in one picture: which feature does each method split?",
-        "mspc_maximin_separation_probability_clustering.txt, Sec. AFS",
+        "Huang et al., Maximin Separation Probability Clustering, section on anisotropic "
+        "feature scaling",
     ),
 }
 

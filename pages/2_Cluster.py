@@ -344,8 +344,8 @@ if stepper is not None and k == 2:
         f"MSP after every iteration ({(stepper.n_iter or 1) + 1} fits, predicted "
         f"{replay.describe()})."
     )
-    # On request only: the figure with its frames is the page's heaviest to draw (the reload
-    # of the breast demo drew 11 figures in 4.95 s; see bench/RESULTS.md).
+    # On request only: the figure with its frames is the page's heaviest to draw (see
+    # bench/RESULTS.md).
     if st.toggle("Replay it", key="cluster.steps_on"):
         with widgets.guard(title="The iterations cannot be replayed"):
             steps = runs.mspc_steps(current.fingerprint, X, stepper.params)

@@ -97,8 +97,9 @@ if buttons[0].button(
     "Random AFS",
     icon=":material/casino:",
     key="fs.random",
-    help="The MSPC paper's experiment: pick one feature at random and multiply it by 2, 4, 8 "
-    "or 16 (all other features back to ×1).",
+    help="The MSPC paper's experiment: pick one feature at random and multiply it by "
+    f"{', '.join(f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1])} or "
+    f"{datasets.scaling.PAPER_FACTORS[-1]:g} (all other features back to ×1).",
 ):
     state.set_scaling_factors(
         ui_scaling.paper_random_scaling(state.bump_counter("fs.random_count"), d)
@@ -165,8 +166,9 @@ for i, j in enumerate(shown):
         options=ua.FACTOR_OPTIONS,
         key=wkey,
         format_func=lambda f: f"×{f:g}",
-        help=f"Multiply '{plain(names[j])}' by this factor — as if it were measured in other units "
-        "(×60: minutes → seconds). Log scale from ×0.01 to ×100; ×1 leaves it alone.",
+        help=f"Multiply '{plain(names[j])}' by this factor — as if it were measured in other "
+        f"units (×60: minutes → seconds). Log scale from ×{ua.FACTOR_OPTIONS[0]:g} to "
+        f"×{ua.FACTOR_OPTIONS[-1]:g}; ×1 leaves it alone.",
     )
 factors = new_factors
 state.record(KEYS.SCALE, {j: float(f) for j, f in enumerate(factors) if f != 1.0})
@@ -205,8 +207,7 @@ st.dataframe(
         "msp_before": st.column_config.NumberColumn(
             "MSP before",
             format="%.3f",
-            help="MSP of the method's clustering on the original data (with the method's own "
-            "λ and Λ; k-means and other methods without λ use λ = 1, Λ = diag).",
+            help=ui_scaling.MSP_BEFORE_HELP,
         ),
         "msp_after": st.column_config.NumberColumn("MSP after", format="%.3f"),
         "msp_change": st.column_config.NumberColumn("Δ MSP", format="%+.4f"),

@@ -87,9 +87,10 @@ family = st.radio(
     key="mva.family",
     format_func=FAMILIES.get,
     horizontal=True,
-    help="λ grid: the same data clustered with λ = 1e-4 … 1e4. Pairs: each pair of classes of "
-    "a multi-class data set as its own two-cluster task. UCI: the seven binary tasks of the "
-    "MSPC paper's Table 2.",
+    help="λ grid: the same data clustered with λ = "
+    f"{protocols.DEFAULT_LAMS[0]:g} … {protocols.DEFAULT_LAMS[-1]:g}. Pairs: each pair of "
+    "classes of a multi-class data set as its own two-cluster task. UCI: the seven binary "
+    "tasks of the MSPC paper's Table 2.",
 )
 source = None
 names: list[str] = []
@@ -99,8 +100,8 @@ if family == "pairs":
         list(datasets.PAIR_SOURCES),
         key="mva.source",
         format_func=lambda s: f"{s} ({len(datasets.pairs(s))} pairs)",
-        help="Every pair of its classes becomes one task (digits: 45 pairs, satimage: 15). "
-        "Large sources (letter: 325 pairs) take minutes.",
+        help="Every pair of its classes becomes one task, one fit per pair: the more "
+        "classes, the longer the run.",
     )
     names = datasets.pairs(source)
     ua.set_url_value("fam", f"pairs:{source}")
@@ -115,7 +116,7 @@ fit_params = {**params, "regularizer": reg}
 if family == "lam":
     st.caption(
         f"{len(lams)} runs of {ALGORITHMS[key].name} on **{plain(ds.name)}**, "
-        "λ = 1e-4 … 1e4. The MSP "
+        f"λ = {lams[0]:g} … {lams[-1]:g}. The MSP "
         f"of every labeling is measured with the same λ = {protocols.SWEEP_MSP_LAM:g}, so the "
         "labelings are compared on one scale."
     )

@@ -89,7 +89,7 @@ with st.container(border=True):
                 key=f"repro.{option}.{name}",
             )
     st.caption(
-        "Slow methods (IterSVR, the multivariate-loss MMC) can take minutes per task; "
+        "Slow methods (IterSVR, the multivariate-loss MMC) take long on large tasks; "
         "finished cells are kept for this session, so running again is instant."
     )
     if st.button("Run", key=f"repro.run.{name}", type="primary", disabled=not chosen):

@@ -13,6 +13,7 @@ from clustering import MMCMultivariate, SolverFailedError, metrics
 from clustering._cvx import SolverAccuracyWarning, solve
 from clustering._mmc_losses import (
     f_from_table,
+    loss_from_table,
     loss_of_labelings,
     most_violated_constraint,
     nmi_from_table,
@@ -63,6 +64,22 @@ def test_most_violated_constraint_equals_brute_force(loss):
             assert found.y @ f + found.loss == pytest.approx(best, abs=1e-10)
             assert found.loss == pytest.approx(loss_of_labelings(loss, found.y, y_bar, 1.5))
             assert found.slack == pytest.approx(found.loss - (y_bar - found.y) @ f)
+
+
+@pytest.mark.parametrize("loss", ["nmi", "rand", "f", "error"])
+@pytest.mark.parametrize(("n_p", "n_n"), [(0, 7), (7, 0), (1, 1), (120, 75)])
+def test_the_table_scan_equals_the_losses_of_every_table(loss, n_p, n_n, monkeypatch):
+    """The scan's shortcuts (a k log k table, sliding windows, pair counts from row and
+    column terms), in blocks of a few rows, against loss_from_table cell by cell."""
+    from clustering import _mmc_losses
+
+    monkeypatch.setattr(_mmc_losses, "_BLOCK_CELLS", 500)
+    scan = _mmc_losses._TableScan(loss, n_p, n_n, 1.5)
+    a, b = np.meshgrid(np.arange(n_p + 1), np.arange(n_n + 1), indexing="ij")
+    expected = loss_from_table(loss, a, b, n_p - a, n_n - b, 1.5)
+    step = max(1, 500 // (n_n + 1))
+    got = np.vstack([scan.losses(i, min(i + step, n_p + 1)) for i in range(0, n_p + 1, step)])
+    np.testing.assert_allclose(got, expected, rtol=1e-10, atol=1e-12)
 
 
 def test_cccp_qp_is_dpp():

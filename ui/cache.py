@@ -361,7 +361,7 @@ def projection(
 
 
 # ----------------------------------------------------------------------------------------
-# Fits on data that have no fingerprint yet (demos, animation frames) — added for issue 13
+# Fits on data that have no fingerprint yet (demos, animation frames)
 # ----------------------------------------------------------------------------------------
 
 
@@ -395,8 +395,8 @@ def fit_on(
 class FrozenFigure(go.Figure):
     """A figure shared through ``st.cache_resource`` and never modified: its ``to_dict``
     (which ``st.plotly_chart`` calls on every rerun, a deep copy of every property) is
-    computed once. The Feature-scaling animation (13 frames) spent 60 ms of every slider
-    step in that copy (py-spy of the server)."""
+    computed once (the Feature-scaling animation's copy was measurable on every slider
+    step; bench/RESULTS.md)."""
 
     def to_dict(self):
         spec = self.__dict__.get("_frozen_spec")

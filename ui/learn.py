@@ -1,8 +1,8 @@
 """The Learn page's captions, computed from the numbers the page shows beside them.
 
 No Streamlit here: pure functions of the tables and arrays the page draws, so a test can
-check every claim against the numbers (issue 13: captions never assert what the numbers
-beside them contradict).
+check every claim against the numbers (captions never assert what the numbers beside them
+contradict).
 """
 
 from __future__ import annotations

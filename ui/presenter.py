@@ -17,6 +17,7 @@ from typing import Any
 import streamlit as st
 
 from clustering.exceptions import ExportFailedError
+from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH
 
 from . import chart as lab_chart
 from . import state
@@ -148,5 +149,6 @@ def export_button(container: Any = None) -> None:
             key="presenter.export",
             on_click="ignore",
             type="primary",
-            help="Every figure on this page, 1280 x 720 with large fonts: PNG (2x) and SVG.",
+            help=f"Every figure on this page, {SLIDE_WIDTH} x {SLIDE_HEIGHT} with large fonts: "
+            "PNG and SVG.",
         )

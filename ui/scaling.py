@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 import datasets
+from clustering._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from clustering.metrics import clustering_error
 from lab import plots
 from lab.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
@@ -27,6 +28,7 @@ from lab.evaluation import FitOutcome
 from . import cache
 
 __all__ = [
+    "MSP_BEFORE_HELP",
     "animation",
     "animation_axes",
     "animation_signature",
@@ -37,6 +39,15 @@ __all__ = [
     "scaled_fingerprint",
     "scatter_figure",
 ]
+
+
+#: The help of the comparison table's "MSP before" column: the λ and Λ of the MSP of methods
+#: without a λ of their own (:func:`lab.evaluation.fit_and_evaluate`'s reference).
+MSP_BEFORE_HELP = (
+    "MSP of the method's clustering on the original data (with the method's own λ and Λ; "
+    f"k-means and other methods without λ use λ = {MSP_REFERENCE_LAM:g}, "
+    f"Λ = {MSP_REFERENCE_REGULARIZER})."
+)
 
 
 def paper_random_scaling(press: int, n_features: int) -> dict[int, float]:
@@ -98,13 +109,13 @@ def hyperplane_in_original_units(w, factors: Sequence[float]) -> np.ndarray | No
 
 
 # ----------------------------------------------------------------------------------------
-# The play control: one feature's factor swept as animation frames (issue 13)
+# The play control: one feature's factor swept as animation frames
 # ----------------------------------------------------------------------------------------
 
 
 # ``cache_resource``, not ``cache_data``: the result is shared, never copied. Unpickling a
-# cached figure of 13 frames re-validated every plotly property and took 2 s of every
-# rerun of the page under load; nothing mutates the sweep or the figure.
+# cached figure of 13 frames re-validated every plotly property on every rerun (the cost is
+# in bench/RESULTS.md); nothing mutates the sweep or the figure.
 @st.cache_resource(max_entries=16, show_spinner=False)
 def animation(
     data_fingerprint: str,

@@ -156,7 +156,7 @@ def _warn(out: Decoded, key: str, message: str) -> None:
 
 def _bundled_name(name: str) -> str | None:
     key = name.strip().lower()
-    # The multi-class data sets (issue 14) are bundled too, but not in "all" (binary tasks).
+    # The multi-class data sets are bundled too, but not in "all" (binary tasks).
     for known in [*datasets.list_datasets(), *datasets.list_datasets("multiclass")]:
         if known.lower() == key:
             return known
@@ -335,7 +335,7 @@ def decode(params: Mapping[str, str]) -> Decoded:
     return out
 
 
-# ---- presenter mode (issue 13) -----------------------------------------------------------
+# ---- presenter mode -----------------------------------------------------------
 
 
 def _decode_presenter(text: str, out: Decoded) -> None:
@@ -406,7 +406,7 @@ def encode(
     return out
 
 
-# ---- number of clusters (issue 14) ---------------------------------------------------------
+# ---- number of clusters ---------------------------------------------------------
 
 #: The numbers of clusters the lab offers (the control's range; ten colours and shapes).
 N_CLUSTERS_RANGE = (2, 10)

@@ -29,6 +29,7 @@ from streamlit.errors import StreamlitAPIException
 
 import datasets
 from clustering import ALGORITHMS
+from clustering._lam import LAM_RANGE
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
 from clustering.exceptions import (
@@ -259,7 +260,7 @@ def lam_slider(
     help: str | None = None,
     container: Any = st,
 ) -> float:
-    """The shared regulariser weight ``lam`` on a log scale, 1e-4 to 1e4 (persisted)."""
+    """The shared regulariser weight ``lam`` on a log scale over ``LAM_RANGE`` (persisted)."""
     options = state.lam_grid()
     state.seed(key, KEYS.LAM, state.snap_lam(state.get_lam(), options))
     if state.widget_value(key) not in options:
@@ -272,8 +273,8 @@ def lam_slider(
         help=help
         or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
         "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
-        "large λ treats clusters as round blobs. The MSPC paper tries 1e-4 … 1e4 and keeps "
-        "the λ with the highest MSP.",
+        "large λ treats clusters as round blobs. The MSPC paper tries "
+        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest MSP.",
     )
     state.record(KEYS.LAM, float(value))
     return float(value)
@@ -564,7 +565,7 @@ def _safe(name: str) -> str:
 
 
 # ----------------------------------------------------------------------------------------
-# Number of clusters (issue 14)
+# Number of clusters
 # ----------------------------------------------------------------------------------------
 
 

@@ -2,7 +2,7 @@
 
 An experiment column is a *method name*. Most names are :data:`clustering.ALGORITHMS` keys
 used as registered; a few are variants of a registered method with some parameters fixed
-(:data:`VARIANTS`), e.g. the feature-scaling-invariant MSPC pipeline of issue 8. Methods that
+(:data:`VARIANTS`), e.g. the feature-scaling-invariant MSPC pipeline. Methods that
 are not registered when an experiment runs are skipped with a message, never an error.
 """
 
@@ -59,8 +59,8 @@ class MethodVariant:
 
 #: The MSPC paper's own pipeline: k-means start (raw features), the plain alternation
 #: (``search="paper"``) and, for EIG, the prediction on the centred ``[-1, 1]``-scaled data.
-#: The reproduction pins these so that changes of the library's defaults (issue 16: multi-start
-#: monotone search) do not move it.
+#: The reproduction pins these so that changes of the library's defaults (such as the
+#: multi-start monotone search) do not move it.
 _PAPER_MSPC = MappingProxyType({"init": "kmeans", "search": "paper"})
 
 #: Named pipelines beyond the registry's own keys. A variant may carry a registry key's own
@@ -94,7 +94,7 @@ VARIANTS: Mapping[str, MethodVariant] = MappingProxyType(
             "mspc-rbf",
             "mspc-mpm",
             MappingProxyType({"kernel": "rbf"}),
-            "MSPC-MPM with the RBF kernel (spectral coordinates; issue 14)",
+            "MSPC-MPM with the RBF kernel (spectral coordinates)",
         ),
         "mspc-gep-monotone": MethodVariant(
             "mspc-gep-monotone",

@@ -33,7 +33,7 @@ GAP_NOTES: dict[str, str] = {
   the raw features 36.4 %, on z-scored features 40.2 %, on log1p-then-[-1, 1] features
   15.8 %. The paper's 20.0 % is therefore not reachable with the preprocessing it states on
   this copy; the paper most likely preprocessed spam differently (not stated).
-- **spam, MSPC-MPM 17.66 vs 13.76 (issue 16): the cause is the k-means start, not MSPC.**
+- **spam, MSPC-MPM 17.66 vs 13.76: the cause is the k-means start, not MSPC.**
   Every MSPC step is invariant to a per-feature affine map (with Lambda = diag(Sigma)), and
   scaling to [-1, 1] is one, so the preprocessing reaches MSPC only through k-means. With the
   k-means start computed on the raw (unscaled) features (244 vs 4353 e-mails, 36.4 % error)
@@ -52,7 +52,7 @@ GAP_NOTES: dict[str, str] = {
   1.70), letter 14.86 (16.66, paper 8.75); australian moved away, 18.12 (16.81, paper 16.67).
   The remaining letter and satellite gaps are not resolved; since lam cannot move EIG's
   labels, they come from elsewhere (the data copy, or the paper's code).
-- **The library's default search** (`mspc-mpm-monotone`, `mspc-gep-monotone`, issue 16:
+- **The library's default search** (`mspc-mpm-monotone`, `mspc-gep-monotone`:
   several starts, each climbed so the MSP never falls, keeping the highest MSP; lam still
   chosen by accuracy) is **less accurate than the paper's alternation from k-means on 5 of 7
   tasks** for MPM (breast 3.95 vs 2.93, australian 17.54 vs 14.49, diabetes 32.68 vs 32.55,
@@ -67,21 +67,21 @@ GAP_NOTES: dict[str, str] = {
   optimisation failure: at every lam of the grid the labeling found has a lower Dis-KM
   objective than the true classes (ionosphere, lam = 1: 10.85 at 28.8 % error against 11.20
   for the classes; diabetes: 3.06 at 33.2 % against 3.44), so the criterion on this copy of
-  the data prefers a partition that is not the classes. Since issue 15 lam is relative to
+  the data prefers a partition that is not the classes. Now lam is relative to
   the mean eigenvalue of the scatter matrix (the grid spans the same whitened-to-raw range);
   the stored cells were re-run with it: unchanged on five tasks, satellite 4.52 -> 3.94
-  (paper 4.20), spam 37.20 -> 39.74 (paper 19.17). Since issue 12 Dis-KM also starts from
+  (paper 4.20), spam 37.20 -> 39.74 (paper 19.17). Dis-KM now also starts from
   its relaxed solution (k-means on the top principal components of the kernel features),
   kept when its objective is lower; the re-run cells moved on 15 of 63 settings, the
   accuracy-chosen errors ionosphere 25.36 -> 28.77 (objective 32.134 -> 32.132: the lower
   objective is the less accurate split), letter 5.53 -> 5.59, satellite 3.94 -> 3.89, spam
   39.74 -> 40.13; breast, australian and diabetes unchanged.
-- **IterSVR** (issue 15): the stored cells are the paper's Gaussian kernel, C in
+- **IterSVR**: the stored cells are the paper's Gaussian kernel, C in
   {0.01, ..., 100} x gamma in {0.01, ..., 3}, on the six tasks it runs on: ionosphere 23.36
   (was 29.06 with the linear kernel; paper 22.51), breast 3.07 (11.27; 3.22), diabetes 31.51
   (33.72; 30.86), letter 5.53 (5.59; 5.53), satellite 3.40 (5.32; 6.17), australian 14.49
   (unchanged; 14.06). On spam IterSVR was not run: more than 5 minutes per fit.
-- **MVC** (`mvc-soft`, issue 15): the k-NN graph is joined by a minimum spanning tree (one
+- **MVC** (`mvc-soft`): the k-NN graph is joined by a minimum spanning tree (one
   component on every bundled task; it had 17 on australian and 3 on letter, and the result
   depended on round-off). The grid is gamma x graph (Euclidean k-NN, the MVC paper's cosine
   k-NN, Gaussian affinity) x Laplacian (normalised, as in the MVC paper's experiments, or
@@ -140,7 +140,7 @@ GAP_NOTES: dict[str, str] = {
   satellite (−16.8), because the local search inherits k-means' start, as the paper itself
   concedes ("not fully immune to AFS"). The paper's figure may have used a lam chosen per
   task by accuracy (it does not say); we use one fixed lam = 0.1.
-- **The AFS-invariant pipeline (`mspc-mpm-std`: `init="kmeans-standardized"`, issue 8) does
+- **The AFS-invariant pipeline (`mspc-mpm-std`: `init="kmeans-standardized"`) does
   not move at all** — the same accuracy to every printed digit for every factor and task,
   as its invariance proof says (every step is invariant to positive feature scaling with
   Lambda = diag(Sigma), and so is the start). Its unscaled accuracy is equal to the paper
@@ -174,7 +174,7 @@ GAP_NOTES: dict[str, str] = {
   pairs (the public satimage has 6 classes, the paper's Satellite had 7).
 """,
     "mmc-digits": """
-- **MMC_multi against MMC_uni (re-run for issue 15: five genuinely different k-means starts,
+- **MMC_multi against MMC_uni (re-run with five genuinely different k-means starts,
   `n_init=1` per seed, and MMC's C per sample).** The multivariate loss beats `mmc-error` on
   6 of 7 tasks in NMI (Table III) and Rand (Table IV) and on 5 of 7 in F (Table V, a tie on
   ionosphere). NMI, `mmc-nmi` vs `mmc-error`: digits 1v7 1.000 vs 0.980, 2v7 1.000 vs 0.868,
@@ -194,7 +194,7 @@ GAP_NOTES: dict[str, str] = {
   MMC now starts the CCCP twice, from `w_0 = 0` and from `w_0` along the start groups' means,
   and keeps the lower objective of (12); every MMC cell was re-run with it (the `mmc-error`
   results did not move; `mmc-rand` and `mmc-f` by at most 0.16, F on ionosphere 0.668 ->
-  0.791). Still below the issue's 0.85 target
+  0.791). Still below the 0.85 we aimed at
   and `mmc-error` (0.861): along the true classes' SVM direction the objective of (12) is
   higher than at the split found, and the class balance |sum f| <= l holds the hyperplane
   near the mean of these 69 % / 31 % classes (bench/RESULTS.md).
@@ -209,7 +209,7 @@ GAP_NOTES: dict[str, str] = {
   letter like ours (1555 samples), so the difference is in its k-means/NC runs, not the
   data.
 - **NC (normalised cut)**: the paper's NC fails on the digits pairs (NMI 0.002-0.075, i.e.
-  chance), which its own text does not discuss. Our `spectral` (issue 15: Ng-Jordan-Weiss
+  chance), which its own text does not discuss. Our `spectral` (Ng-Jordan-Weiss
   with the affinity chosen without labels, the k-NN graph or the Gaussian of median width
   by the larger MSP, re-run) reaches NMI 0.616-1.000 on them (1v7 1.000, 2v7 0.975, 3v8
   0.693, 8v9 0.616; with the k-NN graph alone 3v8 0.823), letter 0.734, satellite 0.808
@@ -251,8 +251,8 @@ GAP_NOTES: dict[str, str] = {
   SL-MVC 4.74 %, HL-MVC 4.74 %, k-means 7.06 %, spectral 6.89 %; an MVC method has the lowest
   error (or ties it) in 9 of 12 settings (not on 3v5 at n = 60 and 5v8 at n = 20 and 100,
   where spectral or k-means is lower). At n = 20 every method is less accurate (spectral
-  12.5-32.5 % on three pairs; its default affinity, chosen without labels, was re-run for
-  issue 15: 8.00 % on average before).
+  12.5-32.5 % on three pairs; its default affinity, chosen without labels, was re-run:
+  8.00 % on average before).
 - Registered defaults instead of the paper's per-pair choices (k of the k-NN graph from 3 to
   8, kernel widths, HL-MVC's gamma per pair), 2 random subsets per setting instead of the
   paper's single runs with the best of five for k-means and spectral. MMC and GMMC are not
@@ -268,7 +268,7 @@ GAP_NOTES: dict[str, str] = {
 - **Ten digits.** MSPC-MPM from k-means reaches 0.780 (k-means alone 0.743), above the
   0.70 target; from the invariant starts it is lower (0.650 standardised, 0.661 EIG start;
   we have not measured why). Spectral clustering (0.887, with its label-free affinity
-  choice of issue 15; 0.731 with the earlier k-NN default) and SMIC (0.860) are the
+  choice; 0.731 with the earlier k-NN default) and SMIC (0.860) are the
   strongest baselines on digits.
 - **letter-26: the union bound is nearly vacuous at k = 26.** Every single-start MSPC labeling
   has multi-class MSP at most 0.0013 at lam = 0.1 (the multi-starts 0.0042; each cluster's

@@ -411,7 +411,7 @@ def _signals_stop_run(stop: _StopRequest, backend: str):
     With loky workers running, the handler records the signal and kills the workers instead
     of raising: an exception raised at an arbitrary point of the main thread can land inside
     joblib's or loky's waits and locks and leave them stuck (a Ctrl-C of a run whose cells
-    were busy then hung past 30 s, rarely, in full test runs). With the workers dead, joblib's
+    were busy then hung, rarely, in full test runs). With the workers dead, joblib's
     own wait ends with an error at a defined point, which :func:`run_cells` turns into
     :class:`RunInterrupted`. Without workers (sequential runs, Dask) the handler raises
     :class:`KeyboardInterrupt` as Python's default does.

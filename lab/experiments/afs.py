@@ -6,10 +6,10 @@ for *diabetes*) and the mean accuracy is reported per factor. Methods: k-means, 
 maximum margin clustering (the paper used LGMMC with a linear kernel, which we do not have:
 we use IterSVR (``itersvr``, linear), or the first multivariate-loss MMC that is registered),
 MSPC-MPM as in the paper (k-means start on the scaled features), and the AFS-invariant MSPC
-pipeline of issue 8 (``init="kmeans-standardized"``): with ``regularizer="diag"`` every step
+pipeline (``init="kmeans-standardized"``): with ``regularizer="diag"`` every step
 of MSPC is invariant to positive feature scaling, so its column must not move at all; and the
 library's default search (``mspc-mpm-monotone``: several starts, each climbed monotonically,
-keeping the highest MSP; issue 16), whose raw k-means start is not invariant.
+keeping the highest MSP), whose raw k-means start is not invariant.
 
 The paper does not say which six data sets Fig. 1 uses, nor MSPC's ``lam`` there; we take
 the six smallest UCI tasks of Table 2 and a fixed ``lam`` (option, default 0.1), so no
@@ -172,7 +172,7 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="afs",
     title="MSPC paper, Fig. 1: sensitivity to anisotropic feature scaling",
-    paper="mspc_maximin_separation_probability_clustering.txt, Fig. 1",
+    paper="Huang et al., Maximin Separation Probability Clustering, Fig. 1",
     methods=_METHODS,
     tasks=_TASKS,
     options={"factors": [1, 2, 4, 8, 16], "repeats": 10, "lam": 0.1, "seed": 0},

@@ -136,7 +136,8 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="diffrac-fig1",
     title="DIFFRAC paper, Fig. 1: error against the number of noise dimensions (bumps)",
-    paper="diffrac_discriminative_flexible_clustering.txt, Figure 1",
+    paper="Bach & Harchaoui, DIFFRAC: a discriminative and flexible framework for clustering, "
+    "Figure 1",
     methods=_METHODS,
     tasks=_TASKS,
     options={"repeats": 3, "seed": 0, "n_samples": 100},

@@ -210,7 +210,8 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="diffrac-table1",
     title="DIFFRAC paper, Table 1 (linear): k-means vs. DIFFRAC with must-links, on digits",
-    paper="diffrac_discriminative_flexible_clustering.txt, Table 1 (MNIST rows, linear kernel)",
+    paper="Bach & Harchaoui, DIFFRAC: a discriminative and flexible framework for clustering, "
+    "Table 1 (MNIST rows, linear kernel)",
     methods=_METHODS,
     tasks=_TASKS,
     options={"repeats": 3, "seed": 0},

@@ -177,7 +177,8 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="mmc-digits",
     title="MMC multivariate-loss paper, Tables III-V: NMI, Rand, F on digits pairs and more",
-    paper="mmc_multivariate_loss.txt, Tables III-V",
+    paper="Zhao, Kwok & Zhang, Maximum Margin Clustering with Multivariate Loss Function, "
+    "Tables III-V",
     methods=_METHODS,
     tasks=_TASKS,
     # The paper's k-means starts once from random centres per run ("averaged over 50 random

@@ -176,7 +176,7 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="msp-accuracy",
     title="MSPC paper, Figs. 2-3: MSP and accuracy",
-    paper="mspc_maximin_separation_probability_clustering.txt, Figs. 2-3",
+    paper="Huang et al., Maximin Separation Probability Clustering, Figs. 2-3",
     methods=("mspc-mpm",),
     tasks=(*_UCI, "satimage:*", "digits:*"),
     options={"grid": {}, "fixed_lam": 0.1, "seed": 0},

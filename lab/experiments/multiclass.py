@@ -1,4 +1,4 @@
-"""Beyond the papers: multi-class and kernel MSPC against the multi-class baselines (issue 14).
+"""Beyond the papers: multi-class and kernel MSPC against the multi-class baselines.
 
 Protocol (no labels are used to choose anything):
 
@@ -22,10 +22,9 @@ Protocol (no labels are used to choose anything):
   unscaled linear MSPC fits with ``k > 2`` (``mspc-rbf`` is left out: its MSP is measured
   in the kernel's spectral coordinates, not comparable with the linear fits').
 
-Run ``python -m lab.experiments multiclass --out DIR --jobs 2``: 252 cells, 2.5
-minutes of fit time in the stored run (most of it on ``letter-26`` and ``digits``), about 6
-minutes of wall-clock time with two workers on the shared 2-core machine; cells are cached
-and checksummed like every experiment's.
+Run ``python -m lab.experiments multiclass --out DIR --jobs 2``: 252 cells (most of the fit
+time on ``letter-26`` and ``digits``; the stored run's total is in its report); cells are
+cached and checksummed like every experiment's.
 """
 
 from __future__ import annotations
@@ -283,12 +282,12 @@ def figures(result: ExperimentResult) -> list:
 BEYOND_INTRO = """
 ## Beyond the papers: multi-class and kernel MSPC
 
-Neither paper has these; they are this project's extensions (issue 14), measured here.
+Neither paper has these; they are this lab's extensions, measured here.
 Multi-class MSP (`clustering.msp_multiclass`): one MPM per pair of clusters, the pairwise
 worst-case failure probabilities added per cluster (union bound), weighted by cluster
 size, clipped at 0. It is a lower bound on the accuracy of the one-vs-one MPM classifier
 learnt from the labeling, equals the binary MSP at k = 2 and is invariant to the same maps
-(tests/test_multiclass.py checks all three). Multi-class MSPC (`MSPC(n_clusters=k)`)
+(all three are tested). Multi-class MSPC (`MSPC(n_clusters=k)`)
 accepts a relabelling only when this MSP rises. Stored run:
 `python -m lab.experiments multiclass` (lam = 0.1, no labels used for any choice;
 tasks above 2000 samples are a stratified subsample of 2000).
@@ -298,7 +297,7 @@ tasks above 2000 samples are a stratified subsample of 2000).
 EXPERIMENT = Experiment(
     name="multiclass",
     title="Beyond the papers: multi-class and kernel MSPC",
-    paper="none (issue 14: the project's extensions)",
+    paper="none (this lab's extensions)",
     methods=METHODS,
     tasks=TASKS,
     options={},

@@ -138,7 +138,8 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="mvc-fig2",
     title="MVC paper, Fig. 2 protocol: digits pairs at n <= 100",
-    paper="mvc_maximum_volume_clustering.txt, Figure 2 (MNIST replaced by scikit-learn digits)",
+    paper="Niu, Dai, Shang & Sugiyama, Maximum Volume Clustering, Figure 2 (MNIST replaced "
+    "by scikit-learn digits)",
     methods=_METHODS,
     tasks=tuple(f"{p}@{n}" for p in _PAIRS for n in _SIZES),
     options={"repeats": 3, "seed": 0},

@@ -192,7 +192,7 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="table2",
     title="MSPC paper, Table 2: clustering error on the UCI tasks",
-    paper="mspc_maximin_separation_probability_clustering.txt, Table 2",
+    paper="Huang et al., Maximin Separation Probability Clustering, Table 2",
     methods=_METHODS,
     tasks=_TASKS,
     # "exclude": "method@task" cells not to run (e.g. a method far too slow on one task).

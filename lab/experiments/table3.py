@@ -140,7 +140,7 @@ def figures(result: ExperimentResult) -> list:
 EXPERIMENT = Experiment(
     name="table3",
     title="MSPC paper, Table 3: wall-clock time",
-    paper="mspc_maximin_separation_probability_clustering.txt, Table 3",
+    paper="Huang et al., Maximin Separation Probability Clustering, Table 3",
     methods=_METHODS,
     tasks=_TASKS,
     options={"repeats": 5, "seed": 0, "exclude": list(_SLOW), "exclude_reason": _SLOW_REASON},

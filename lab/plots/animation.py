@@ -54,8 +54,8 @@ def _colors(labels: np.ndarray) -> np.ndarray:
     :data:`OKABE_ITO`, drawn through :data:`_COLOR_MARKER`'s banded colour scale.
 
     A numeric array passes plotly's validation at once, where a list of N colour strings is
-    checked string by string (the MSPC step-through on breast: 166 ms to build with strings
-    in a loaded run, most of a regulariser change's figure time)."""
+    checked string by string (most of the MSPC step-through's figure time with strings;
+    ``bench/RESULTS.md``)."""
     labels = np.asarray(labels)
     return np.where(labels < 0, -1, labels % len(OKABE_ITO)).astype(np.float64)
 

@@ -68,7 +68,7 @@ _LAYOUT = {
 }
 
 
-# ---- point sizes that stay readable from 100 to 5,000+ points (issue 13) ------------------
+# ---- point sizes that stay readable from 100 to 5,000+ points ------------------
 
 #: The outline of a misclustered point's ring: a neutral dark grey that reads on every
 #: cluster colour and on white, lighter than black so that dense rings do not merge into blobs.

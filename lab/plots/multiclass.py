@@ -1,4 +1,4 @@
-"""Figures for multi-class MSPC (issue 14): the MSP curve used to choose the number of
+"""Figures for multi-class MSPC: the MSP curve used to choose the number of
 clusters. Pure functions returning ``plotly.graph_objects.Figure``; no Streamlit."""
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ METHOD_PALETTE = OKABE_ITO + (
 )
 
 
-# ---- clusters: up to ten colours and shapes (issue 14) --------------------------------------
+# ---- clusters: up to ten colours and shapes --------------------------------------
 
 #: Colours for clusters: Okabe-Ito's eight, then two of Paul Tol's (wine, teal) that differ
 #: from all of them, so ten clusters get ten colours.
@@ -124,7 +124,7 @@ def series_color(series: str, i: int) -> str:
     return method_color(series) or OKABE_ITO[i % len(OKABE_ITO)]
 
 
-# ---- one style for stored and live experiment figures (issue 13) --------------------------
+# ---- one style for stored and live experiment figures --------------------------
 
 
 def _method_key_and_suffix(label: str) -> tuple[str | None, str]:
@@ -186,15 +186,16 @@ def _merged(current: dict, update: dict) -> dict:
 
 
 def relayout(fig, layout: dict | None = None, **props):
-    """``fig.update_layout(layout, **props)``, the same result at a third to two thirds of the
-    cost (in place; returns ``fig``).
+    """``fig.update_layout(layout, **props)``, the same result at a fraction of the cost (in
+    place; returns ``fig``).
 
     Nested dicts are merged into the current values and anything else replaces them, as
     plotly's ``update_layout`` does. Plotly records every leaf of such an update as a
     relayout path and parses and checks each path against its property tree; building a
-    before/after panel spent two thirds of its 33 ms there. Here each top-level property
-    is merged as plain dicts and assigned once (11 ms for the panel, the same figure JSON,
-    ``tests/test_plots_relayout.py``). Keys plotly spells as paths (``yaxis_title``),
+    before/after panel spent two thirds of its time there. Here each top-level property
+    is merged as plain dicts and assigned once (the same figure JSON,
+    ``tests/test_plots_relayout.py``; the saving is in ``bench/RESULTS.md``). Keys plotly
+    spells as paths (``yaxis_title``),
     top-level lists (``annotations``, which plotly updates element by element), lists of
     objects, ``None`` values and anything other than a dict for ``layout`` are left to
     ``update_layout``.
@@ -293,7 +294,7 @@ _AXIS = {
     "automargin": True,
 }
 #: A small white template with the Okabe-Ito colour cycle. Much cheaper to apply than
-#: plotly's "plotly_white", which carries defaults for every trace type (~30 ms per figure).
+#: plotly's "plotly_white", which carries defaults for every trace type.
 TEMPLATE = go.layout.Template(
     layout={
         "paper_bgcolor": "white",

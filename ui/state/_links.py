@@ -31,7 +31,7 @@ from ._session import (
     set_view,
 )
 
-# ---- uploads that survive a reload (issue 13) -------------------------------------------
+# ---- uploads that survive a reload -------------------------------------------
 
 #: URL parameter of an upload's token (see :mod:`ui.uploads`).
 UPLOAD_URL_KEY = "upload"

@@ -331,7 +331,7 @@ def clear_constraints(data_fingerprint: str) -> None:
     st.session_state[KEYS.CONSTRAINTS] = table
 
 
-# ---- presenter mode (issue 13) ---------------------------------------------------------
+# ---- presenter mode ---------------------------------------------------------
 
 
 def get_presenter() -> bool:
@@ -420,7 +420,7 @@ def approve_runs(signatures: Iterable[tuple]) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# Number of clusters (issue 14), in the URL as ``k`` (left out for 2)
+# Number of clusters, in the URL as ``k`` (left out for 2)
 # ----------------------------------------------------------------------------------------
 
 N_CLUSTERS = "dcl.n_clusters"  #: int, the number of clusters every method is asked for
@@ -441,7 +441,7 @@ def set_n_clusters(k: int) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# Feature scaling: the animation's preset (issue 13). Kept apart for easy merges.
+# Feature scaling: the animation's preset. Kept apart for easy merges.
 # ----------------------------------------------------------------------------------------
 
 #: Session key of the Feature scaling animation's preset ("break", "rescue" or "").
