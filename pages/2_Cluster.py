@@ -117,13 +117,7 @@ else:
         hide_index=True,
         width="stretch",
         column_config={
-            "MSP": st.column_config.NumberColumn(
-                "MSP",
-                format="%.3f",
-                help=f"Minimum separation probability of each labeling (λ = {lam:g}, Λ = {reg}): "
-                "a lower bound on how well a linear classifier trained on the clusters would "
-                "separate them. Needs no true labels.",
-            ),
+            **widgets.msp_column_config(lam, reg),
             "accuracy": st.column_config.NumberColumn(
                 format="%.3f",
                 help="Share of samples whose cluster matches their class under the "

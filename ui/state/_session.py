@@ -44,6 +44,8 @@ class KEYS:
     WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
     PRESENTER = "dcl.presenter"  #: bool, presenter mode (large fonts, theory collapsed)
     UPLOAD_TOKEN = "dcl.upload_token"  #: str, the upload's key in ui.uploads' server store
+    #: str, the token this session made (it may replace that store entry, and no other)
+    UPLOAD_OWN_TOKEN = "dcl.upload_own_token"
 
 
 # ----------------------------------------------------------------------------------------
@@ -68,6 +70,7 @@ def _defaults() -> dict[str, Any]:
         KEYS.WIDGETS: {},
         KEYS.PRESENTER: False,
         KEYS.UPLOAD_TOKEN: "",
+        KEYS.UPLOAD_OWN_TOKEN: "",
     }
 
 
@@ -465,7 +468,26 @@ def _remember_upload() -> None:
     upload = get_upload()
     if upload is None:
         return
-    token = get(KEYS.UPLOAD_TOKEN) or uploads.new_token()
-    st.session_state[KEYS.UPLOAD_TOKEN] = token
     choice = get_data_choice()
-    uploads.remember(token, {**upload, "choice": choice if choice.kind == "upload" else None})
+    entry = {**upload, "choice": choice if choice.kind == "upload" else None}
+    token = get(KEYS.UPLOAD_TOKEN)
+    if token and token != get(KEYS.UPLOAD_OWN_TOKEN):
+        # Opened from someone else's link: theirs is read-only. Nothing changed: keep
+        # reading it; anything new (a file, a label column) goes under a token of our own.
+        kept = uploads.recall(token)
+        if kept is not None and _same_upload(kept, entry):
+            return
+        token = ""
+    if not token:
+        token = uploads.new_token()
+        st.session_state[KEYS.UPLOAD_OWN_TOKEN] = token
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    uploads.remember(token, entry)
+
+
+def _same_upload(a: dict, b: dict) -> bool:
+    return (
+        a.get("name") == b.get("name")
+        and a.get("choice") == b.get("choice")
+        and (a.get("content") is b.get("content") or a.get("content") == b.get("content"))
+    )
