@@ -44,6 +44,7 @@ class KEYS:
     WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
     PRESENTER = "dcl.presenter"  #: bool, presenter mode (large fonts, theory collapsed)
     UPLOAD_TOKEN = "dcl.upload_token"  #: str, the upload's key in ui.uploads' server store
+    PAGE = "dcl.page"  #: str, the page the last run drew (see :func:`enter_page`)
     #: str, the token this session made (it may replace that store entry, and no other)
     UPLOAD_OWN_TOKEN = "dcl.upload_own_token"
 
@@ -99,6 +100,24 @@ def seed(widget_key: str, state_key: str, value: Any = None) -> None:
     registry.setdefault(state_key, set()).add(widget_key)
     if widget_key not in st.session_state:
         st.session_state[widget_key] = get(state_key) if value is None else value
+
+
+def enter_page(name: str) -> None:
+    """Note that the run draws page ``name``; on a page change, drop every seeded widget key.
+
+    Two pages may draw a widget under the same key (the sidebar's ``algorithms`` on Cluster
+    and Compare). Streamlit ties a widget's value to the page that drew it: on the next page
+    the key still holds the old widget's value, :func:`seed` leaves it alone, and the new
+    widget starts empty, which the page then records as the user's choice. Dropping the
+    widget keys at a page change makes :func:`seed` give every widget its persistent value.
+    """
+    name = str(name)
+    previous = st.session_state.get(KEYS.PAGE)
+    if previous is not None and previous != name:
+        for widget_keys in get(KEYS.WIDGETS).values():
+            for widget_key in widget_keys:
+                st.session_state.pop(widget_key, None)
+    st.session_state[KEYS.PAGE] = name
 
 
 def default_algorithms() -> list[str]:
