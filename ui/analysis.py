@@ -2,8 +2,8 @@
 
 - Scaling factors: :data:`FACTOR_OPTIONS` (the log slider's stops), :func:`snap_factor`,
   :func:`feature_order` (largest variance first).
-- Fits: :func:`cached_evaluator` plugs :func:`ui.cache.fit` (``st.cache_data``, shared with
-  the Cluster page) into :mod:`lab.experiments.protocols`, so every single fit
+- Fits: :data:`cached_evaluator` plugs :func:`ui.cache.fit_on` (``st.cache_data``, shared
+  with the Cluster page) into :mod:`lab.experiments.protocols`, so every single fit
   of a sweep is cached and a progress bar can run outside the cache;
   :func:`run_with_progress` runs such an experiment under ``st.progress``.
 - Data families: :func:`family_tasks` (cached loads of pair tasks and the UCI tasks);
@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,6 @@ from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
 from lab import theorems
 from lab.experiments import protocols
-from lab.experiments.evaluator import FitOutcome
 
 from . import cache, state
 from .model import FACTOR_OPTIONS, snap_factor
@@ -78,24 +77,9 @@ def feature_order(X: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------
 
 
-def cached_evaluator(
-    key: str,
-    params: Mapping[str, Any] | None,
-    X,
-    y=None,
-    *,
-    msp_lam: float | None = None,
-    random_state: int | None = 0,
-) -> FitOutcome:
-    """:func:`lab.experiments.evaluator.evaluate_fit` through :func:`ui.cache.fit` (cached).
-
-    The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a rescaled copy
-    of the data is a new entry and the unscaled data share the Cluster page's entries.
-    ``random_state`` is always 0 here (the cache's setting).
-    """
-    X = np.asarray(X, dtype=np.float64)
-    fp = state.fingerprint(X, y)
-    return cache.fit(key, dict(params or {}), fp, X, y, msp_lam=msp_lam)
+#: :func:`lab.experiments.evaluator.evaluate_fit` through the lab's one cached fit adapter,
+#: :func:`ui.cache.fit_on` (shared with the Cluster page's entries).
+cached_evaluator = cache.fit_on
 
 
 def run_with_progress(
