@@ -229,3 +229,17 @@ def test_multiclass_mspc_on_breast_waits_for_a_click():
     assert "scatter.mspc-mpm" not in charts(at)
     assert "predicted to take" in " ".join(i.value for i in at.info)
     assert at.button(key="cluster.run.mspc-mpm")
+
+
+def test_a_waiting_method_shows_its_predicted_time():
+    """With automatic runs off, a method whose setting changed waits for Run and its panel
+    gives the cost model's prediction (MMC's included) before anything runs."""
+    at = cluster(**SMALL, algos="mmc-nmi")
+    clean(at)
+    assert "scatter.mmc-nmi" in charts(at)
+    at.toggle(key="cluster.autorun").set_value(False).run()
+    at.select_slider(key="param.mmc-nmi.C").set_value(1.0).run()
+    clean(at)
+    waiting = " ".join(i.value for i in at.info)
+    assert "Waiting: press **Run** in the sidebar (predicted" in waiting
+    assert "under a second" in waiting or " s and " in waiting
