@@ -47,22 +47,31 @@ from clustering._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from clustering._threads import small_data_threads
 from clustering.exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from clustering.mpm import fit_mpm_to_labels
+from clustering.msp_heldout import DEFAULT_N_SPLITS, min_cluster_size
 from clustering.registry import ALGORITHMS
 
 __all__ = [
     "EXPECTED_ERRORS",
+    "HELDOUT_RANDOM_STATE",
     "METRIC_COLUMNS",
     "FitOutcome",
     "FitResult",
     "evaluate",
     "fit_and_evaluate",
+    "heldout_msp",
     "metrics_table",
 ]
+
+#: The seed of the random splits of the lab's held-out MSP (:func:`heldout_msp`): one value
+#: everywhere, so a labeling shows the same held-out MSP on every page for the same ``lam``
+#: and ``Lambda``.
+HELDOUT_RANDOM_STATE = 0
 
 
 #: Keys of :attr:`FitOutcome.metrics` and the column titles :func:`metrics_table` gives them.
 METRIC_COLUMNS: Mapping[str, str] = {
     "msp": "MSP",
+    "msp_heldout": "held-out MSP",
     "accuracy": "accuracy",
     "nmi": "NMI",
     "rand": "Rand",
@@ -113,8 +122,9 @@ class FitOutcome:
     n_iter : int or None
         Iterations the estimator reports (``n_iter_``).
     metrics : dict
-        ``msp``, ``accuracy``, ``nmi``, ``rand``, ``f`` (``None`` where undefined: no true
-        classes, or not two clusters for MSP), ``seconds`` (fit time) and ``n_iter``.
+        ``msp``, ``msp_heldout`` (:func:`heldout_msp`, same ``lam`` and ``Lambda``),
+        ``accuracy``, ``nmi``, ``rand``, ``f`` (``None`` where undefined: no true classes,
+        or a single cluster for the MSPs), ``seconds`` (fit time) and ``n_iter``.
     seconds : float
         Wall-clock time of ``fit`` alone.
     error : str
@@ -154,6 +164,12 @@ class FitOutcome:
     def msp(self) -> float:
         """The MSP of the labeling (``metrics["msp"]``; NaN where undefined)."""
         return _nan(self.metrics.get("msp"))
+
+    @property
+    def msp_heldout(self) -> float:
+        """The held-out MSP of the labeling (``metrics["msp_heldout"]``, :func:`heldout_msp`;
+        NaN where undefined)."""
+        return _nan(self.metrics.get("msp_heldout"))
 
     @property
     def accuracy(self) -> float:
@@ -236,9 +252,10 @@ def evaluate(
     -------
     dict
         ``msp`` (the multi-class MSP for more than two clusters; ``None`` for one cluster,
-        or when the MPM cannot be fitted to it), ``accuracy`` (under the optimal matching
-        of clusters to classes), ``nmi``, ``rand``, ``ari`` (adjusted Rand index) and ``f``
-        (F1 over pairs).
+        or when the MPM cannot be fitted to it), ``msp_heldout`` (:func:`heldout_msp` with
+        the same ``lam`` and ``regularizer``; ``None`` where ``msp`` is), ``accuracy``
+        (under the optimal matching of clusters to classes), ``nmi``, ``rand``, ``ari``
+        (adjusted Rand index) and ``f`` (F1 over pairs).
 
     Examples
     --------
@@ -253,6 +270,7 @@ def evaluate(
     labels = np.asarray(labels)
     out: dict[str, float | None] = {
         "msp": None,
+        "msp_heldout": None,
         "accuracy": None,
         "nmi": None,
         "rand": None,
@@ -264,6 +282,8 @@ def evaluate(
             out["msp"] = float(_metrics.msp_score(X, labels, lam=lam, regularizer=regularizer))
         except (ValueError, np.linalg.LinAlgError, ArithmeticError):
             out["msp"] = None
+        else:
+            out["msp_heldout"] = heldout_msp(X, labels, lam, regularizer)
     if y is not None:
         out["accuracy"] = _metrics.clustering_accuracy(y, labels)
         out["nmi"] = _metrics.nmi(y, labels)
@@ -271,6 +291,43 @@ def evaluate(
         out["ari"] = float(adjusted_rand_score(np.asarray(y), labels))
         out["f"] = _metrics.f_measure(y, labels)
     return out
+
+
+def heldout_msp(X, labels, lam: float, regularizer: str) -> float | None:
+    """The held-out MSP the lab shows for a labeling: one function for every page.
+
+    :func:`clustering.metrics.msp_heldout_score` with its default parts and repeats and the
+    splits drawn with :data:`HELDOUT_RANDOM_STATE`, so the same labeling, ``lam`` and
+    ``Lambda`` give the same number wherever the lab shows it. A cluster too small to hold
+    any point out (fewer than two points) scores 0, as MSPC's ``msp_heldout_`` does:
+    nothing of it can be validated. ``None`` for a single cluster or when the MPM cannot
+    be fitted (as :func:`evaluate`'s ``msp``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> noise = rng.normal(size=(120, 60))
+    >>> halves = np.arange(120) % 2  # a balanced split of pure noise
+    >>> round(_metrics.msp_score(noise, halves, lam=0.01), 3)
+    0.462
+    >>> round(heldout_msp(noise, halves, 0.01, "diag"), 3)
+    0.0
+    """
+    labels = np.asarray(labels)
+    _values, counts = np.unique(labels, return_counts=True)
+    if counts.shape[0] < 2:
+        return None
+    if counts.min() < min_cluster_size(DEFAULT_N_SPLITS):
+        return 0.0
+    try:
+        return float(
+            _metrics.msp_heldout_score(
+                X, labels, lam=lam, regularizer=regularizer, random_state=HELDOUT_RANDOM_STATE
+            )
+        )
+    except (ValueError, np.linalg.LinAlgError, ArithmeticError):
+        return None
 
 
 def _hyperplane(estimator, X, labels, lam, regularizer):
@@ -446,8 +503,8 @@ def metrics_table(results: Sequence[FitOutcome]):
     >>> from lab.evaluation import fit_and_evaluate, metrics_table
     >>> X = np.array([[0.0, 0], [0, 1], [1, 0], [5, 5], [5, 6], [6, 5]])
     >>> table = metrics_table([fit_and_evaluate("mspc-eig", {}, X, [0, 0, 0, 1, 1, 1])])
-    >>> list(table.columns)[:3], float(table["accuracy"].iloc[0])
-    (['algorithm', 'MSP', 'accuracy'], 1.0)
+    >>> list(table.columns)[:4], float(table["accuracy"].iloc[0])
+    (['algorithm', 'MSP', 'held-out MSP', 'accuracy'], 1.0)
     """
     import pandas as pd
 

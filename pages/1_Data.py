@@ -6,9 +6,6 @@ loading goes through :mod:`ui.cache`.
 
 from __future__ import annotations
 
-import io
-
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -150,15 +147,11 @@ with left:
                     f"Using **{plain(upload['name'])}**, uploaded earlier in this browser session "
                     "(kept across a reload). Upload another file to replace it."
                 )
-            try:
-                header = list(
-                    pd.read_csv(
-                        io.BytesIO(upload["content"]), nrows=0, sep=None, engine="python"
-                    ).columns
-                )
-            except Exception:  # an unreadable header: read_csv below explains the problem
-                header = []
-            guess = uploads.guess_label(upload["content"])
+            # Columns and label guess read with read_csv's limits and decoding; a refused
+            # file has none, and read_csv below explains the problem.
+            preview = uploads.preview(upload["content"])
+            header = list(preview.columns) if preview is not None else []
+            guess = preview.label_guess if preview is not None else None
             guessed = guess.column if guess is not None and guess.column in header else NONE
             label_options = [NONE, *header]
             # A new file starts from the guess; coming back keeps the user's own choice.

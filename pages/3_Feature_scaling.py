@@ -97,9 +97,7 @@ if buttons[0].button(
     "Random AFS",
     icon=":material/casino:",
     key="fs.random",
-    help="The MSPC paper's experiment: pick one feature at random and multiply it by "
-    f"{', '.join(f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1])} or "
-    f"{datasets.scaling.PAPER_FACTORS[-1]:g} (all other features back to ×1).",
+    help=ui_scaling.RANDOM_AFS_HELP,
 ):
     state.set_scaling_factors(
         ui_scaling.paper_random_scaling(state.bump_counter("fs.random_count"), d)

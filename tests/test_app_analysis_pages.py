@@ -176,8 +176,8 @@ def test_lam_grid_family_reports_the_two_argmaxes():
     assert charts(at) == 2  # the scatter and the lam sweep
     metrics = {m.label: m.value for m in at.metric}
     table = at.dataframe[0].value
-    best = table.loc[table["msp"].idxmax()]
-    assert metrics["λ chosen by MSP"] == f"{best['lam']:g}"
+    best = table.loc[table["msp_heldout"].idxmax()]
+    assert metrics["λ chosen by the held-out MSP"] == f"{best['lam']:g}"
     assert metrics["its accuracy"] == f"{best['accuracy']:.3f}"
     assert metrics["best accuracy"] == f"{table['accuracy'].max():.3f}"
     assert at.query_params["fam"] == "lam" and at.query_params["method"] == "mspc-eig"
@@ -193,9 +193,10 @@ def test_pair_family_and_url_restore():
     assert_clean(at)
     table = at.dataframe[0].value
     assert table["name"].tolist() == ["wine:1v2", "wine:1v3", "wine:2v3"]
-    r = {m.label: m.value for m in at.metric}["Pearson r"]
-    expected = np.corrcoef(table["msp"], table["accuracy"])[0, 1]
-    assert r == f"{expected:.2f}"
+    metrics = {m.label: m.value for m in at.metric}
+    for column, name in (("msp_heldout", "held-out MSP"), ("msp", "in-sample MSP")):
+        expected = np.corrcoef(table[column], table["accuracy"])[0, 1]
+        assert metrics[f"Pearson r, {name}"] == f"{expected:.2f}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -159,6 +159,7 @@ LAB_OWNED = {
     "ds.n_samples",
     "ds.n_features",
     "TOP_FEATURES",
+    "', '.join((f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1]))",
 }
 
 
@@ -181,6 +182,9 @@ def _unescaped(node: ast.AST) -> list[ast.FormattedValue]:
         if isinstance(value, ast.Call) and _name(value.func) in ("len", *ESCAPERS):
             return []
         if ast.unparse(value) in LAB_OWNED:
+            return []
+        name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+        if name.isupper():  # a module's constant
             return []
         return [node]
     out = []

@@ -277,30 +277,17 @@ def fit_many(
     cannot_link=None,
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
-    shared: Mapping[str, Any] | None = None,
     progress: bool = True,
     clicked: bool | Sequence[str] = False,
 ) -> list[FitOutcome]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
-    Constraints go only to the methods whose spec accepts them. ``shared``
-    (``{"lam": ..., "regularizer": ...}``, the page's one λ and Λ) is given once: it goes
-    to every method that has those parameters and is the MSP's ``lam``/``Lambda`` for all
-    (``msp_lam``/``msp_regularizer`` are then not needed). ``clicked``: the keys (or
-    ``True`` for all) the user started with a button (see :func:`fit`).
+    ``params[key]`` are the parameters ``key`` is fitted with, as they are (a page's λ and Λ
+    are already in them); ``msp_lam``/``msp_regularizer`` are the MSP column's λ and Λ for
+    every method. Constraints go only to the methods whose spec accepts them. ``clicked``:
+    the keys (or ``True`` for all) the user started with a button (see :func:`fit`).
     """
     from clustering import ALGORITHMS
-
-    if shared is not None:
-        msp_lam = shared.get("lam", msp_lam)
-        msp_regularizer = shared.get("regularizer", msp_regularizer)
-        params = {
-            key: {
-                **params.get(key, {}),
-                **{k: v for k, v in shared.items() if k in ALGORITHMS[key].defaults()},
-            }
-            for key in keys
-        }
 
     bar = st.progress(0.0, text="Clustering…") if progress and keys else None
     out = []
@@ -374,12 +361,15 @@ def fit_on(
     msp_lam: float | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
-    """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data).
+    """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data, a
+    sweep's task): the lab's one cached fit adapter.
 
     Same signature as :func:`lab.evaluation.fit_and_evaluate` for the arguments the
-    backends' ``fit=`` callables use, so :mod:`lab.demos` and
-    :mod:`lab.animation` fit through this cache. The data are hashed here (cheap for
-    the few hundred rows of a demo); ``random_state`` is always 0 (the cache's setting).
+    backends' ``fit=`` / ``evaluator=`` callables use, so :mod:`lab.demos`,
+    :mod:`lab.animation` and the protocols of :mod:`lab.experiments.protocols` fit through
+    this cache. The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a
+    rescaled copy is a new entry and the unscaled data share the Cluster page's entries;
+    ``random_state`` is always 0 (the cache's setting).
     """
     if random_state not in (0, None):
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")

@@ -149,6 +149,6 @@ def export_button(container: Any = None) -> None:
             key="presenter.export",
             on_click="ignore",
             type="primary",
-            help=f"Every figure on this page, {SLIDE_WIDTH} x {SLIDE_HEIGHT} with large fonts: "
+            help=f"Every figure on this page, {SLIDE_WIDTH:d} x {SLIDE_HEIGHT:d} with large fonts: "
             "PNG and SVG.",
         )

@@ -29,6 +29,7 @@ from . import cache
 
 __all__ = [
     "MSP_BEFORE_HELP",
+    "RANDOM_AFS_HELP",
     "animation",
     "animation_axes",
     "animation_signature",
@@ -47,6 +48,13 @@ MSP_BEFORE_HELP = (
     "MSP of the method's clustering on the original data (with the method's own λ and Λ; "
     f"k-means and other methods without λ use λ = {MSP_REFERENCE_LAM:g}, "
     f"Λ = {MSP_REFERENCE_REGULARIZER})."
+)
+
+#: The help of the "Random AFS" button, with the paper's factors.
+RANDOM_AFS_HELP = (
+    "The MSPC paper's experiment: pick one feature at random and multiply it by "
+    f"{', '.join(f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1])} or "
+    f"{datasets.scaling.PAPER_FACTORS[-1]:g} (all other features back to ×1)."
 )
 
 

@@ -59,6 +59,8 @@ __all__ = [
     "format_number",
     "guard",
     "lam_slider",
+    "msp_column_config",
+    "msp_help",
     "n_clusters_control",
     "page_link",
     "param_widget",
@@ -95,6 +97,56 @@ HANDLED_ERRORS = (
     ValueError,
     np.linalg.LinAlgError,
 )
+
+
+# ----------------------------------------------------------------------------------------
+# The two MSPs' names and tooltips (the same words on every page)
+# ----------------------------------------------------------------------------------------
+
+
+def msp_help(kind: str, lam: float | None = None, regularizer: str | None = None) -> str:
+    """What the in-sample (``kind="msp"``) or held-out (``"msp_heldout"``) MSP estimates, for
+    a tooltip; with ``lam`` and ``regularizer``, the values it was computed with."""
+    where = "" if lam is None else f" (λ = {format_number(lam)}, Λ = {regularizer})"
+    if kind == "msp":
+        return (
+            f"In-sample MSP{where}, the MSPC paper's: the worst-case probability that the "
+            "Minimax Probability Machine fitted to the clusters puts their points on the right "
+            "side, evaluated on the same points it was fitted to. With many features and few "
+            "points it is near 1 even for splits unrelated to any structure. Needs no true "
+            "labels."
+        )
+    if kind == "msp_heldout":
+        return (
+            f"Held-out MSP{where}: the same worst-case bound for a Minimax Probability Machine "
+            "fitted on half of each cluster and evaluated on the other half (both ways, three "
+            "random splits, averaged): it estimates how well a linear classifier learnt from "
+            "the clusters separates points it has not seen. Needs no true labels."
+        )
+    raise ValueError(f"kind must be 'msp' or 'msp_heldout'; got {kind!r}.")
+
+
+def msp_column_config(
+    lam: float | None = None,
+    regularizer: str | None = None,
+    *,
+    columns: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """``st.dataframe`` column settings for a table's in-sample and held-out MSP columns:
+    labelled "in-sample MSP" and "held-out MSP", three decimals, each with its tooltip.
+
+    ``columns`` maps each kind to the table's column name (default: ``"MSP"`` and
+    ``"held-out MSP"``, as :func:`lab.evaluation.metrics_table` names them).
+    """
+    names = dict(columns or {"msp": "MSP", "msp_heldout": "held-out MSP"})
+    labels = {"msp": "in-sample MSP", "msp_heldout": "held-out MSP"}
+    return {
+        names[kind]: st.column_config.NumberColumn(
+            labels[kind], format="%.3f", help=msp_help(kind, lam, regularizer)
+        )
+        for kind in ("msp", "msp_heldout")
+        if kind in names
+    }
 
 
 # ----------------------------------------------------------------------------------------

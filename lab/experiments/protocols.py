@@ -7,10 +7,11 @@ implementation.
 
 * :func:`afs_sensitivity` -- anisotropic feature scaling (AFS), the protocol of the MSPC
   paper's Fig. 1: scale one random feature by ``a`` and record each method's accuracy.
-* :func:`lam_sweep` -- MSP and accuracy over a grid of ``lam``: MSP as unsupervised model
-  selection (the ``lam`` maximising MSP next to the one maximising accuracy).
+* :func:`lam_sweep` -- in-sample and held-out MSP and accuracy over a grid of ``lam``: the MSP
+  as unsupervised model selection (the ``lam`` maximising the held-out MSP, or with
+  :func:`lam_choice` the in-sample MSP, next to the one maximising accuracy).
 * :func:`msp_accuracy_family` with :func:`pearson` and :func:`fit_line` -- one (MSP,
-  accuracy) point per task, the MSPC paper's Figs. 2-3.
+  accuracy) point per task, in-sample and held out: the MSPC paper's Figs. 2-3.
 
 Every protocol fits through one evaluator, :func:`evaluate_fit` (over
 :func:`lab.evaluation.fit_and_evaluate`, the numbers of the Cluster page and of the
@@ -37,6 +38,7 @@ import pandas as pd
 
 from clustering._lam import MSP_REFERENCE_LAM, effective_lam
 from datasets.scaling import PAPER_FACTORS
+from lab.evaluation import heldout_msp
 from lab.experiments.evaluator import (
     Evaluator,
     FitOutcome,
@@ -51,9 +53,11 @@ from lab.experiments.evaluator import (
 __all__ = [
     "DEFAULT_FACTORS",
     "DEFAULT_LAMS",
+    "SCORES",
     "SWEEP_MSP_LAM",
     "AfsRun",
     "FitOutcome",
+    "LamChoice",
     "LamSweep",
     "SensitivityResult",
     "afs_runs",
@@ -62,6 +66,7 @@ __all__ = [
     "apply_factors",
     "evaluate_fit",
     "fit_line",
+    "lam_choice",
     "lam_sweep",
     "load_tasks",
     "msp_accuracy_family",
@@ -314,21 +319,73 @@ def summarize_sensitivity(runs: pd.DataFrame, order: Sequence[str] | None = None
 # --------------------------------------------------------------------------------------------
 
 
+#: The label-free scores a λ sweep and a family of runs report, by column: the held-out MSP
+#: (:func:`lab.evaluation.heldout_msp`, the one the lab chooses by) and the in-sample MSP.
+SCORES = {"msp_heldout": "held-out MSP", "msp": "in-sample MSP"}
+
+
+class LamChoice(NamedTuple):
+    """The λ a label-free score picks from a :func:`lam_sweep` table, next to the oracle's.
+
+    Attributes
+    ----------
+    by : str
+        The column chosen by: ``"msp_heldout"`` or ``"msp"`` (:data:`SCORES`).
+    lam : float
+        The ``lam`` whose labeling has the largest score (no labels used); NaN if every run
+        failed. Ties go to the smallest ``lam``.
+    accuracy : float
+        The accuracy of that labeling: what the label-free choice achieves.
+    best_accuracy_lam : float
+        The ``lam`` with the largest accuracy (needs labels; NaN without ``y``).
+    best_accuracy : float
+        The best accuracy on the grid: what an oracle would achieve.
+    """
+
+    by: str
+    lam: float
+    accuracy: float
+    best_accuracy_lam: float
+    best_accuracy: float
+
+
+def lam_choice(table: pd.DataFrame, by: str = "msp_heldout") -> LamChoice:
+    """The λ the score ``by`` picks from a :func:`lam_sweep` table, and the oracle's.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"lam": [0.01, 1.0], "msp": [0.9, 0.5],
+    ...                   "msp_heldout": [0.2, 0.4], "accuracy": [0.55, 0.97]})
+    >>> lam_choice(t).lam, lam_choice(t, "msp").lam
+    (1.0, 0.01)
+    """
+    if by not in SCORES:
+        raise ValueError(f"by must be one of {sorted(SCORES)}; got {by!r}.")
+    lam = _argmax_of(table, by)
+    acc_at = (
+        float(table.loc[table["lam"] == lam, "accuracy"].iloc[0]) if np.isfinite(lam) else np.nan
+    )
+    best_acc = float(table["accuracy"].max()) if table["accuracy"].notna().any() else np.nan
+    return LamChoice(by, lam, acc_at, _argmax_of(table, "accuracy"), best_acc)
+
+
 class LamSweep(NamedTuple):
     """Result of :func:`lam_sweep`.
 
     Attributes
     ----------
     table : DataFrame
-        One row per ``lam``: ``lam``, ``msp``, ``accuracy``, ``own_msp`` (the MSP with the
-        run's own ``lam``), ``seconds``, ``error``.
+        One row per ``lam``: ``lam``, ``msp`` (in-sample) and ``msp_heldout`` (held out),
+        both at the sweep's ``msp_lam``, ``accuracy``, ``own_msp`` (the in-sample MSP with
+        the run's own ``lam``), ``seconds``, ``error``.
     best_msp_lam : float
-        The ``lam`` whose labeling has the largest MSP (chosen without labels); NaN if
-        every run failed.
+        The ``lam`` whose labeling has the largest held-out MSP (chosen without labels);
+        NaN if every run failed. :func:`lam_choice` gives the in-sample MSP's choice.
     best_accuracy_lam : float
         The ``lam`` with the largest accuracy (needs labels; NaN without ``y``).
     accuracy_at_best_msp : float
-        The accuracy of the labeling chosen by MSP: what unsupervised selection achieves.
+        The accuracy of the labeling chosen by the held-out MSP: what unsupervised
+        selection achieves.
     best_accuracy : float
         The best accuracy on the grid: what an oracle would achieve.
     """
@@ -352,17 +409,19 @@ def lam_sweep(
     random_state: int | None = 0,
     evaluator: Evaluator | None = None,
 ) -> LamSweep:
-    """MSP and accuracy of ``key`` for every ``lam``: MSP as unsupervised model selection.
+    """In-sample and held-out MSP and accuracy of ``key`` for every ``lam``: the MSP as
+    unsupervised model selection.
 
-    The MSPC paper picks ``lam`` from ``{1e-4, ..., 1e4}``; this sweep shows whether the
-    labeling with the largest MSP (which needs no labels) is also the most accurate.
+    The MSPC paper picks ``lam`` from ``{1e-4, ..., 1e4}`` by the largest (in-sample) MSP;
+    this sweep shows whether the labeling with the largest held-out MSP
+    (:func:`lab.evaluation.heldout_msp`, which needs no labels either) is also the most
+    accurate, and :func:`lam_choice` gives the in-sample MSP's pick beside it.
 
-    The MSP of every labeling is measured with the same ``msp_lam`` (default
+    Both MSPs of every labeling are measured with the same ``msp_lam`` (default
     :data:`SWEEP_MSP_LAM`) and ``Lambda`` (the method's ``regularizer``) so that the
-    labelings are compared on one scale: measured with each run's own ``lam`` it would
+    labelings are compared on one scale: measured with each run's own ``lam`` they would
     always favour the smallest ``lam``, because a larger ``lam`` inflates the covariances
-    and lowers the MSP of any labeling. The run's own MSP
-    is in the column ``own_msp``.
+    and lowers the MSP of any labeling. The run's own MSP is in the column ``own_msp``.
 
     Parameters
     ----------
@@ -376,7 +435,7 @@ def lam_sweep(
         Other estimator parameters (``lam`` is overridden).
     progress : callable(fraction, message) or None
     msp_lam : float or None, keyword-only, default=SWEEP_MSP_LAM (0.01)
-        ``lam`` of the MSP used for selection; ``None`` uses each run's own ``lam``.
+        ``lam`` of the MSPs used for selection; ``None`` uses each run's own ``lam``.
     random_state : int or None, keyword-only, default=0
     evaluator : callable or None, keyword-only
         Replaces :func:`evaluate_fit` (same signature), e.g. with a cached version.
@@ -392,7 +451,7 @@ def lam_sweep(
     >>> X = np.vstack([rng.normal(0, 1, (50, 2)), rng.normal(0, 1, (50, 2)) + [4, 4]])
     >>> sweep = lam_sweep(X, np.repeat([0, 1], 50), "mspc-eig", lams=[0.01, 1, 100])
     >>> list(sweep.table.columns)
-    ['lam', 'msp', 'accuracy', 'own_msp', 'seconds', 'error']
+    ['lam', 'msp', 'msp_heldout', 'accuracy', 'own_msp', 'seconds', 'error']
     >>> sweep.accuracy_at_best_msp
     1.0
     """
@@ -409,14 +468,17 @@ def lam_sweep(
         report(progress, i / len(lams), f"λ = {lam:g} ({i + 1} of {len(lams)})")
         run_params = {**dict(params or {}), "lam": lam}
         outcome = fit(key, run_params, X, y, msp_lam=None, random_state=random_state)
-        msp = outcome.msp
+        msp, heldout = outcome.msp, outcome.msp_heldout
         if msp_lam is not None and outcome.ok and outcome.labels is not None:
             regularizer = outcome.msp_regularizer
-            msp = msp_or_nan(X, outcome.labels, effective_lam(msp_lam, regularizer), regularizer)
+            lam_m = effective_lam(msp_lam, regularizer)
+            msp = msp_or_nan(X, outcome.labels, lam_m, regularizer)
+            heldout = _nan(heldout_msp(X, outcome.labels, lam_m, regularizer))
         rows.append(
             {
                 "lam": lam,
                 "msp": msp,
+                "msp_heldout": heldout,
                 "accuracy": outcome.accuracy,
                 "own_msp": outcome.msp,
                 "seconds": outcome.seconds,
@@ -425,15 +487,14 @@ def lam_sweep(
         )
     report(progress, 1.0, "done")
     table = pd.DataFrame(rows)
-    best_msp_lam = _argmax_of(table, "msp")
-    best_acc_lam = _argmax_of(table, "accuracy")
-    acc_at = (
-        float(table.loc[table["lam"] == best_msp_lam, "accuracy"].iloc[0])
-        if np.isfinite(best_msp_lam)
-        else np.nan
+    choice = lam_choice(table, "msp_heldout")
+    return LamSweep(
+        table, choice.lam, choice.best_accuracy_lam, choice.accuracy, choice.best_accuracy
     )
-    best_acc = float(table["accuracy"].max()) if table["accuracy"].notna().any() else np.nan
-    return LamSweep(table, best_msp_lam, best_acc_lam, acc_at, best_acc)
+
+
+def _nan(value) -> float:
+    return np.nan if value is None else float(value)
 
 
 def _argmax_of(table: pd.DataFrame, column: str) -> float:
@@ -495,9 +556,10 @@ def msp_accuracy_family(
     Returns
     -------
     DataFrame
-        ``name``, ``msp``, ``accuracy``, ``n_samples``, ``n_features``, ``seconds``,
-        ``error``; one row per task, in order. Correlate with
-        ``pearson(df.msp, df.accuracy)``.
+        ``name``, ``msp`` (in-sample), ``msp_heldout`` (:func:`lab.evaluation.heldout_msp`,
+        same ``lam`` and ``Lambda``), ``accuracy``, ``n_samples``, ``n_features``,
+        ``seconds``, ``error``; one row per task, in order. Correlate with
+        ``pearson(df.msp_heldout, df.accuracy)``.
     """
     tasks = list(tasks)
     fit = evaluator or evaluate_fit
@@ -510,6 +572,7 @@ def msp_accuracy_family(
             {
                 "name": str(name),
                 "msp": outcome.msp,
+                "msp_heldout": outcome.msp_heldout,
                 "accuracy": outcome.accuracy,
                 "n_samples": X.shape[0],
                 "n_features": X.shape[1],
@@ -519,7 +582,17 @@ def msp_accuracy_family(
         )
     report(progress, 1.0, "done")
     return pd.DataFrame(
-        rows, columns=["name", "msp", "accuracy", "n_samples", "n_features", "seconds", "error"]
+        rows,
+        columns=[
+            "name",
+            "msp",
+            "msp_heldout",
+            "accuracy",
+            "n_samples",
+            "n_features",
+            "seconds",
+            "error",
+        ],
     )
 
 

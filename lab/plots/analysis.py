@@ -5,8 +5,8 @@
   bars (the MSPC paper's Fig. 1).
 - :func:`msp_accuracy_figure`: MSP against accuracy over a family of runs, each point named
   on hover, with the least-squares line and Pearson's r in the title (Figs. 2-3).
-- :func:`lam_sweep_figure`: MSP and accuracy against ``lam`` on a log axis, with the ``lam``
-  MSP picks (no labels needed) next to the one accuracy picks.
+- :func:`lam_sweep_figure`: held-out MSP, in-sample MSP and accuracy against ``lam`` on a
+  log axis, with the ``lam`` a score picks (no labels needed) next to the one accuracy picks.
 - :func:`scaling_comparison_figure`: each method's accuracy and MSP before and after a
   rescaling of the features.
 - :func:`theorem1_figure`: the MSP of one labeling before and after rescaling, per
@@ -27,13 +27,14 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from lab.experiments.protocols import LamSweep, fit_line, pearson
+from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
 from lab.plots.grid import grow_margins, tidy_layout
 from lab.plots.style import OKABE_ITO, TEMPLATE, relayout, series_color
 
 __all__ = [
     "MARKERS",
     "lam_sweep_figure",
+    "line_within_unit",
     "lower_bound_figure",
     "msp_accuracy_figure",
     "scaling_comparison_figure",
@@ -159,8 +160,12 @@ def msp_accuracy_figure(
     title: str = "MSP against clustering accuracy",
     highlight: Sequence[str] = (),
     height: int = 460,
+    x_label: str = "MSP",
 ) -> go.Figure:
-    """Scatter of MSP (x) against accuracy (y), one point per run, with the fitted line.
+    """Scatter of an MSP (x) against accuracy (y), one point per run, with the fitted line.
+
+    The least-squares line is drawn only where it stays within accuracy [0, 1] (0 % to
+    100 %), over the range of the points' MSPs.
 
     Parameters
     ----------
@@ -175,6 +180,9 @@ def msp_accuracy_figure(
     highlight : sequence of str
         Names of points to mark with a star (e.g. the ``lam`` chosen by MSP).
     height : int
+    x_label : str, default="MSP"
+        What the x column is ("held-out MSP", "in-sample MSP"): the hover text and the x
+        axis title.
 
     Returns
     -------
@@ -204,11 +212,12 @@ def msp_accuracy_figure(
                 "size": 9,
                 "line": {"width": 1, "color": "white"},
             },
-            hovertemplate="<b>%{text}</b><br>MSP %{x:.3f}<br>accuracy %{y:.1f}%<extra></extra>",
+            hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
+            "accuracy %{y:.1f}%<extra></extra>",
         )
     )
-    if np.isfinite(slope):
-        xs = np.linspace(float(data[x].min()), float(data[x].max()), 50)
+    xs = line_within_unit(slope, intercept, float(data[x].min()), float(data[x].max()))
+    if xs is not None:
         fig.add_trace(
             go.Scatter(
                 x=xs,
@@ -229,7 +238,8 @@ def msp_accuracy_figure(
                 name="highlighted",
                 text=marked[name].astype(str),
                 marker={"symbol": "star", "size": 16, "color": _color(1)},
-                hovertemplate="<b>%{text}</b><br>MSP %{x:.3f}<br>accuracy %{y:.1f}%<extra></extra>",
+                hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
+                "accuracy %{y:.1f}%<extra></extra>",
             )
         )
     r_text = "r undefined (fewer than 3 points or no spread)" if np.isnan(r) else f"r = {r:.2f}"
@@ -238,7 +248,7 @@ def msp_accuracy_figure(
         **_LAYOUT,
         title={"text": f"{title} — Pearson {r_text}, {len(data)} points"},
         height=height,
-        xaxis_title="MSP (minimum separation probability, no labels needed)",
+        xaxis_title=f"{x_label} (no labels needed)",
         yaxis_title="clustering accuracy (%)",
         hovermode="closest",
     )
@@ -246,40 +256,78 @@ def msp_accuracy_figure(
     return fig
 
 
+def line_within_unit(slope: float, intercept: float, lo: float, hi: float) -> np.ndarray | None:
+    """The x values (50, from ``lo`` to ``hi`` or less) where ``slope * x + intercept``
+    lies in [0, 1]; ``None`` if nowhere or the line is undefined.
+
+    Examples
+    --------
+    >>> xs = line_within_unit(2.0, -0.5, 0.0, 1.0)
+    >>> float(xs[0]), float(xs[-1])
+    (0.25, 0.75)
+    """
+    if not (np.isfinite(slope) and np.isfinite(intercept) and hi >= lo):
+        return None
+    if slope != 0:
+        ends = sorted(((0.0 - intercept) / slope, (1.0 - intercept) / slope))
+        lo, hi = max(lo, ends[0]), min(hi, ends[1])
+    elif not 0.0 <= intercept <= 1.0:
+        return None
+    if hi < lo:
+        return None
+    return np.linspace(lo, hi, 50)
+
+
 def lam_sweep_figure(
-    sweep: LamSweep, *, title: str = "Choosing λ without labels", height: int = 420
+    sweep: LamSweep,
+    *,
+    by: str = "msp_heldout",
+    title: str = "Choosing λ without labels",
+    height: int = 420,
 ) -> go.Figure:
-    """MSP and accuracy against ``lam`` (log axis), with the two argmaxes marked.
+    """Held-out MSP, in-sample MSP and accuracy against ``lam`` (log axis), with the ``lam``
+    the score ``by`` picks and the one accuracy picks marked.
 
     Parameters
     ----------
     sweep : LamSweep
         From :func:`lab.experiments.protocols.lam_sweep`.
+    by : {"msp_heldout", "msp"}, default="msp_heldout"
+        The score whose choice is starred (:func:`lab.experiments.protocols.lam_choice`).
     title : str
     height : int
 
     Returns
     -------
     go.Figure
-        Two lines sharing the [0, 1] axis: MSP (circles, solid) and accuracy (squares,
-        dashed); a star at the ``lam`` with the largest MSP and a diamond at the ``lam``
-        with the largest accuracy.
+        Lines sharing the [0, 1] axis: the held-out MSP (circles, solid), the in-sample
+        MSP (triangles, dotted) and accuracy (squares, dashed); a star at the ``lam`` with
+        the largest ``by`` score and a diamond at the ``lam`` with the largest accuracy.
     """
     table = sweep.table
-    if table.empty or table["msp"].isna().all():
+    choice = lam_choice(table, by)
+    if table.empty or table[by].isna().all():
         return _empty(title, "Every run failed; see the messages above.", height)
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=table["lam"],
-            y=table["msp"],
-            mode="lines+markers",
-            name="MSP (no labels needed)",
-            line={"color": _color(0), "width": 2},
-            marker={"symbol": "circle", "size": 9},
-            hovertemplate="λ = %{x:g}<br>MSP %{y:.3f}<extra></extra>",
+    styles = {
+        "msp_heldout": (0, "circle", "solid"),
+        "msp": (2, "triangle-up", "dot"),
+    }
+    for column, label in SCORES.items():
+        if column not in table or table[column].isna().all():
+            continue
+        colour, symbol, dash = styles[column]
+        fig.add_trace(
+            go.Scatter(
+                x=table["lam"],
+                y=table[column],
+                mode="lines+markers",
+                name=f"{label} (no labels needed)",
+                line={"color": _color(colour), "width": 2, "dash": dash},
+                marker={"symbol": symbol, "size": 9},
+                hovertemplate=f"λ = %{{x:g}}<br>{label} %{{y:.3f}}<extra></extra>",
+            )
         )
-    )
     has_acc = table["accuracy"].notna().any()
     if has_acc:
         fig.add_trace(
@@ -293,16 +341,23 @@ def lam_sweep_figure(
                 hovertemplate="λ = %{x:g}<br>accuracy %{y:.3f}<extra></extra>",
             )
         )
-    if np.isfinite(sweep.best_msp_lam):
-        row = table.loc[table["lam"] == sweep.best_msp_lam].iloc[0]
+    label = SCORES[by]
+    colour = styles[by][0]
+    if np.isfinite(choice.lam):
+        row = table.loc[table["lam"] == choice.lam].iloc[0]
         fig.add_trace(
             go.Scatter(
                 x=[row["lam"]],
-                y=[row["msp"]],
+                y=[row[by]],
                 mode="markers",
-                name=f"largest MSP: λ = {row['lam']:g}",
-                marker={"symbol": "star", "size": 20, "color": _color(0), "line": {"width": 1}},
-                hovertemplate="λ chosen by MSP: %{x:g}<extra></extra>",
+                name=f"largest {label}: λ = {row['lam']:g}",
+                marker={
+                    "symbol": "star",
+                    "size": 20,
+                    "color": _color(colour),
+                    "line": {"width": 1},
+                },
+                hovertemplate=f"λ chosen by the {label}: %{{x:g}}<extra></extra>",
             )
         )
         if has_acc:
@@ -315,10 +370,11 @@ def lam_sweep_figure(
                     marker={
                         "symbol": "star-open",
                         "size": 20,
-                        "color": _color(0),
+                        "color": _color(colour),
                         "line": {"width": 2},
                     },
-                    hovertemplate="accuracy of the λ chosen by MSP: %{y:.3f}<extra></extra>",
+                    hovertemplate=f"accuracy of the λ chosen by the {label}: %{{y:.3f}}"
+                    "<extra></extra>",
                 )
             )
     if has_acc and np.isfinite(sweep.best_accuracy_lam):
