@@ -481,6 +481,12 @@ shape (n_samples,), default="kmeans"
         self : MMCMultivariate
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        if self.loss == "f" and X.shape[0] < 3:
+            raise ValueError(
+                "The F-measure loss needs at least 3 samples: with 2 there is a single pair, "
+                "and the pairwise F-measure scores one cluster as well as two. Use more "
+                "samples or another loss."
+            )
         check_clusterable(X)
         random_state = check_random_state(self.random_state)
         n = X.shape[0]
