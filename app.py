@@ -195,7 +195,9 @@ if __name__ == "__main__":
         for path in sorted((ROOT / "pages").glob("[0-9]*_*.py"))
     ]
     page = st.navigation(pages)
-    # Presenter mode (issue 13): the toggle, the large fonts, and the export of the figures
+    # Widgets drawn under one key on several pages keep the user's values across a hop.
+    state.enter_page(page.url_path)
+    # Presenter mode: the toggle, the large fonts, and the export of the figures
     # the page draws, filled in after the page has run.
     slides = presenter.sidebar()
     try:

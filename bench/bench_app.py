@@ -30,7 +30,7 @@ import logging  # noqa: E402
 
 logging.getLogger("streamlit").setLevel(logging.ERROR)
 
-from clustering import plots  # noqa: E402
+from lab import plots  # noqa: E402
 from ui import cache  # noqa: E402
 from ui.state import fingerprint  # noqa: E402
 

@@ -35,9 +35,9 @@ from ._common import machine, print_table
 
 def _workloads():
     import datasets
-    from clustering.evaluation import fit_and_evaluate
-    from clustering.experiments import protocols
     from datasets.synthetic import afs_trap
+    from lab.evaluation import fit_and_evaluate
+    from lab.experiments import protocols
 
     afs = afs_trap()
     breast = datasets.load("breast", normalize=True)

@@ -60,8 +60,7 @@ def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarr
         return labels
     km = KMeans(n_clusters=2, n_init=n_init, random_state=random_state)
     data = X if data is None else data
-    # On small data threads only add synchronisation: on a busy 2-core machine k-means of
-    # 500 x 2 took 6.0 s with two threads and 0.09 s with one.
+    # On small data threads only add synchronisation, and on a busy machine they stall.
     with small_data_threads(data):
         labels = km.fit_predict(data).astype(np.intp)
     if np.unique(labels).shape[0] < 2:
@@ -77,8 +76,8 @@ _PARAM_NAMES: dict[type, list[str]] = {}
 
 class CachedParamNamesMixin:
     """scikit-learn's ``get_params`` (called by every ``fit`` to validate the parameters)
-    reads the signature of ``__init__`` on each call, 60-80 us, a tenth of a millisecond
-    fit of MSPC on 1555 x 16; the names depend only on the class, so they are read once.
+    reads the signature of ``__init__`` on each call, a noticeable share of a small MSPC
+    fit; the names depend only on the class, so they are read once.
     Put before ``BaseEstimator`` in the bases."""
 
     @classmethod

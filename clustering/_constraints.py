@@ -13,7 +13,6 @@ from scipy.sparse.csgraph import connected_components
 __all__ = [
     "check_pairs",
     "chunk_cannot_links",
-    "count_violations",
     "must_link_chunks",
 ]
 
@@ -114,14 +113,3 @@ def chunk_cannot_links(
         )
     pairs, counts = np.unique(np.sort(ab, axis=1), axis=0, return_counts=True)
     return pairs.astype(np.intp), counts.astype(float)
-
-
-def count_violations(labels: np.ndarray, must_link=None, cannot_link=None) -> tuple[int, int]:
-    """Numbers of violated must-link and cannot-link pairs of a labeling."""
-    labels = np.asarray(labels)
-    n = labels.shape[0]
-    ml = check_pairs(must_link, n, "must_link")
-    cl = check_pairs(cannot_link, n, "cannot_link")
-    ml_bad = int(np.sum(labels[ml[:, 0]] != labels[ml[:, 1]])) if ml.size else 0
-    cl_bad = int(np.sum(labels[cl[:, 0]] == labels[cl[:, 1]])) if cl.size else 0
-    return ml_bad, cl_bad

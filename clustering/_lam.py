@@ -30,7 +30,7 @@ DEFAULT_LAM: float = 0.2
 
 #: The ``lam`` at which the MSPs of different labelings are compared, wherever the lab does so
 #: without a λ chosen by the user: the label-free selection of the papers' tables
-#: (``clustering.experiments``), the λ sweep of the MSP vs accuracy page, the metrics of a
+#: (``lab.experiments``), the λ sweep of the MSP vs accuracy page, the metrics of a
 #: method without ``lam`` (k-means, ...) and the Home page's stories. 0.01 is the value the
 #: stored Table 2 selection was computed with (re-scoring it needs the labelings, which the
 #: stored cells do not keep); on scikit-learn's anisotropic blobs the MSP at 0.01 prefers the

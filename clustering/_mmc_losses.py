@@ -136,6 +136,68 @@ def loss_of_labelings(loss: str, y_prime, y_bar, beta: float = 1.0) -> float:
     return float(loss_from_table(loss, a, b, c, d, beta))
 
 
+class _TableScan:
+    """``Delta`` of every table ``(a, b, n_p - a, n_n - b)`` for ``a`` in a block of rows
+    and every ``b``, with the work per cell cut to a few additions: the entropies use a
+    table of ``k log k`` for the integers ``0..n`` (``k log k`` at ``a + b`` is a sliding
+    window over it, no gather), and the pair counts are products of row and column terms
+    (disagreeing pairs ``fp + fn = (a + d)(b + c)``)."""
+
+    def __init__(self, loss: str, n_p: int, n_n: int, beta: float):
+        if loss not in LOSSES:
+            raise ValueError(f"Unknown loss {loss!r}; choose one of {', '.join(LOSSES)}.")
+        self.loss, self.n_p, self.n_n, self.beta = loss, n_p, n_n, beta
+        self.b = np.arange(n_n + 1, dtype=float)
+        n = n_p + n_n
+        if loss == "nmi":
+            k = np.arange(n + 1, dtype=float)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                T = np.where(k > 0, k * np.log(k), 0.0)
+            self.T = T
+            # T[a + b] and T[n - a - b] as (n_p + 1, n_n + 1) windows (views).
+            self.hankel = np.lib.stride_tricks.sliding_window_view(T, n_n + 1)
+            self.hankel_rev = np.lib.stride_tricks.sliding_window_view(T[::-1].copy(), n_n + 1)
+            self.row_b = T[: n_n + 1] + T[n_n::-1]  # T[b] + T[n_n - b]
+            self.h_cols = T[n] - T[n_p] - T[n_n]  # n H(classes)
+            self.const = T[n] - T[n_p] - T[n_n]
+
+    def losses(self, start: int, stop: int) -> np.ndarray:
+        """``Delta`` for ``a`` in ``[start, stop)`` (rows) and ``b`` in ``[0, n_n]``."""
+        n_p, n_n, b = self.n_p, self.n_n, self.b
+        a = np.arange(start, stop, dtype=float)[:, None]
+        if self.loss == "error":
+            return 2.0 * (b[None, :] + (n_p - a))
+        if self.loss == "nmi":
+            T = self.T
+            rows = self.hankel[start:stop] + self.hankel_rev[start:stop]  # T[r1] + T[r2]
+            h_rows = T[-1] - rows  # n H(clusters of y')
+            col_a = T[start:stop] + T[n_p - np.arange(start, stop)]
+            mi = col_a[:, None] + self.row_b[None, :] - rows + self.const  # n MI
+            with np.errstate(divide="ignore", invalid="ignore"):
+                nmi = mi / np.sqrt(h_rows * self.h_cols)
+            tiny = 1e-12 * max(n_p + n_n, 1)
+            if self.h_cols <= tiny:  # ybar has one group: NMI 1 only if y' has one too
+                nmi = np.where(h_rows <= tiny, 1.0, 0.0)
+            else:  # y' with one group (a + b in {0, n}): NMI 0
+                nmi[h_rows <= tiny] = 0.0
+            np.clip(nmi, 0.0, 1.0, out=nmi)
+            return 1.0 - nmi
+        c, d = n_p - a, n_n - b[None, :]
+        if self.loss == "rand":
+            total = (n_p + n_n) * (n_p + n_n - 1) / 2
+            if total <= 0:
+                return np.zeros((a.shape[0], b.shape[0]))
+            return (a + d) * (b[None, :] + c) / total
+        # F-beta: tp, fp, fn from row and column terms.
+        tp = (a * (a - 1) + c * (c - 1)) / 2 + (b * (b - 1) + d * (d - 1)) / 2
+        fp = a * b[None, :] + c * d
+        fn = a * c + b[None, :] * d
+        denom = self.beta**2 * (tp + fn) + (tp + fp)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = (self.beta**2 + 1) * tp / denom
+        return 1.0 - np.where(denom > 0, value, 0.0)
+
+
 @dataclass(frozen=True)
 class MostViolated:
     """The constraint of problem (12) that needs the largest slack.
@@ -191,17 +253,18 @@ def most_violated_constraint(f, y_bar, loss: str, beta: float = 1.0) -> MostViol
     # Value of labelling the top-k positive: 2 * (sum of the top k) - (sum of all).
     gain_p = 2.0 * np.concatenate([[0.0], np.cumsum(f[order_p])]) - f[order_p].sum()
     gain_n = 2.0 * np.concatenate([[0.0], np.cumsum(f[order_n])]) - f[order_n].sum()
-    b_all = np.arange(n_n + 1)
+    scan = _TableScan(loss, n_p, n_n, beta)
     best = (-np.inf, 0, 0)
     step = max(1, _BLOCK_CELLS // (n_n + 1))
     for start in range(0, n_p + 1, step):
-        a = np.arange(start, min(start + step, n_p + 1))[:, None]
-        delta = loss_from_table(loss, a, b_all[None, :], n_p - a, n_n - b_all[None, :], beta)
-        score = gain_p[a] + gain_n[None, :] + delta
+        stop = min(start + step, n_p + 1)
+        score = scan.losses(start, stop)
+        score += gain_p[start:stop, None]
+        score += gain_n[None, :]
         flat = int(np.argmax(score))
         i, j = divmod(flat, n_n + 1)
         if score[i, j] > best[0]:
-            best = (float(score[i, j]), int(a[i, 0]), j)
+            best = (float(score[i, j]), start + i, j)
     _, a_best, b_best = best
     y = -np.ones(f.shape[0])
     y[order_p[:a_best]] = 1.0

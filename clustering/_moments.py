@@ -59,7 +59,7 @@ def standardize(X: np.ndarray, ptp: np.ndarray | None = None) -> Standardized:
     mean = X.mean(axis=0)
     scale = np.ones(X.shape[1])
     # A new array: X is never modified. (Boolean column indexing of a C-ordered array is
-    # slow, 18 ms against 0.5 ms for 4601 x 57: subtract directly when every feature is kept.)
+    # slow: subtract directly when every feature is kept.)
     if keep.all():
         Z = X - mean
     else:

@@ -4,9 +4,7 @@ BLAS and one OpenMP thread for whole fits on small data (:func:`small_data_threa
 Cholesky and symmetric eigen-decompositions of a few hundred rows are made of many small
 BLAS calls, each a synchronisation point of OpenBLAS's threads. On a 2-core machine shared
 with other jobs (load average 11-21) a thread that waits for a descheduled partner makes
-them 10-80x slower than one thread: a 784 x 784 Cholesky took 0.70 s with two threads and
-0.05 s with one; the leading eigenvector of a 784 x 784 matrix 9.5 s against 0.15 s
-(timed under load 21-29, reported in ``bench/RESULTS.md``). Large products (``Z'Z``,
+them many times slower than one thread (measured in ``bench/RESULTS.md``). Large products (``Z'Z``,
 ``N d^2``) keep every thread. The limit is process-wide (threadpoolctl), as scikit-learn's
 own limits are.
 """
@@ -17,8 +15,8 @@ from contextlib import nullcontext
 
 import numpy as np
 
-#: Below this dimension the factorisations take microseconds and are left alone (the limit
-#: itself costs 30-100 us).
+#: Below this dimension the factorisations are cheaper than entering a thread limit and are
+#: left alone.
 SERIAL_MIN_DIM = 128
 
 #: Below this many entries (samples x features) a whole fit runs on one BLAS and one OpenMP
@@ -30,7 +28,7 @@ _controller = None
 
 def _get_controller():
     """The process's thread-pool controller, built once (building one scans the loaded
-    libraries, about 2 ms; entering a limit then costs microseconds)."""
+    libraries; entering a limit is cheap)."""
     global _controller
     if _controller is None:
         from threadpoolctl import ThreadpoolController
@@ -44,9 +42,7 @@ def small_data_threads(data: np.ndarray):
     :data:`SMALL_DATA_SIZE` entries, the libraries' defaults above.
 
     On small problems threads only add synchronisation, and on a busy 2-core machine they
-    stall: measured under a load average of 21, scikit-learn's k-means of the AFS trap
-    (400 x 2) took 5.4 s with two OpenMP threads and 0.10 s with one; a 54 x 54 ``eigh``
-    plus a 400 x 54 Gram matrix took 172 ms with two OpenBLAS threads and 1.7 ms with one.
+    stall (measured in ``bench/RESULTS.md``).
     """
     if np.asarray(data).size >= SMALL_DATA_SIZE:
         return nullcontext()

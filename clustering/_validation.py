@@ -1,6 +1,6 @@
 """Checks every estimator runs on its training data right after ``validate_data``.
 
-One contract for all methods (issue 12): data every method would get wrong, or fail on with
+One contract for all methods: data every method would get wrong, or fail on with
 an error from deep inside numpy, scipy or cvxpy, is refused up front with one
 :class:`~clustering.exceptions.DegenerateDataError` naming the problem and the fix.
 
@@ -47,15 +47,14 @@ _BLOCK = 1024
 def column_reduce(ufunc: np.ufunc, X: np.ndarray) -> np.ndarray:
     """``ufunc.reduce(X, axis=0)`` (per-column max, min or sum), faster on C-ordered data.
 
-    numpy reduces the outer axis of a C-ordered array one row at a time, so with few columns
-    its inner loop is a handful of entries long: the column maxima of 1555 x 16 took 45 us
-    against 15 us here, 4601 x 57 160 us against 50 us, 100,000 x 20 3.1 ms against 0.7 ms
-    (``bench/bench_mspc.py``'s shapes, one thread). Here ``k`` rows at a time are viewed as one
-    row of ``k d`` entries (about 1,000), reduced, and the ``k`` partial results reduced
-    again. Max and min are exact; a sum is added in another order (relative difference
-    below 1e-14 on those shapes). Other layouts, or rows longer than 512 entries, use
-    ``ufunc.reduce`` directly. (Column means keep ``X.mean(axis=0)``: a change in their last
-    bits moved one stored Table 2 cell, a fragile australian fit of the monotone MPM search.)
+    numpy reduces the outer axis of a C-ordered array one row at a time, so with few columns its
+    inner loop is a handful of entries long (measured in ``bench/RESULTS.md``). Here ``k`` rows
+    at a time are viewed as one row of ``k d`` entries (about 1,000), reduced, and the ``k``
+    partial results reduced again. Max and min are exact; a sum is added in another order
+    (relative difference below 1e-14 on those shapes). Other layouts, or rows longer than 512
+    entries, use ``ufunc.reduce`` directly. (Column means keep ``X.mean(axis=0)``: a change in
+    their last bits moved one stored Table 2 cell, a fragile australian fit of the monotone MPM
+    search.)
     """
     n, d = X.shape
     k = _BLOCK // max(d, 1)
@@ -104,7 +103,7 @@ def validated_ranges(estimator, X, **kwargs):
         # columns; finiteness is checked below): only validate_data's bookkeeping at fit
         # (reset=True) is left, done here as scikit-learn does it for an array without
         # column names (its _check_feature_names asks narwhals whether X is a data frame,
-        # 0.07 ms of a 0.8 ms fit on 1555 x 16; check_array skipped saves 0.1 ms more).
+        # a noticeable share of a small fit).
         estimator.n_features_in_ = X.shape[1]
         if hasattr(estimator, "feature_names_in_"):
             del estimator.feature_names_in_

@@ -157,8 +157,7 @@ def build_convex_problem(B: np.ndarray, sizes: np.ndarray, n_clusters: int, cl_p
     """The convex relaxation of section 2.3 on the collapsed variable ``N`` (chunks).
 
     The cost matrix ``B`` enters as a constant: as a ``cp.Parameter`` it would make
-    cvxpy's DPP compilation build a tensor with ``O(p^4)`` entries (765 MiB and 6 s for
-    ``p = 100``, against 7 MiB and 0.2 s as a constant). The minimum cluster size and the
+    cvxpy's DPP compilation build a tensor with ``O(p^4)`` entries. The minimum cluster size and the
     cannot-link weights, which are cheap, are parameters.
 
     Parameters
@@ -265,9 +264,8 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
         ``w = 1 / epsilon`` of the cannot-link penalty ``(w / |P-|) sum M_ij^2``.
     solver : {"SCS", "CLARABEL"}, default="SCS"
         cvxpy solver of the convex relaxation. SCS (first order) handles a few hundred
-        samples (about 3 s for N = 80); CLARABEL (interior point) is more accurate but its
-        cost explodes with N (0.5 s for N = 20, 2 s for N = 30, minutes for N = 80): use
-        it only below about 40 samples.
+        samples; CLARABEL (interior point) is more accurate but its cost grows steeply with
+        N: use it only below about 40 samples.
     max_samples : int, default=300
         Largest number of samples (after merging must-linked samples) the convex
         relaxation accepts; its time grows roughly like ``N^3`` per iteration.
@@ -639,7 +637,7 @@ SPECS = (
         "memory; convex: SDP with N^2 variables, about O(N^3) per SCS iteration, N <= "
         "max_samples",
         constraints=True,
-        paper="diffrac_discriminative_flexible_clustering.txt",
+        paper="Bach & Harchaoui, DIFFRAC: a discriminative and flexible framework for clustering",
         test_params={"n_init": 2},
     ),
 )

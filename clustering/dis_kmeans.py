@@ -236,8 +236,7 @@ SPECS = (
         "(Ye, Zhao & Wu 2007).",
         cost="O(N d^2 + d^3) once, then O(n_init N d) per Lloyd iteration; memory O(N d + d^2)",
         linear=True,
-        paper="Ye, Zhao & Wu, NIPS 2007; Dis-KM in mspc_maximin_separation_probability_"
-        "clustering.txt",
+        paper="Ye, Zhao & Wu, NIPS 2007; Dis-KM in the MSPC paper",
         test_params={"n_init": 2},
     ),
 )

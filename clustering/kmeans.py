@@ -255,7 +255,7 @@ SPECS = (
         summary="Minimises the within-cluster sum of squared Euclidean distances (Lloyd).",
         cost="O(n_init N d) per Lloyd iteration; memory O(N d)",
         linear=True,
-        paper="Lloyd 1982; baseline KM in mspc_maximin_separation_probability_clustering.txt",
+        paper="Lloyd 1982; baseline KM in the MSPC paper",
         test_params={"n_init": 2},
     ),
 )

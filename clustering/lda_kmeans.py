@@ -257,7 +257,7 @@ SPECS = (
         "(Ding & Li 2007).",
         cost="O(N d^2 + d^3) per alternation plus k-means in k-1 dimensions; memory O(N d + d^2)",
         linear=True,
-        paper="Ding & Li, ICML 2007; LDA-KM in mspc_maximin_separation_probability_clustering.txt",
+        paper="Ding & Li, ICML 2007; LDA-KM in the MSPC paper",
         test_params={"n_init": 2},
     ),
 )

@@ -1,6 +1,8 @@
 """Clustering quality: the MSP score and the external measures the papers report.
 
 - :func:`msp_score` — Minimum Separation Probability of a labeling (MSPC paper, Definition 1).
+- :func:`msp_heldout_score` — the same bound for an MPM evaluated on points it was not
+  fitted to (:mod:`clustering.msp_heldout`): the label-free score the lab ranks labelings by.
 - :func:`clustering_accuracy`, :func:`clustering_error` — best one-to-one matching of
   clusters to classes (Hungarian algorithm).
 - :func:`nmi`, :func:`rand_index`, :func:`f_measure` — the measures of the multivariate-loss
@@ -18,6 +20,7 @@ from sklearn.metrics.cluster import contingency_matrix, pair_confusion_matrix
 
 from ._moments import binary_labels
 from .mpm import fit_mpm_to_labels
+from .msp_heldout import msp_heldout_score
 
 __all__ = [
     "chebyshev_fraction",
@@ -25,6 +28,7 @@ __all__ = [
     "clustering_error",
     "contingency",
     "f_measure",
+    "msp_heldout_score",
     "msp_score",
     "nmi",
     "pair_counts",

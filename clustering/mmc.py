@@ -24,27 +24,76 @@ from ._compat import (
     check_random_state,
     validate_data,
 )
-from ._mmc_losses import LOSSES, loss_of_labelings, most_violated_constraint
+from ._mmc_losses import LOSSES, loss_from_table, most_violated_constraint
+from ._mmc_qp import solve_plane_qp
 from ._spec import AlgorithmSpec, Param
 from ._validation import check_clusterable
 
-INITS = ("kmeans", "random")
+INITS = ("auto", "kmeans", "kmeans-standardized", "pca", "random")
+#: The starts ``init="auto"`` tries, in order (the first wins ties of the objective).
+AUTO_STARTS = ("kmeans", "kmeans-standardized", "pca")
+
+
+def _largest_variance(Xc: np.ndarray) -> float:
+    """The largest eigenvalue of the covariance of the centred ``Xc`` (from the smaller of
+    its two Gram matrices); the unit in which ``C`` is stated."""
+    n, d = Xc.shape
+    gram = Xc.T @ Xc if d <= n else Xc @ Xc.T
+    top = float(np.linalg.eigvalsh(gram)[-1]) / n
+    return top if top > 0 and np.isfinite(top) else 1.0
+
+
+def _pca_labels(X: np.ndarray) -> np.ndarray:
+    """The sign of the projection on the first principal direction (0/1)."""
+    Xc = X - X.mean(axis=0)
+    _, _, vt = np.linalg.svd(Xc, full_matrices=False)
+    labels = (Xc @ vt[0] > 0).astype(np.intp)
+    if labels.min() == labels.max():
+        labels[np.argmax(Xc @ vt[0])] = 1 - labels[0]
+    return labels
+
+
+def _start_labels(X, init, *, n_init: int, random_state) -> list[tuple[str, np.ndarray]]:
+    """``[(name, 0/1 labels)]`` of every start ``init`` asks for, duplicates (also with the
+    clusters swapped) removed."""
+    if not isinstance(init, str):
+        return [("given", initial_labels(X, init, n_init=n_init, random_state=random_state))]
+    names = AUTO_STARTS if init == "auto" else (init,)
+    starts: list[tuple[str, np.ndarray]] = []
+    for name in names:
+        if name == "pca":
+            labels = _pca_labels(X)
+        elif name == "kmeans-standardized":
+            std = X.std(axis=0)
+            data = (X - X.mean(axis=0)) / np.where(std > 0, std, 1.0)
+            labels = initial_labels(
+                X, "kmeans", n_init=n_init, random_state=random_state, data=data
+            )
+        else:
+            labels = initial_labels(X, name, n_init=n_init, random_state=random_state)
+        if not any(np.array_equal(labels, s) or np.array_equal(labels, 1 - s) for _, s in starts):
+            starts.append((name, labels))
+    return starts
 
 
 @dataclass(frozen=True)
 class MMCResult:
-    """What :func:`solve_mmc` returns (centred coordinates: ``f = Xc @ w + b``).
+    """What :func:`solve_mmc` returns, in the normalised units of :func:`solve_mmc`.
 
     Attributes
     ----------
-    w : ndarray of shape (d,)
-    b : float
+    u : ndarray of shape (d,)
+    beta : float
+        Normalised decision values are ``Xt @ u + beta``.
     labels : ndarray of shape (n,)
-        ``sign(f)`` in ``{-1, +1}``.
+        Their signs, in ``{-1, +1}``.
     xi : float
-        Slack of the final problem (12), ``max(0, max over all y' of the constraint)``.
+        Normalised slack of problem (12) over all ``2^n`` labelings,
+        ``max(0, max over y' of the constraint)``.
+    objective : float
+        ``u'u / 2 + C xi``.
     history : tuple of float
-        Objective ``w'w / 2 + C xi`` of problem (12) after each cutting-plane iteration.
+        That objective on the working set after each cutting-plane iteration.
     n_iter : int
         Cutting-plane iterations (constraints added).
     n_qp : int
@@ -53,10 +102,11 @@ class MMCResult:
         ``"converged"`` (no constraint violated by more than ``tol``) or ``"max_iter"``.
     """
 
-    w: np.ndarray
-    b: float
+    u: np.ndarray
+    beta: float
     labels: np.ndarray
     xi: float
+    objective: float
     history: tuple[float, ...]
     n_iter: int
     n_qp: int
@@ -64,74 +114,88 @@ class MMCResult:
 
 
 class _CCCPProblem:
-    """The QP (17), built once per fit with room for ``max_constraints`` cutting planes.
+    """The QP (17) in normalised units as a cvxpy problem (``solver=`` a cvxpy solver name),
+    built once per fit with room for ``max_constraints`` cutting planes::
 
-    Constraint ``k`` reads ``A_k w + c_k b + Delta_k <= xi`` with ``A_k = (y'_k - s)' Xc``,
-    ``c_k = sum(y'_k - s)`` and ``Delta_k = Delta(y'_k, s)``, where ``s = sign(f_t)`` is the
-    CCCP linearisation point; unused rows are all zero (``0 <= xi``, implied by
-    ``xi >= 0``), so adding a plane or moving ``s`` only changes parameter values.
+        min u'u / 2 + C xi   s.t.  A u + c beta + delta <= xi,  xi >= 0,  |beta| <= B.
+
+    Unused rows are all zero (``0 <= xi``, implied by ``xi >= 0``), so adding a plane or
+    moving the linearisation point only changes parameter values. The default solver is the
+    dual method of :mod:`clustering._mmc_qp`; this model is its independent check.
     """
 
-    def __init__(
-        self, d: int, n: int, C: float, l: float, max_constraints: int, loss_scale: float = 1.0
-    ):
-        self.w = cp.Variable(d, name="w")
-        self.b = cp.Variable(name="b")
+    def __init__(self, d: int, C: float, B: float, max_constraints: int):
+        self.u = cp.Variable(d, name="u")
+        self.beta = cp.Variable(name="beta")
         self.xi = cp.Variable(nonneg=True, name="xi")
         self.A = cp.Parameter((max_constraints, d), name="A", value=np.zeros((max_constraints, d)))
         self.c = cp.Parameter(max_constraints, name="c", value=np.zeros(max_constraints))
         self.delta = cp.Parameter(max_constraints, name="Delta", value=np.zeros(max_constraints))
-        # Solved in the variables u = n w, beta = n b (so w = u / n, b = beta / n): the
-        # constraints sum over n samples while the loss stays in [0, 1], so w shrinks like
-        # 1 / n and the objective like 1 / n^2 (|w| ~ 1e-3, objective ~ 1e-6 at n = 800),
-        # below the QP solver's tolerances. Multiplying the objective by n^2 gives the same
-        # minimiser with u = O(1):  u'u / 2 + C n^2 xi  s.t.  A u / n + c beta / n + Delta <= xi.
-        # A loss in [0, loss_scale] (2n for the error loss) is divided by loss_scale too:
-        # xi = loss_scale * (the variable xi), C n^2 loss_scale its weight, Delta given / scale.
-        self.n = n
-        self.loss_scale = float(loss_scale)
-        weight = C * n * n * self.loss_scale
-        objective = cp.Minimize(0.5 * cp.sum_squares(self.w) + weight * self.xi)
+        objective = cp.Minimize(0.5 * cp.sum_squares(self.u) + C * self.xi)
         constraints = [
-            (self.A @ self.w + cp.multiply(self.c, self.b)) / (n * self.loss_scale) + self.delta
-            <= self.xi,
-            # Class balance -l <= sum_i (w'x_i + b) <= l; on centred data the sum is n b = beta.
-            cp.abs(self.b) <= l,
+            self.A @ self.u + cp.multiply(self.c, self.beta) + self.delta <= self.xi,
+            cp.abs(self.beta) <= B,
         ]
         self.problem = cp.Problem(objective, constraints)
 
+    def solve(self, A, c, delta, solver: str) -> tuple[np.ndarray, float]:
+        k = A.shape[0]
+        full_A = np.zeros_like(self.A.value)
+        full_c = np.zeros_like(self.c.value)
+        full_delta = np.zeros_like(self.delta.value)
+        full_A[:k], full_c[:k], full_delta[:k] = A, c, delta
+        self.A.value, self.c.value, self.delta.value = full_A, full_c, full_delta
+        _cvx.solve(
+            self.problem,
+            solver=solver,
+            what="the CCCP subproblem (17) of MMC",
+            advice="Try solver=None (the dual method), a smaller C or a larger l.",
+        )
+        return np.asarray(self.u.value, dtype=float), float(self.beta.value)
 
-def _initial_hyperplane(Xc: np.ndarray, s: np.ndarray, loss_scale: float):
+
+def _initial_hyperplane(Xt: np.ndarray, s: np.ndarray):
     """``w_0`` of Algorithm 2 from the start labels ``s``: the difference of the two groups'
-    means, offset half-way between their mean decision values, scaled so that
-    ``sum_i |f_i| = 0.1 loss_scale`` (the loss is in ``[0, loss_scale]``).
+    means, offset half-way between their mean decision values, scaled so that the mean
+    ``|f_i|`` is 0.1 in normalised units (a tenth of the per-sample loss scale).
 
     With ``w_0 = 0`` every ``f_i`` is 0, the first most violated constraint is a labeling of
     maximal loss unrelated to the start, and the first CCCP step moves to a hyperplane that
     ignores it: on satellite the k-means start (NMI 0.76) and even the true classes ended at
-    NMI 0.39 (default C), while this start ends at 0.83 with a lower objective (12). The
-    result barely depends on the scale (0.01-1 gave NMI 0.832-0.834 there)."""
-    d = Xc.shape[1]
+    NMI 0.39, while this start ended at 0.83 with a lower objective (12). The result barely
+    depends on the scale (0.01-1 gave NMI 0.832-0.834 there)."""
+    d = Xt.shape[1]
     if not ((s > 0).any() and (s < 0).any()):
         return np.zeros(d), 0.0
-    v = Xc[s > 0].mean(axis=0) - Xc[s < 0].mean(axis=0)
-    f0 = Xc @ v
+    v = Xt[s > 0].mean(axis=0) - Xt[s < 0].mean(axis=0)
+    f0 = Xt @ v
     b0 = -0.5 * (f0[s > 0].mean() + f0[s < 0].mean())
-    total = float(np.abs(f0 + b0).sum())
-    if total <= 0 or not np.isfinite(total):
+    mean_abs = float(np.abs(f0 + b0).mean())
+    if mean_abs <= 0 or not np.isfinite(mean_abs):
         return np.zeros(d), 0.0
-    scale = 0.1 * loss_scale / total
+    scale = 0.1 / mean_abs
     return v * scale, float(b0 * scale)
 
 
+def _plane_losses(Y: np.ndarray, s: np.ndarray, loss: str, beta: float) -> np.ndarray:
+    """``Delta(y'_k, s)`` for every row of ``Y`` at once (contingency tables by counting)."""
+    pos = s > 0
+    a = (Y[:, pos] > 0).sum(axis=1)
+    b = (Y[:, ~pos] > 0).sum(axis=1)
+    return np.asarray(
+        loss_from_table(loss, a, b, pos.sum() - a, (~pos).sum() - b, beta), dtype=float
+    )
+
+
 def solve_mmc(
-    Xc: np.ndarray,
+    Xt: np.ndarray,
     labels0: np.ndarray,
     *,
     loss: str,
     beta: float,
     C: float,
-    l: float,
+    B: float,
+    loss_scale: float,
     tol: float,
     cccp_tol: float,
     max_iter: int,
@@ -139,72 +203,88 @@ def solve_mmc(
     solver: str | None,
     w0_from_labels: bool = True,
 ) -> MMCResult:
-    """Algorithm 1 (cutting plane) with Algorithm 2 (CCCP) on centred data ``Xc``.
+    """Algorithm 1 (cutting plane) with Algorithm 2 (CCCP) in normalised units.
 
+    ``Xt`` is the centred data divided by the square root of its largest variance;
+    decision values are ``ft = Xt @ u + beta`` and, with ``L = loss_scale`` (1, or ``n``
+    for the error loss), problem (12) reads::
+
+        min u'u / 2 + C xi  s.t.  mean_i (y'_i - s_i) ft_i + Delta(y', s) / L <= xi,
+                                  xi >= 0,  |beta| <= B,
+
+    which is the paper's (12) with ``f = (L / n) ft`` (the estimator maps back).
     ``labels0`` (in ``{-1, +1}``) is the first linearisation point ``ybar``; ``w_0`` is
-    :func:`_initial_hyperplane` of it (``w0_from_labels``) or zero.
+    :func:`_initial_hyperplane` of it (``w0_from_labels``) or zero. ``solver=None`` solves
+    each QP (17) by its dual (:func:`clustering._mmc_qp.solve_plane_qp`); a cvxpy solver
+    name uses the cvxpy model :class:`_CCCPProblem`.
     """
-    n, d = Xc.shape
-    qp = _CCCPProblem(d, n, C, l, max_iter, loss_scale=float(n) if loss == "error" else 1.0)
-    planes: list[np.ndarray] = []
+    n, d = Xt.shape
+    kappa = loss_scale / n  # paper f = kappa * ft
+    cvx = None if solver is None else _CCCPProblem(d, C, B, max_iter)
+    planes = np.empty((0, n))
     s = np.where(labels0 > 0, 1.0, -1.0)
     if w0_from_labels:
-        w, b = _initial_hyperplane(Xc, s, qp.loss_scale)
+        u, beta_ = _initial_hyperplane(Xt, s)
     else:
-        w, b = np.zeros(d), 0.0
+        u, beta_ = np.zeros(d), 0.0
     history: list[float] = []
     n_qp = 0
     status = "max_iter"
-    advice = "Try another solver (solver='SCS'), a smaller C or a larger l."
 
-    def current_xi(f, s):
-        if not planes:
+    def working_xi(ft, s):
+        if not planes.shape[0]:
             return 0.0
-        return max(0.0, max(loss_of_labelings(loss, y, s, beta) - (s - y) @ f for y in planes))
+        lhs = (planes - s) @ ft / n + _plane_losses(planes, s, loss, beta) / loss_scale
+        return max(0.0, float(lhs.max()))
 
     for _ in range(max_iter):
-        f = Xc @ w + b
-        mv = most_violated_constraint(f, s, loss, beta)
-        xi_now = current_xi(f, s)
+        ft = Xt @ u + beta_
+        mv = most_violated_constraint(kappa * ft, s, loss, beta)
+        xi_now = working_xi(ft, s)
         # At least one plane: w_0 is only a start, not a solution of (12).
-        if planes and (mv.slack <= xi_now + tol or any(np.array_equal(mv.y, y) for y in planes)):
+        if planes.shape[0] and (
+            mv.slack / loss_scale <= xi_now + tol or (planes == mv.y).all(axis=1).any()
+        ):
             status = "converged"
             break
-        planes.append(mv.y)
-        k = len(planes)
+        planes = np.vstack([planes, mv.y])
         # Algorithm 2: CCCP on problem (12) restricted to the planes, from s.
         previous = np.inf
         for _ in range(max_cccp_iter):
-            G = np.asarray(planes) - s  # rows y'_k - s
-            A = np.zeros_like(qp.A.value)
-            c = np.zeros_like(qp.c.value)
-            delta = np.zeros_like(qp.delta.value)
-            A[:k] = G @ Xc
-            c[:k] = G.sum(axis=1)
-            delta[:k] = [loss_of_labelings(loss, y, s, beta) / qp.loss_scale for y in planes]
-            qp.A.value, qp.c.value, qp.delta.value = A, c, delta
-            value = _cvx.solve(
-                qp.problem, solver=solver, what="the CCCP subproblem (17) of MMC", advice=advice
-            )
+            G = planes - s  # rows y'_k - s
+            A = G @ Xt / n  # eq. (17): the constraint rows
+            c = G.sum(axis=1) / n
+            delta = _plane_losses(planes, s, loss, beta) / loss_scale
+            if cvx is None:
+                qp = solve_plane_qp(A, c, delta, C, B)
+                u, beta_ = qp.u, qp.beta
+            else:
+                u, beta_ = cvx.solve(A, c, delta, solver)
             n_qp += 1
-            w, b = np.asarray(qp.w.value, dtype=float) / n, float(qp.b.value) / n
-            s_new = np.where(Xc @ w + b >= 0, 1.0, -1.0)
+            ft = Xt @ u + beta_
+            value = 0.5 * u @ u + C * max(0.0, float((A @ u + c * beta_ + delta).max()))
+            s_new = np.where(ft >= 0, 1.0, -1.0)
             done = np.array_equal(s_new, s) or abs(previous - value) <= cccp_tol * abs(value)
             s, previous = s_new, value
             if done:
                 break
-        history.append(0.5 * w @ w + C * current_xi(Xc @ w + b, s))
+        history.append(0.5 * u @ u + C * working_xi(Xt @ u + beta_, s))
 
-    f = Xc @ w + b
-    s = np.where(f >= 0, 1.0, -1.0)
-    xi = max(current_xi(f, s), most_violated_constraint(f, s, loss, beta).slack, 0.0)
+    ft = Xt @ u + beta_
+    s = np.where(ft >= 0, 1.0, -1.0)
+    xi = max(
+        working_xi(ft, s),
+        most_violated_constraint(kappa * ft, s, loss, beta).slack / loss_scale,
+        0.0,
+    )
     return MMCResult(
-        w=w,
-        b=b,
+        u=u,
+        beta=float(beta_),
         labels=s,
         xi=xi,
+        objective=float(0.5 * u @ u + C * xi),
         history=tuple(history),
-        n_iter=len(planes),
+        n_iter=int(planes.shape[0]),
         n_qp=n_qp,
         status=status,
     )
@@ -236,23 +316,22 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     beta : float, default=1.5
         ``beta`` of the F-measure (``loss="f"``); ``beta > 1`` penalises splitting a cluster
         more than merging two. The paper uses 1.5.
-    C : float, default=0.1
-        Weight of the loss slack ``xi`` against ``w'w / 2``, for the per-sample feature map
-        ``Psi / n`` (and, for ``"error"``, the per-sample loss ``Delta / n``): the paper's
-        ``C`` of (12) is ``C / n^2`` (``C / n^3`` for ``"error"``, fitted as ``C_paper_``).
-        With the paper's own ``C`` the good value falls like ``1 / n^2`` (1e-5 at n = 200,
-        1e-6 at n = 800 on two Gaussians), so a fixed default collapsed to accuracy about
-        0.6 from n = 800; per sample, ``C = 0.1`` gives 0.92-0.93 from n = 200 to 6400
-        (``bench/bench_baselines_opt.py``) and NMI 0.81 on digits 3 vs 8. Larger ``C``: a
-        better fit of the loss, a smaller margin, many more cutting planes (and, measured on
-        two Gaussians at n = 800, accuracy 0.86 at C = 1 and 0.58 at C = 10 for the NMI
-        loss). Use ``C=100`` for ``loss="error"`` (the registry's default).
+    C : float, default=0.5
+        Weight of the loss slack ``xi`` against ``w'w / 2``, stated so that the same value
+        suits any ``N`` and any units: for the per-sample feature map ``Psi / n``, data
+        divided by the square root of its largest variance (``scale_``, the top eigenvalue
+        of its covariance) and, for ``"error"``, the per-sample loss ``Delta / n``. The
+        paper's ``C`` of (12) is ``C / (scale_ n^2)`` (``C / (scale_ n)`` for ``"error"``),
+        fitted as ``C_paper_``. Stated in the paper's units instead, the good value falls
+        like ``1 / n^2`` and like ``1 / scale^2``: multiplying every feature by 8 (digits as
+        pixel counts 0-16 instead of ``[-1, 1]``) acts like a 64 times larger ``C``.
+        Larger ``C``: a better fit of the loss, a smaller margin, many more cutting planes.
     l : float, default=0.01
         Class balance: ``|sum_i (w'x_i + b)| <= l``, which keeps the hyperplane near the
         centre of the data (on centred data it bounds the offset, ``|b| <= l / n``).
     tol : float, default=1e-3
         ``epsilon`` of Algorithm 1: stop when the most violated constraint needs at most
-        ``tol`` more slack than the current ``xi``.
+        ``tol`` more slack than the current ``xi`` (for ``"error"``, slack per sample).
     cccp_tol : float, default=1e-4
         Algorithm 2 stops when the QP objective changes by less than this fraction (the
         paper's ``alpha% = 0.01%``) or the labels stop changing.
@@ -260,15 +339,21 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         Maximum number of cutting planes (outer iterations).
     max_cccp_iter : int, default=20
         Maximum number of CCCP steps per cutting plane.
-    init : {"kmeans", "random"} or array-like of shape (n_samples,), default="kmeans"
-        The first labeling ``ybar`` (k-means, a random balanced split, or given). From it
-        the CCCP starts twice, with ``w_0 = 0`` and with ``w_0`` along the difference of
-        the two groups' means, and the fit keeps the lower objective of (12) (label-free;
-        on satellite the ``w_0 = 0`` start alone ended at NMI 0.39, the fit reaches 0.83).
+    init : {"auto", "kmeans", "kmeans-standardized", "pca", "random"} or array-like of \
+shape (n_samples,), default="kmeans"
+        The first labeling ``ybar``: k-means on the features, k-means on standardised
+        features, the sign of the projection on the first principal direction, a random
+        balanced split, or given labels. ``"auto"`` tries the first three (each distinct
+        one once) and keeps the fit with the lowest objective of (12), using no labels.
+        From every start the CCCP starts twice, with ``w_0 = 0`` and with ``w_0`` along
+        the difference of the two groups' means, and again the lower objective is kept
+        (on satellite the ``w_0 = 0`` start alone ended at NMI 0.39, the fit reaches 0.83).
     n_init : int, default=10
-        Number of k-means restarts.
+        Number of restarts of each k-means start.
     solver : str or None, default=None
-        cvxpy solver for the QPs (``None``: Clarabel if installed).
+        How the QPs (17) are solved. ``None``: through their dual, which has one variable
+        per cutting plane (:mod:`clustering._mmc_qp`); a cvxpy solver name (``"CLARABEL"``,
+        ``"OSQP"``, ...): the primal in cvxpy (slower; a cross-check).
     random_state : int, RandomState instance or None, default=None
         Seeds k-means and the random start.
 
@@ -281,7 +366,13 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     b_ : float
         Offset: ``decision_function(X) = X @ w_ - b_``.
     C_paper_ : float
-        The ``C`` of the paper's problem (12) for this ``n``.
+        The ``C`` of the paper's problem (12) for this ``n`` and ``scale_``.
+    scale_ : float
+        The largest variance of ``X`` along any direction (top eigenvalue of its
+        covariance), the unit of ``C``.
+    start_ : str
+        The start whose fit was kept (``"kmeans"``, ``"kmeans-standardized"``, ``"pca"``,
+        ``"random"`` or ``"given"``).
     xi_ : float
         Slack of problem (12) at the solution (over all ``2^n`` constraints).
     objective_ : float
@@ -289,11 +380,11 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     n_iter_ : int
         Number of cutting planes added.
     n_qp_ : int
-        Number of QPs (17) solved (both CCCP starts).
+        Number of QPs (17) solved (all starts).
     history_ : ndarray of shape (n_iter_,)
         Objective of problem (12) on the working set after each cutting plane.
     init_labels_ : ndarray of shape (n_samples,)
-        The starting labels (0/1).
+        The labels of the first start (0/1).
     converged_ : bool
         Whether Algorithm 1 stopped on ``tol`` rather than ``max_iter``.
     n_features_in_ : int
@@ -304,12 +395,14 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     Notes
     -----
     Cost: each cutting plane adds one ``O(n^2)`` contingency scan (``O(n log n)`` for
-    sorting plus the table scan) and a few QPs with ``d + 2`` variables and at most
-    ``max_iter`` constraints (built once per fit, re-solved with new parameter values);
-    memory ``O(n d + max_iter d)``. Linear kernel only, as in the paper's experiments (for a
-    kernel, fit on kernel-PCA coordinates). The offset ``b`` (not penalised, as in problem
-    (1)) is included in ``f``; the paper's (10) writes the problem without it. The result
-    depends on the units of the features, like any margin method.
+    sorting plus the table scan) and a few QPs (17); each is solved through its dual, a
+    dense QP with one variable per cutting plane (``O(n K d)`` to build, ``O(K^3)`` per
+    interior-point step, ``K <= max_iter``); memory ``O(n d + n max_iter)``. Linear kernel
+    only, as in the paper's experiments (for a kernel, fit on kernel-PCA coordinates). The
+    offset ``b`` (not penalised, as in problem (1)) is included in ``f``; the paper's (10)
+    writes the problem without it. A unit common to all features does not change the fit
+    (``C`` is relative to ``scale_``); the relative units of the features do, as for any
+    margin method.
 
     References
     ----------
@@ -348,7 +441,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         loss: str = "nmi",
         *,
         beta: float = 1.5,
-        C: float = 0.1,
+        C: float = 0.5,
         l: float = 0.01,
         tol: float = 1e-3,
         cccp_tol: float = 1e-4,
@@ -388,40 +481,47 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self : MMCMultivariate
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        if self.loss == "f" and X.shape[0] < 3:
+            raise ValueError(
+                "The F-measure loss needs at least 3 samples: with 2 there is a single pair, "
+                "and the pairwise F-measure scores one cluster as well as two. Use more "
+                "samples or another loss."
+            )
         check_clusterable(X)
         random_state = check_random_state(self.random_state)
-        labels0 = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
-        self.init_labels_ = labels0.copy()
-        mean = X.mean(axis=0)
         n = X.shape[0]
-        # The paper's C multiplies a slack in loss units while the margin term of (12)
-        # sums over n samples, so a fixed paper C means a different trade-off at every n
-        # (the good C falls like 1 / n^2: 1e-5 at n = 200, 1e-6 at n = 800 on two
-        # Gaussians). ``C`` is the trade-off for the per-sample feature map Psi / n
-        # (and, for the error loss, the per-sample error Delta / n): paper C = C / n^2
-        # (C / n^3 for "error").
-        self.C_paper_ = float(self.C / n**3 if self.loss == "error" else self.C / n**2)
+        mean = X.mean(axis=0)
+        Xc = X - mean
+        self.scale_ = _largest_variance(Xc)
+        # Normalised units (solve_mmc): the data divided by the square root of its largest
+        # variance, the feature map per sample (Psi / n) and, for the error loss, the loss
+        # per sample (L = n). Then C means the same at any N and in any units:
+        # paper C = C L / (scale_ n^2).
+        L = float(n) if self.loss == "error" else 1.0
+        Xt = Xc / np.sqrt(self.scale_)
+        self.C_paper_ = float(self.C * L / (self.scale_ * n**2))
+        starts = _start_labels(X, self.init, n_init=self.n_init, random_state=random_state)
+        self.init_labels_ = starts[0][1].copy()
         kwargs = dict(
             loss=self.loss,
             beta=self.beta,
-            C=self.C_paper_,
-            l=self.l,
+            C=float(self.C),
+            B=float(self.l) / L,
+            loss_scale=L,
             tol=self.tol,
             cccp_tol=self.cccp_tol,
             max_iter=self.max_iter,
             max_cccp_iter=self.max_cccp_iter,
             solver=self.solver,
         )
-        # Two CCCP starts from the same labels, w_0 = 0 and w_0 from the labels' means;
-        # the fit keeps the lower objective of (12) (label-free). Each alone loses on some
-        # data: w_0 = 0 took satellite from the k-means start to NMI 0.39 (objective 1.93e-8;
-        # the other start 0.83, 1.86e-8), the means start took digits 3 vs 8 to 0.785
-        # (7.447e-7; w_0 = 0: 0.810, 7.442e-7), default C.
-        results = [
-            solve_mmc(X - mean, 2 * labels0 - 1, w0_from_labels=flag, **kwargs)
-            for flag in (False, True)
-        ]
-        result = min(results, key=lambda r: 0.5 * r.w @ r.w + self.C_paper_ * r.xi)
+        # From each start the CCCP starts twice, w_0 = 0 and w_0 from the labels' means,
+        # and the fit keeps the lowest objective of (12) over all of them (label-free).
+        results = []
+        for name, labels0 in starts:
+            for flag in (False, True):
+                result = solve_mmc(Xt, 2 * labels0 - 1, w0_from_labels=flag, **kwargs)
+                results.append((result.objective, len(results), name, result))
+        _, _, self.start_, result = min(results, key=lambda r: r[:2])
         if result.status == "max_iter":
             warnings.warn(
                 f"MMCMultivariate did not converge in max_iter={self.max_iter} cutting planes; "
@@ -429,15 +529,16 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        self.w_ = result.w
-        self.b_ = float(result.w @ mean - result.b)
+        # Back to the paper's units: f = (L / n) (Xt u + beta).
+        self.w_ = (L / (n * np.sqrt(self.scale_))) * result.u
+        self.b_ = float(self.w_ @ mean - (L / n) * result.beta)
         # Labels exactly as decision_function computes them (no rounding disagreement).
         self.labels_ = (X @ self.w_ - self.b_ >= 0).astype(np.intp)
-        self.xi_ = result.xi
-        self.objective_ = float(0.5 * result.w @ result.w + self.C_paper_ * result.xi)
+        self.xi_ = float(L * result.xi)
+        self.objective_ = float(0.5 * self.w_ @ self.w_ + self.C_paper_ * self.xi_)
         self.n_iter_ = result.n_iter
-        self.n_qp_ = sum(r.n_qp for r in results)
-        self.history_ = np.asarray(result.history, dtype=float)
+        self.n_qp_ = sum(r[3].n_qp for r in results)
+        self.history_ = np.asarray(result.history, dtype=float) * (L**2 / (n**2 * self.scale_))
         self.converged_ = result.status == "converged"
         return self
 
@@ -447,12 +548,12 @@ _C_PARAM = {
     loss: Param(
         "C",
         "float",
-        100.0 if loss == "error" else 0.1,
-        "Weight of the clustering loss against a wide margin, per sample (the same value "
-        "suits any N). Larger: fits the loss harder (slower, more cutting planes); smaller: "
-        "wider margin. Depends on the data's units.",
+        0.5,
+        "Weight of the clustering loss against a wide margin, per sample and relative to "
+        "the data's largest variance (the same value suits any N and any common unit). "
+        "Larger: fits the loss harder (slower, more cutting planes); smaller: wider margin.",
         low=1e-3,
-        high=1e4,
+        high=100.0,
         log=True,
     )
     for loss in LOSSES
@@ -477,10 +578,10 @@ _BETA_PARAM = Param(
     high=5.0,
     label="β",
 )
-_MMC_PAPER = "mmc_multivariate_loss.txt"
+_MMC_PAPER = "Zhao, Kwok & Zhang, Maximum Margin Clustering with Multivariate Loss Function"
 _MMC_COST = (
-    "Per cutting plane: O(N^2) contingency scan + a few QPs with d + 2 variables (CCCP); "
-    "tens of planes; memory O(N d)"
+    "Per cutting plane: O(N^2) contingency scan + a few small dual QPs (one variable per "
+    "plane; CCCP); tens of planes, up to 3 starts; memory O(N d)"
 )
 _MMC_TEST = {"n_init": 2, "max_iter": 15, "tol": 1e-2}
 
@@ -513,7 +614,7 @@ def grid_search_mmc(
     *,
     loss: str = "nmi",
     beta: float = 1.5,
-    Cs=(0.01, 0.03, 0.1, 0.3, 1.0),
+    Cs=(0.1, 0.2, 0.5, 1.0, 2.0),
     ls=(0.0, 0.01),
     n_runs: int = 3,
     random_state: int = 0,

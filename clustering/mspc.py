@@ -31,6 +31,7 @@ from ._starts import MULTI_STARTS, whiten
 from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
+from .msp_heldout import heldout_msp_z, heldout_seed
 from .mspc_multiclass import fit_general
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
@@ -164,7 +165,18 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         Optimal value of the MPM problem (2) on the final labels.
     msp_ : float
         MSP of the final labels, ``kappa_^2 / (1 + kappa_^2)`` (same ``lam`` and
-        ``regularizer``).
+        ``regularizer``): the paper's in-sample MSP, the MPM fitted and scored on the same
+        points.
+    msp_heldout_ : float
+        Held-out MSP of the final labels (:func:`clustering.metrics.msp_heldout_score`, same
+        ``lam`` and ``regularizer``, the default ``n_splits`` and ``n_repeats``, splits
+        drawn from ``random_state``): the MPM fitted on part of each cluster, its worst-case
+        separation bound evaluated with the moments of the rest, averaged. It estimates how
+        well a classifier learnt from the labels separates points it was not fitted to,
+        without the in-sample MSP's optimistic bias when ``d`` is large against the cluster
+        sizes. 0 when a cluster has fewer than 2 points (nothing can be held out). For
+        ``n_clusters > 2`` the multi-class combination; for ``kernel="rbf"`` computed in the
+        kernel's feature space (the feature map is fitted without labels on all points).
     n_iter_ : int
         Number of alternations run (1 for ``"eig"``).
     history_ : ndarray of shape (n_iter_,)
@@ -414,6 +426,14 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
             reg = lam * Lambda
             self.kappa_ = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
         self.msp_ = kappa_to_alpha(self.kappa_)
+        self.msp_heldout_ = heldout_msp_z(
+            std.Z,
+            self.labels_,
+            2,
+            lam * Lambda,
+            random_state=heldout_seed(self.random_state, random_state),
+            too_small="zero",
+        )
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form", "local-max")
@@ -439,6 +459,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         self.starts_ = fitted.starts
         self.pairs_ = fitted.pairs
         self.msp_ = fitted.msp
+        self.msp_heldout_ = fitted.msp_heldout
         self.alpha_ = fitted.alpha
         if fitted.w is not None:
             self.w_, self.b_ = fitted.w, fitted.b
@@ -498,9 +519,9 @@ _INIT = Param(
     label="start",
 )
 
-_PAPER = "mspc_maximin_separation_probability_clustering.txt"
+_PAPER = "Huang et al., Maximin Separation Probability Clustering"
 # scikit-learn sets n_clusters=1 in these checks; MSPC refuses one cluster with a clear error.
-_ONE_CLUSTER = "scikit-learn sets n_clusters=1; MSPC refuses a single cluster (issue 14)"
+_ONE_CLUSTER = "scikit-learn sets n_clusters=1; MSPC refuses a single cluster"
 _K1_CHECKS = {
     c: _ONE_CLUSTER
     for c in (

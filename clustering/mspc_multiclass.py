@@ -59,8 +59,7 @@ noisier sets the target is not always met (``make_moons(noise=0.15, random_state
 ``random_state=1``: the Nystroem landmarks matter). Over the data seeds 0 to 4 of the two
 target generators (defaults, ``random_state=0``): moons 0.980, 0.968, 0.985, 0.888, 0.862;
 circles 1.000 four times and 0.512, so the target holds on 3 and 4 of 5 draws; three
-Gaussian blobs (``make_blobs(300, centers=3, random_state=0)``) 0.880 (linear 0.917). A
-fit on 400 points takes about 5 s of CPU (four starts climbed).
+Gaussian blobs (``make_blobs(300, centers=3, random_state=0)``) 0.880 (linear 0.917).
 
 What a kernel keeps and loses: the data are z-scored before the map, and the width is
 computed from the z-scored data, so kernel MSPC keeps invariance to **per-feature scaling**
@@ -87,6 +86,7 @@ from ._compat import check_random_state
 from ._moments import regularizer_matrix, standardize
 from ._starts import MULTI_STARTS, whiten
 from .exceptions import DegenerateDataError
+from .msp_heldout import heldout_msp_z, heldout_seed
 from .msp_multiclass import encode_labels
 from .solvers.multiclass import (
     solve_eig_multiclass,
@@ -97,28 +97,13 @@ from .solvers.multiclass import (
 
 #: The most Nystroem landmarks kernel MSPC uses.
 MAX_COMPONENTS = 300
-#: Samples used for the median heuristic and for the spanning-tree width.
+#: Samples used for the spanning-tree width.
 MEDIAN_SAMPLES = 1000
 
 
 def _subsample(Z: np.ndarray, random_state) -> np.ndarray:
     n = Z.shape[0]
     return Z[random_state.permutation(n)[:MEDIAN_SAMPLES]] if n > MEDIAN_SAMPLES else Z
-
-
-def median_gamma(Z: np.ndarray, random_state) -> float:
-    """``1 / median ||z_i - z_j||^2`` over at most :data:`MEDIAN_SAMPLES` samples."""
-    S = _subsample(Z, random_state)
-    sq = (S**2).sum(axis=1)
-    D = sq[:, None] + sq[None, :] - 2.0 * S @ S.T
-    iu = np.triu_indices(S.shape[0], 1)
-    med = float(np.median(np.maximum(D[iu], 0.0)))
-    if med <= 0:
-        raise DegenerateDataError(
-            "More than half of the pairs of samples coincide, so the median heuristic gives "
-            "no kernel width. Pass gamma explicitly."
-        )
-    return 1.0 / med
 
 
 def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
@@ -139,6 +124,46 @@ def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
         )
     sigma = float(minimum_spanning_tree(euclidean_distances(S)).data.max())
     return 1.0 / (2.0 * sigma**2)
+
+
+#: A kernel value below this is zero for the clustering (the sample is on its own).
+KERNEL_FLOOR = 1e-12
+
+
+def check_gamma(Z: np.ndarray, gamma: float, random_state) -> None:
+    """Refuse an RBF width that makes the kernel useless on ``Z`` (z-scored samples).
+
+    Too wide (``gamma`` tiny): every kernel value is within :data:`KERNEL_FLOOR` of 1, all
+    samples look the same. Too narrow: a sample's kernel values to every other sample fall
+    below it (the longest edge of a minimum spanning tree is past the width), so it would
+    form a cluster on its own. Both messages give the automatic width.
+    """
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from sklearn.metrics.pairwise import euclidean_distances
+
+    S = np.unique(_subsample(Z, random_state), axis=0)
+    if S.shape[0] < 2:
+        return  # the data checks name coinciding samples
+    D = euclidean_distances(S)
+    sigma = float(minimum_spanning_tree(D).data.max())
+    auto = 1.0 / (2.0 * sigma**2)
+    diameter2 = float(D.max()) ** 2
+    if gamma * diameter2 < KERNEL_FLOOR:
+        raise DegenerateDataError(
+            f"gamma={gamma:g} is so small that every RBF kernel value is within "
+            f"{KERNEL_FLOOR:g} of 1 (the samples are at most {diameter2**0.5:.3g} apart in "
+            "z-scored units): every pair of samples looks the same. Use a larger gamma, "
+            f"or gamma=None for the automatic width ({auto:.3g} here)."
+        )
+    limit = -np.log(KERNEL_FLOOR) / sigma**2
+    if gamma > limit:
+        raise DegenerateDataError(
+            f"gamma={gamma:g} is so narrow that the samples fall apart into groups with no "
+            f"RBF kernel value above {KERNEL_FLOOR:g} between them (a minimum spanning tree "
+            f"of the z-scored samples has an edge of {sigma:.3g}): such a group, even a "
+            f"single sample, would be a cluster of its own. Use gamma below {limit:.3g}, or "
+            f"gamma=None for the automatic width ({auto:.3g} here)."
+        )
 
 
 class SpectralMap:
@@ -185,6 +210,8 @@ class FeatureMap:
         self.spectral = None
         self.gamma_ = None
         if kernel == "rbf":
+            if gamma is not None:
+                check_gamma(Z, float(gamma), random_state)
             self.gamma_ = (
                 float(gamma) if gamma is not None else spanning_tree_gamma(Z, random_state)
             )
@@ -314,6 +341,7 @@ class GeneralFit:
     starts: list
     pairs: list
     msp: float
+    msp_heldout: float
     alpha: np.ndarray
     w: np.ndarray | None
     b: float | np.ndarray | None
@@ -386,6 +414,14 @@ def fit_general(params, X: np.ndarray) -> GeneralFit:
         starts=starts,
         pairs=model.pairs,
         msp=model.msp(),
+        msp_heldout=heldout_msp_z(
+            Z,
+            result.labels,
+            k,
+            reg,
+            random_state=heldout_seed(params.random_state, random_state),
+            too_small="zero",
+        ),
         alpha=model.alpha,
         w=w,
         b=b,

@@ -384,7 +384,7 @@ class SoftLabelMVC(ClusterMixin, BaseEstimator):
 
 # ------------------------------------------------------------------------------- specs
 
-_PAPER = "mvc_maximum_volume_clustering.txt"
+_PAPER = "Niu, Dai, Shang & Sugiyama, Maximum Volume Clustering"
 
 SPECS = (
     AlgorithmSpec(

@@ -58,8 +58,8 @@ class HardLabelMVC(ClusterMixin, BaseEstimator):
     eigenvector of the relaxed label matrix ``M ~ y y'``.
 
     **Cost: O(n^6.5) time, O(n^4) memory (an interior-point SDP with an n x n matrix
-    variable).** Refuses more than ``max_samples`` samples (default 150, about half a minute
-    to a few minutes); use :class:`SoftLabelMVC` (``O(n^3)``) for larger data.
+    variable).** Refuses more than ``max_samples`` samples (default 150); use
+    :class:`SoftLabelMVC` (``O(n^3)``) for larger data.
 
     Parameters
     ----------

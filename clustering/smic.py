@@ -426,7 +426,7 @@ SPECS = (
         cost="per neighbour count t: O(N log N d) k-NN search, O(N t) kernel, Lanczos on "
         "K U K (O(N t) per product), O(N b + b^3) SMI estimate (b = 100); memory O(N (t + b))",
         constraints=True,
-        paper="3smic_semi_supervised_smi_clustering.txt",
+        paper="Calandriello, Niu & Sugiyama, Semi-supervised information-maximization clustering",
         test_params={"neighbor_candidates": (3, 5, 7)},
     ),
 )

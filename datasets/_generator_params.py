@@ -1,7 +1,7 @@
 """What each synthetic generator accepts: its parameters, declared once as ``Param``\\s.
 
 The same declarations give the Data page's widgets, the link decoder's ranges
-(:mod:`ui.url`), the cost guard (:func:`clustering._cost.check_generator`) and the
+(:mod:`ui.url`), the cost guard (:func:`datasets.synthetic.check_generator`) and the
 generators' own argument checks (:func:`validated`), so a generator called from Python
 accepts exactly what the lab offers.
 """

@@ -210,7 +210,7 @@ def diffrac_bumps(
         description=(
             "Two linearly separable bumps in (x1, x2) plus "
             f"{p} independent Gaussian noise dimensions with standard deviation {noise_sd:.3g} "
-            "(DIFFRAC paper, diffrac_discriminative_flexible_clustering.txt, Fig. 1). "
+            "(DIFFRAC paper, Fig. 1). "
             f"Parameters: {params}."
         ),
         source=_SOURCE,

@@ -55,8 +55,11 @@ UCI_TASKS = ("ionosphere", "breast", "australian", "diabetes", "letter", "satell
 #: differentiate").
 MMC_DIGITS_PAIRS = ("digits:1v7", "digits:2v7", "digits:3v8", "digits:8v9")
 
-_MSPC = "MSPC paper (mspc_maximin_separation_probability_clustering.txt)"
-_MMC = "MMC multivariate-loss paper (mmc_multivariate_loss.txt)"
+_MSPC = "MSPC paper (Huang et al., Maximin Separation Probability Clustering)"
+_MMC = (
+    "MMC multivariate-loss paper (Zhao, Kwok & Zhang, Maximum Margin Clustering with "
+    "Multivariate Loss Function)"
+)
 
 
 #: Multi-class sources that have pair tasks, and the number of pairs of each.

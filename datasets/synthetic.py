@@ -29,6 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from clustering._spec import Param
+from clustering.exceptions import TooExpensiveError
 
 from ._base import Dataset, DatasetError
 from ._generator_params import PARAMS
@@ -39,6 +40,7 @@ __all__ = [
     "GeneratorParam",
     "GeneratorSpec",
     "afs_trap",
+    "check_generator",
     "circles",
     "diffrac_bumps",
     "make",
@@ -87,7 +89,7 @@ _FUNCTIONS: dict[str, tuple[Callable[..., Dataset], str, str, str]] = {
         diffrac_bumps,
         "DIFFRAC bumps + noise dimensions",
         "Two separable bumps hidden among noise dimensions.",
-        "diffrac_discriminative_flexible_clustering.txt, Fig. 1",
+        "Bach & Harchaoui, DIFFRAC: a discriminative and flexible framework for clustering, Fig. 1",
     ),
     "moons": (
         moons,
@@ -105,7 +107,8 @@ _FUNCTIONS: dict[str, tuple[Callable[..., Dataset], str, str, str]] = {
         afs_trap,
         "AFS trap (a noise feature whose scale decides k-means)",
         "Anisotropic feature scaling in one picture: which feature does each method split?",
-        "mspc_maximin_separation_probability_clustering.txt, Sec. AFS",
+        "Huang et al., Maximin Separation Probability Clustering, section on anisotropic "
+        "feature scaling",
     ),
 }
 
@@ -133,3 +136,34 @@ def make(key: str, **params: Any) -> Dataset:
             f"There is no generator called {key!r}. Choose one of: {', '.join(GENERATORS)}."
         ) from None
     return spec.make(**params)
+
+
+def check_generator(key: str, params: Mapping[str, Any]) -> None:
+    r"""Refuse generator settings outside the ranges the app's widgets offer.
+
+    The ranges are the generator's declared ``Param``\s (``datasets.synthetic.GENERATORS``),
+    the same ones the generator functions and the link decoder check: this is the check
+    phrased as a cost refusal, before any data is drawn.
+
+    Raises
+    ------
+    TooExpensiveError
+        If a numeric parameter lies outside its declared range (the message names it, the
+        range and the value).
+    KeyError
+        If ``key`` is not a generator.
+    """
+    spec = GENERATORS[key]
+    for param in spec.params:
+        if param.name not in params or param.kind not in ("int", "float"):
+            continue
+        value = params[param.name]
+        try:
+            v = float(value)
+        except (TypeError, ValueError, OverflowError):
+            continue  # the generator's own check names a non-number
+        if not param.in_range(v):
+            raise TooExpensiveError(
+                f"{key}: {param.name}={value!r} is outside the range the lab runs here "
+                f"({param.low:g} to {param.high:g}). Fix: choose {param.name} in that range."
+            )

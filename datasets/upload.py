@@ -17,13 +17,14 @@ this module (header, label column, missing values, the resulting data set).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ._base import Dataset, DatasetError, format_names
-from ._csv_columns import _INDEX_NAMES, _Column, _is_row_number, _label_values
-from ._csv_table import _read_table
+from ._csv_columns import _INDEX_NAMES, _NA_TOKENS, _Column, _is_row_number, _label_values
+from ._csv_table import _pandas, _read_table
 from ._csv_text import (
     _DELIMITER_NAMES,
     _SAVE_AS_CSV,
@@ -31,18 +32,23 @@ from ._csv_text import (
     _decode,
     _header_row,
     _looks_numeric,
+    _prescan,
     _read_source,
     _sample_lines,
     _sniff_delimiter,
     _uses_decimal_comma,
 )
+from .label_guess import LabelGuess, guess_label_column
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_COLUMNS",
     "DEFAULT_MAX_ROWS",
+    "GUESS_ROWS",
     "LABEL_COLUMN_NAMES",
     "MIN_ROWS",
+    "CsvPreview",
+    "preview_csv",
     "read_csv",
 ]
 
@@ -54,6 +60,8 @@ DEFAULT_MAX_ROWS = 1_000_000
 DEFAULT_MAX_COLUMNS = 2_000
 #: Fewest usable rows a data set must keep.
 MIN_ROWS = 4
+#: Rows the label-column guess of :func:`preview_csv` looks at (the first ones).
+GUESS_ROWS = 20_000
 #: Column names recognised as the label column (case-insensitive), in order of preference.
 LABEL_COLUMN_NAMES = ("label", "class", "y", "target")
 
@@ -191,6 +199,115 @@ def read_csv(
     """
     if missing not in ("drop", "mean"):
         raise DatasetError(f"missing must be 'drop' or 'mean', got {missing!r}.")
+    _check_limits(max_bytes, max_rows, max_columns)
+    if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
+        raise DatasetError(f"delimiter must be a single character, got {delimiter!r}.")
+
+    loaded = _load_text(
+        source,
+        encoding=encoding,
+        delimiter=delimiter,
+        max_bytes=int(max_bytes),
+        max_rows=int(max_rows),
+        max_columns=int(max_columns),
+    )
+    text, payload, base, file_name, used_encoding = loaded
+    display = name or file_name
+    return _parse(
+        text,
+        payload,
+        base,
+        display=display,
+        used_encoding=used_encoding,
+        label_column=label_column,
+        missing=missing,
+        delimiter=delimiter,
+        max_rows=int(max_rows),
+        max_columns=int(max_columns),
+    )
+
+
+@dataclass(frozen=True)
+class CsvPreview:
+    """What the Data page shows of an upload before reading it: its columns (named as
+    :func:`read_csv` names them) and the label-column guess (``None`` when the rows cannot
+    be split)."""
+
+    columns: tuple[str, ...]
+    label_guess: LabelGuess | None
+    encoding: str
+    delimiter: str
+
+
+def preview_csv(
+    source: Any,
+    *,
+    encoding: str | None = None,
+    delimiter: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_rows: int = DEFAULT_MAX_ROWS,
+    max_columns: int = DEFAULT_MAX_COLUMNS,
+) -> CsvPreview:
+    """The columns of an uploaded CSV file and a guess of its label column, read with the
+    same limits, decoding and delimiter as :func:`read_csv` (the guess looks at the first
+    :data:`GUESS_ROWS` rows).
+
+    Raises :class:`~datasets.DatasetError` where :func:`read_csv` would refuse the file's
+    size, rows, columns, encoding or header.
+
+    Examples
+    --------
+    >>> from datasets.upload import preview_csv
+    >>> p = preview_csv("x,y,species\\n1,2,a\\n2,1,b\\n3,3,a\\n".encode("utf-16"))
+    >>> p.columns, p.label_guess.column, p.encoding
+    (('x', 'y', 'species'), 'species', 'UTF-16')
+    """
+    _check_limits(max_bytes, max_rows, max_columns)
+    text, payload, base, _, used_encoding = _load_text(
+        source,
+        encoding=encoding,
+        delimiter=delimiter,
+        max_bytes=int(max_bytes),
+        max_rows=int(max_rows),
+        max_columns=int(max_columns),
+    )
+    head = _head(text, delimiter, int(max_columns))
+    offset = base + (
+        len(text[: head.header_end].encode("utf-8", "surrogatepass")) if head.has_header else 0
+    )
+    del text
+    guess = None
+    try:
+        frame = _pandas(
+            payload,
+            offset,
+            head.delimiter,
+            len(head.header),
+            text_columns=list(range(len(head.header))),
+            nrows=GUESS_ROWS,
+        )
+        frame.columns = head.header
+        guess = guess_label_column(_typed(frame))
+    except Exception:  # rows pandas cannot split: read_csv names the line
+        guess = None
+    return CsvPreview(tuple(head.header), guess, used_encoding, head.delimiter)
+
+
+def _typed(frame: Any) -> Any:
+    """Numbers as numbers, text as text (cells read as text keep '1.0' and 'setosa' apart);
+    empty and NA-like cells are missing."""
+    import pandas as pd
+
+    out = {}
+    for name in frame.columns:
+        column = frame[name].astype(str).str.strip()
+        column = column.where(~column.str.lower().isin(_NA_TOKENS))
+        numeric = pd.to_numeric(column, errors="coerce")
+        out[name] = numeric if numeric.notna().sum() >= column.notna().sum() else column
+    return pd.DataFrame(out)
+
+
+def _check_limits(max_bytes: Any, max_rows: Any, max_columns: Any) -> None:
     for limit_name, limit in (
         ("max_bytes", max_bytes),
         ("max_rows", max_rows),
@@ -198,16 +315,35 @@ def read_csv(
     ):
         if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
             raise DatasetError(f"{limit_name} must be a positive whole number, got {limit!r}.")
-    if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
-        raise DatasetError(f"delimiter must be a single character, got {delimiter!r}.")
 
-    raw, file_name = _read_source(source, int(max_bytes))
-    display = name or file_name
+
+def _load_text(
+    source: Any,
+    *,
+    encoding: str | None,
+    delimiter: str | None,
+    max_bytes: int,
+    max_rows: int,
+    max_columns: int,
+) -> tuple[str, bytes, int, str, str]:
+    """Every read of an upload starts here: the bytes (at most ``max_bytes``), the text
+    (the encoding found once, for the header, the label guess and the table alike), then
+    :func:`~datasets._csv_text._prescan`'s row and column limits, before any parsing.
+
+    Returns the text, the UTF-8 bytes pandas reads, where the text starts in them, the
+    file's name and the encoding's name.
+    """
+    raw, file_name = _read_source(source, max_bytes)
     if not raw[:1_000_000].strip() and not raw.strip():
         raise DatasetError(
             f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
             "data rows."
         )
+    # Bytes of an ASCII-compatible encoding (no NUL byte: not UTF-16/32) are checked
+    # against the limits before they are decoded; the others once decoded, below.
+    prescanned = not isinstance(raw, str) and b"\x00" not in raw
+    if prescanned:
+        _prescan(raw, delimiter, max_rows, max_columns)
     if isinstance(raw, str):
         text, used_encoding = raw, "text"
     else:
@@ -233,33 +369,26 @@ def read_csv(
     else:
         payload = text.encode("utf-8", "surrogatepass")
     del raw, decoded
-    return _parse(
-        text,
-        payload,
-        base,
-        display=display,
-        used_encoding=used_encoding,
-        label_column=label_column,
-        missing=missing,
-        delimiter=delimiter,
-        max_rows=int(max_rows),
-        max_columns=int(max_columns),
-    )
+    if not prescanned:
+        _prescan(payload, delimiter, max_rows, max_columns, start=base)
+    return text, payload, base, file_name, used_encoding
 
 
-def _parse(
-    text: str,
-    payload: bytes,
-    base: int,
-    *,
-    display: str,
-    used_encoding: str,
-    label_column: Any,
-    missing: str,
-    delimiter: str | None,
-    max_rows: int,
-    max_columns: int,
-) -> Dataset:
+@dataclass(frozen=True)
+class _Head:
+    """The delimiter, the number format and the header row of an upload's text."""
+
+    delimiter: str
+    decimal_comma: bool
+    header: list[str]
+    has_header: bool
+    unnamed: frozenset[int]
+    header_end: int
+    notes: tuple[str, ...]
+
+
+def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:
+    """The columns as :func:`read_csv` names them (shared with :func:`preview_csv`)."""
     notes: list[str] = []
     sample = _sample_lines(text)
     if delimiter is None:
@@ -306,6 +435,29 @@ def _parse(
                 )
             seen[h] = j
 
+    return _Head(
+        delimiter, decimal_comma, header, has_header, frozenset(unnamed), header_end, tuple(notes)
+    )
+
+
+def _parse(
+    text: str,
+    payload: bytes,
+    base: int,
+    *,
+    display: str,
+    used_encoding: str,
+    label_column: Any,
+    missing: str,
+    delimiter: str | None,
+    max_rows: int,
+    max_columns: int,
+) -> Dataset:
+    head = _head(text, delimiter, max_columns)
+    delimiter, decimal_comma, header = head.delimiter, head.decimal_comma, head.header
+    has_header, unnamed, header_end = head.has_header, set(head.unnamed), head.header_end
+    notes: list[str] = list(head.notes)
+    n_columns = len(header)
     label_index, label_notes = _resolve_label(header, label_column, has_header)
     notes.extend(label_notes)
     # pandas starts after the header row, or at the first row when that is data; `payload`

@@ -6,16 +6,14 @@ loading goes through :mod:`ui.cache`.
 
 from __future__ import annotations
 
-import io
-
-import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
-from clustering.plots import TEMPLATE, cluster_colors, relayout
 from datasets.synthetic import GENERATORS
+from lab.plots import TEMPLATE, cluster_colors, relayout
 from ui import cache, presenter, state, uploads, widgets
+from ui.text import plain, plain_lines
 
 st.set_page_config(
     page_title="Data · Discriminative Clustering Lab",
@@ -60,8 +58,9 @@ if choice.kind == "bundled" and ":" not in choice.name:
     _seed("data.task", choice.name)
 if choice.kind == "synthetic":
     _seed("data.generator", choice.name)
-    for name, value in choice.params:
-        _seed(f"gen.{choice.name}.{name}", value)
+    chosen_params = choice.param_dict
+    for p in GENERATORS[choice.name].params:
+        _seed(f"gen.{choice.name}.{p.name}", chosen_params.get(p.name, p.default))
 if choice.kind == "upload":
     _seed("data.label_column", choice.param_dict.get("label_column", NONE))
     _seed("data.missing", choice.param_dict.get("missing", "drop"))
@@ -146,18 +145,14 @@ with left:
         else:
             if file is None:
                 st.caption(
-                    f"Using **{upload['name']}**, uploaded earlier in this browser session "
+                    f"Using **{plain(upload['name'])}**, uploaded earlier in this browser session "
                     "(kept across a reload). Upload another file to replace it."
                 )
-            try:
-                header = list(
-                    pd.read_csv(
-                        io.BytesIO(upload["content"]), nrows=0, sep=None, engine="python"
-                    ).columns
-                )
-            except Exception:  # an unreadable header: read_csv below explains the problem
-                header = []
-            guess = uploads.guess_label(upload["content"])
+            # Columns and label guess read with read_csv's limits and decoding; a refused
+            # file has none, and read_csv below explains the problem.
+            preview = uploads.preview(upload["content"])
+            header = list(preview.columns) if preview is not None else []
+            guess = preview.label_guess if preview is not None else None
             guessed = guess.column if guess is not None and guess.column in header else NONE
             label_options = [NONE, *header]
             # A new file starts from the guess; coming back keeps the user's own choice.
@@ -179,15 +174,15 @@ with left:
             )
             if guess is not None:
                 if label_column == guess.column:
-                    st.info(guess.note, icon=":material/label:")
+                    st.info(plain(guess.note), icon=":material/label:")
                 elif guess.column is None:
-                    st.caption(guess.note)
+                    st.caption(plain(guess.note))
                 others = [c for c in (*guess.candidates, NONE) if c != label_column][:4]
                 if others:
                     st.caption("Use another label column with one click:")
                     for col, option in zip(st.columns(len(others)), others, strict=True):
                         col.button(
-                            "no label" if option == NONE else option,
+                            "no label" if option == NONE else plain(option),
                             key=f"data.label_pick.{option}",
                             on_click=state.set_widget,
                             args=("data.label_column", option),
@@ -215,7 +210,7 @@ with left:
             except datasets.DatasetError as err:
                 upload_error = err
             if upload_error is not None:
-                widgets.error_box(upload_error, title=f"The file {upload['name']!r} cannot be used")
+                widgets.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
             st.caption(state.upload_link_note(upload_kind=True))
     else:
         keys = list(GENERATORS)
@@ -232,10 +227,19 @@ with left:
         st.caption(spec.summary + (f" ({spec.paper})" if spec.paper else ""))
         params = {}
         for p in spec.params:
-            params[p.name] = widgets.param_widget(p, f"gen.{gen}.{p.name}")
+            start = state.GENERATOR_START.get(gen, {}).get(p.name)
+            params[p.name] = widgets.param_widget(p, f"gen.{gen}.{p.name}", start)
         params = {k: v for k, v in params.items() if v != spec.defaults()[k]}
         new_choice = state.DataChoice.make("synthetic", gen, params, True)
 
+    # A newly picked data set starts with its own default: raw units for the AFS trap,
+    # whose lesson is in its units; [-1, 1] for the rest (the papers' preprocessing).
+    _seed("data.normalize_for", (choice.kind, choice.name))
+    if new_choice is not None:
+        picked = (new_choice.kind, new_choice.name)
+        if state.widget_value("data.normalize_for") != picked:
+            state.set_widget("data.normalize", state.default_normalize(*picked))
+            state.set_widget("data.normalize_for", picked)
     normalize = st.toggle(
         "Scale every feature to [-1, 1]",
         key="data.normalize",
@@ -265,9 +269,9 @@ with right:
     cols[2].metric("Classes", ds.n_classes if ds.y is not None else "none")
     cols[3].metric("Scaled to [-1, 1]", "yes" if current.choice.normalize else "no")
     for note in ds.notes:
-        st.info(note, icon=":material/info:")
+        st.info(plain(note), icon=":material/info:")
     with st.expander("About this data set", expanded=False):
-        st.markdown(ds.description or "No description.")
+        st.markdown(plain_lines(ds.description) or "No description.")
     preview, stats, classes = st.tabs(["Preview", "Feature statistics", "Class counts"])
     frame = ds.to_frame()
     with preview:

@@ -4,8 +4,8 @@ Metrics table, 2-D views with the separating line (a grid of at most three panel
 shared axis ranges), margin histograms with Theorem 5, the objective per iteration, MSPC
 step by step, the MSP against k, lasso constraints for DIFFRAC/SMIC, and downloads. The
 number of clusters k goes to every method. Widgets and layout only: what may run is
-decided by the cost guard in :mod:`ui.runs`, fits go through :mod:`ui.cache`, figures come
-from :mod:`clustering.plots`.
+decided by the cost guard in :mod:`ui.runs`, fits go through :mod:`ui.cache`, captions and
+layout come from :mod:`ui.cluster`, figures from :mod:`lab.plots`.
 """
 
 from __future__ import annotations
@@ -13,18 +13,17 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from clustering import ALGORITHMS, plots
-from clustering.evaluation import metrics_table
+from clustering import ALGORITHMS
+from lab import plots
+from lab.evaluation import metrics_table
 from ui import cache, presenter, runs, state, widgets
+from ui import cluster as cluster_ui
 
 st.set_page_config(
     page_title="Cluster · Discriminative Clustering Lab",
     layout="wide",
 )
 state.init()
-
-#: Set once for every method (sidebar) and passed once to the backend.
-SHARED = ("lam", "regularizer")
 
 st.title("Cluster")
 current = widgets.data_caption()
@@ -48,7 +47,6 @@ with st.sidebar:
                 params[key] = widgets.algorithm_params(key)
         else:
             params[key] = state.get_algorithm_params(key)
-        params[key] = {k: v for k, v in params[key].items() if k not in SHARED}
     st.caption(
         "λ and Λ apply to every method that has them, and to the MSP column for all methods, "
         "so their MSPs are comparable."
@@ -65,7 +63,6 @@ with st.sidebar:
     run = st.button("Run", type="primary", key="cluster.run", width="stretch")
 
 must_link, cannot_link = state.get_constraints(current.fingerprint)
-shared = {"lam": lam, "regularizer": reg}
 
 if not keys:
     st.info("Choose at least one algorithm in the sidebar.")
@@ -78,7 +75,7 @@ planned = runs.plan(
     params,
     ds.n_samples,
     ds.n_features,
-    shared=shared,
+    msp=(lam, reg),
     n_clusters=k,
     context=(
         current.fingerprint,
@@ -97,7 +94,7 @@ with st.spinner("Clustering…"):
         y=y,
         must_link=must_link,
         cannot_link=cannot_link,
-        shared=shared,
+        msp=(lam, reg),
     )
 results = [fitted[p.key] for p in planned if p.key in fitted]
 waiting_keys = {p.key for p in waiting}
@@ -120,13 +117,7 @@ else:
         hide_index=True,
         width="stretch",
         column_config={
-            "MSP": st.column_config.NumberColumn(
-                "MSP",
-                format="%.3f",
-                help=f"Minimum separation probability of each labeling (λ = {lam:g}, Λ = {reg}): "
-                "a lower bound on how well a linear classifier trained on the clusters would "
-                "separate them. Needs no true labels.",
-            ),
+            **widgets.msp_column_config(lam, reg),
             "accuracy": st.column_config.NumberColumn(
                 format="%.3f",
                 help="Share of samples whose cluster matches their class under the "
@@ -152,7 +143,7 @@ else:
             "iterations": st.column_config.NumberColumn(help="Iterations the method ran."),
         },
     )
-    note = runs.comparison_note(results)
+    note = cluster_ui.comparison_note(results)
     if note:
         st.caption(note, help="Computed from the table above.")
     if y is None:
@@ -170,13 +161,13 @@ for result in ok_results:
         projected[result.key] = cache.projection(
             view, current.fingerprint, X, result.w, result.b, ds.feature_names
         )
-ranges = runs.shared_ranges([p.coords for p in projected.values()])
+ranges = cluster_ui.shared_ranges([p.coords for p in projected.values()])
 
 figures: dict[str, object] = {}
 selection: dict[str, list[int]] = {}
 order = [p.key for p in planned]
 row_start = 0
-for row_size in runs.grid_rows(len(order)):
+for row_size in cluster_ui.grid_rows(len(order)):
     columns = st.columns(3 if len(order) > 3 else row_size)
     for key, panel in zip(order[row_start : row_start + row_size], columns, strict=False):
         with panel:
@@ -187,7 +178,9 @@ for row_size in runs.grid_rows(len(order)):
                 continue
             if key in waiting_keys:
                 if item.auto_run:
-                    st.info("Waiting: press **Run** in the sidebar.")
+                    st.info(
+                        f"Waiting: press **Run** in the sidebar (predicted {item.cost.describe()})."
+                    )
                 else:
                     st.info(item.wait_message(ds.n_samples, ds.n_features))
                     if st.button(
@@ -244,7 +237,7 @@ for row_size in runs.grid_rows(len(order)):
                 )
     row_start += row_size
 if ranges is not None and len(projected) > 1:
-    st.caption(runs.axes_note(view))
+    st.caption(cluster_ui.axes_note(view))
 
 # ---- lasso constraints --------------------------------------------------------------------
 if constraint_keys:
@@ -325,7 +318,7 @@ if histories:
     fig = plots.objective_grid(histories)
     figures["objective"] = fig
     presenter.chart(fig, key="objective")
-    for line in runs.objective_notes(ok_results):
+    for line in cluster_ui.objective_notes(ok_results):
         st.caption(line)
     st.caption(
         "Each method's own objective, on its own scale: MSPC (MPM) the MSP of the current "
@@ -337,24 +330,24 @@ stepper = next((r for r in ok_results if r.key in ("mspc-mpm", "mspc-gep")), Non
 if stepper is not None and k == 2:
     st.subheader("MSPC step by step")
     one = runs.predict_cost(stepper.key, ds.n_samples, ds.n_features, stepper.params)
-    replay = runs.Cost(one.seconds * ((stepper.n_iter or 1) + 1), one.peak_bytes)
+    replay = runs.replay_cost(one, stepper.n_iter)
     st.caption(
         f"Replays {stepper.name}'s search from its start: the labels, the hyperplane and the "
         f"MSP after every iteration ({(stepper.n_iter or 1) + 1} fits, predicted "
         f"{replay.describe()})."
     )
-    # On request only: the figure with its frames is the page's heaviest to draw (the reload
-    # of the breast demo drew 11 figures in 4.95 s; see bench/RESULTS.md).
+    # On request only: the figure with its frames is the page's heaviest to draw (see
+    # bench/RESULTS.md).
     if st.toggle("Replay it", key="cluster.steps_on"):
         with widgets.guard(title="The iterations cannot be replayed"):
-            steps = runs.mspc_steps(current.fingerprint, X, stepper.params)
+            steps = cluster_ui.mspc_steps(current.fingerprint, X, stepper.params)
             feats = (0, 1 if ds.n_features > 1 else 0)
             if view.startswith("features:"):
                 feats = tuple(int(j) for j in view.split(":", 1)[1].split(","))
             fig = plots.mspc_steps_figure(steps, X, features=feats, feature_names=ds.feature_names)
             figures["mspc-steps"] = fig
             presenter.chart(fig, key="mspc.steps")
-            st.caption(runs.steps_note(stepper.name, steps))
+            st.caption(cluster_ui.steps_note(stepper.name, steps))
 
 # ---- choosing k --------------------------------------------------------------------------
 st.subheader("How many clusters? MSP against k")
@@ -371,11 +364,11 @@ elif st.button(f"Compute the MSP curve ({cost.describe()})", key="cluster.curve"
     state.set_widget("cluster.curve_for", curve_key)
 if state.widget_value("cluster.curve_for") == curve_key:
     with widgets.guard(title="The MSP curve cannot be computed"):
-        curve = runs.msp_curve(current.fingerprint, X, lam, reg)
+        curve = cluster_ui.msp_curve(current.fingerprint, X, lam, reg)
         fig = plots.msp_curve_figure(curve)
         figures["msp-curve"] = fig
         presenter.chart(fig, key="msp.curve")
-        st.caption(runs.curve_note(curve))
+        st.caption(cluster_ui.curve_note(curve))
 
 # ---- downloads --------------------------------------------------------------------------
 st.subheader("Downloads")

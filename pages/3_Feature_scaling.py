@@ -4,7 +4,7 @@ Per-feature log sliders (largest-variance features first), the MSPC paper's rand
 before/after views and metrics per method, the MSPC start that makes the pipeline immune,
 a live check of Theorem 1, and the paper's Fig. 1 sensitivity curve behind a button.
 Widgets and layout only: fits go through :mod:`ui.cache` / :mod:`ui.analysis`, figures come
-from :mod:`clustering.plots`.
+from :mod:`lab.plots`.
 """
 
 from __future__ import annotations
@@ -13,15 +13,17 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, plots
-from clustering.animation import DEFAULT_FACTORS, PRESETS
-from clustering.experiments import protocols
+from clustering import ALGORITHMS
 from clustering.mspc import INITS
+from lab import plots
+from lab.animation import DEFAULT_FACTORS, PRESETS
+from lab.experiments import protocols
 from ui import analysis as ua
 from ui import cache, presenter, state, widgets
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
+from ui.text import plain
 
 st.set_page_config(page_title="Feature scaling · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -95,8 +97,7 @@ if buttons[0].button(
     "Random AFS",
     icon=":material/casino:",
     key="fs.random",
-    help="The MSPC paper's experiment: pick one feature at random and multiply it by 2, 4, 8 "
-    "or 16 (all other features back to ×1).",
+    help=ui_scaling.RANDOM_AFS_HELP,
 ):
     state.set_scaling_factors(
         ui_scaling.paper_random_scaling(state.bump_counter("fs.random_count"), d)
@@ -159,17 +160,18 @@ for i, j in enumerate(shown):
     if state.widget_value(wkey) not in ua.FACTOR_OPTIONS:
         state.set_widget(wkey, ua.snap_factor(state.widget_value(wkey)))
     new_factors[j] = cols[i % 4].select_slider(
-        names[j],
+        plain(names[j]),
         options=ua.FACTOR_OPTIONS,
         key=wkey,
         format_func=lambda f: f"×{f:g}",
-        help=f"Multiply '{names[j]}' by this factor — as if it were measured in other units "
-        "(×60: minutes → seconds). Log scale from ×0.01 to ×100; ×1 leaves it alone.",
+        help=f"Multiply '{plain(names[j])}' by this factor — as if it were measured in other "
+        f"units (×60: minutes → seconds). Log scale from ×{ua.FACTOR_OPTIONS[0]:g} to "
+        f"×{ua.FACTOR_OPTIONS[-1]:g}; ×1 leaves it alone.",
     )
 factors = new_factors
 state.record(KEYS.SCALE, {j: float(f) for j, f in enumerate(factors) if f != 1.0})
 scaled = bool(np.any(factors != 1.0))
-st.caption(f"Rescaling: {datasets.scaling.describe(factors, names)}.")
+st.caption(f"Rescaling: {plain(datasets.scaling.describe(factors, names))}.")
 
 # ---- 2. before and after ------------------------------------------------------------------
 st.subheader("2 · Before and after, per method")
@@ -181,8 +183,9 @@ if not keys:
 X_after = datasets.scaling.apply(X, factors)
 fp_after = ui_scaling.scaled_fingerprint(current.fingerprint, factors)
 with st.spinner("Clustering…"):
-    before = cache.fit_many(keys, params, current.fingerprint, X, y, progress=False)
-    after = cache.fit_many(keys, params, fp_after, X_after, y, progress=False)
+    msp = {"msp_lam": lam, "msp_regularizer": reg}
+    before = cache.fit_many(keys, params, current.fingerprint, X, y, **msp, progress=False)
+    after = cache.fit_many(keys, params, fp_after, X_after, y, **msp, progress=False)
 
 
 comparison = ui_scaling.comparison_table(before, after)
@@ -203,8 +206,8 @@ st.dataframe(
         "msp_before": st.column_config.NumberColumn(
             "MSP before",
             format="%.3f",
-            help="MSP of the method's clustering on the original data (with the method's own "
-            "λ and Λ; k-means and other methods without λ use λ = 1, Λ = diag).",
+            help="MSP of the method's clustering on the original data. "
+            + widgets.msp_note(lam, reg),
         ),
         "msp_after": st.column_config.NumberColumn("MSP after", format="%.3f"),
         "msp_change": st.column_config.NumberColumn("Δ MSP", format="%+.4f"),
@@ -218,6 +221,7 @@ st.dataframe(
         ),
     },
 )
+st.caption(widgets.msp_note(lam, reg))
 # A slot kept on every run: a notice that comes and goes would shift every element below it,
 # and the browser would redraw each figure there as a new one.
 unscaled_notice = st.empty()
@@ -268,7 +272,7 @@ for rb, ra in zip(before, after, strict=True):
             )
             presenter.chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
             if note:
-                st.caption(note)
+                st.caption(plain(note))
 
 # ---- 3. Play: one factor swept --------------------------------------------------------------
 st.subheader("3 · Play: sweep one feature from ×0.001 to ×1000")
@@ -321,7 +325,7 @@ if state.widget_value("fs.anim.request") == signature:
         "Press ▶ Play or drag the slider. Points stay in the original units; colours are "
         "each method's clusters and the dashed line its hyperplane at that factor."
     )
-    st.caption("The numbers of the frames: " + anim_caption)
+    st.caption("The numbers of the frames: " + plain(anim_caption))
 elif state.widget_value("fs.anim.request") is not None:
     st.info("The settings changed since the animation was computed — press the button again.")
 else:
@@ -474,7 +478,7 @@ else:
         if not failed.empty:
             st.warning(
                 f"{len(failed)} run(s) failed and are left out of the means: "
-                + "; ".join(sorted(set(failed["method"] + ": " + failed["error"])))[:600]
+                + plain("; ".join(sorted(set(failed["method"] + ": " + failed["error"])))[:600])
             )
         with st.expander("Every run"):
             st.dataframe(runs, hide_index=True, width="stretch")

@@ -1,11 +1,12 @@
 """MSP vs accuracy page: does a higher MSP mean a more accurate clustering?
 
-A scatter of MSP against clustering accuracy over a family of runs — the λ grid on the
-current data, every pair task of a multi-class source, or the seven UCI tasks of the MSPC
-paper — with Pearson's r and the least-squares line (the paper's Figs. 2-3); and MSP as
-unsupervised model selection: the λ with the largest MSP next to the λ with the best
-accuracy. Widgets and layout only: runs go through :mod:`ui.analysis` (every fit cached),
-figures come from :mod:`clustering.plots`.
+A scatter of the held-out MSP (or, one click away, the paper's in-sample MSP) against
+clustering accuracy over a family of runs — the λ grid on the current data, every pair task
+of a multi-class source, or the seven UCI tasks of the MSPC paper — with both Pearson r and
+the least-squares line (the paper's Figs. 2-3); and the MSP as unsupervised model
+selection: the λ with the largest held-out MSP next to the λ with the best accuracy.
+Widgets and layout only: runs go through :mod:`ui.analysis` (every fit cached), figures come
+from :mod:`lab.plots`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering import ALGORITHMS, plots
-from clustering.experiments import protocols
+from clustering import ALGORITHMS
+from lab import plots
+from lab.experiments import protocols
 from ui import analysis as ua
 from ui import presenter, state, widgets
+from ui.text import plain
 
 st.set_page_config(page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -33,8 +36,11 @@ st.title("MSP vs accuracy")
 st.markdown(
     "The MSP scores a clustering without the true classes. If it is a good score, runs with a "
     "higher MSP should also be more accurate. Here each point is one clustering: its MSP "
-    "(x) against its accuracy (y), with Pearson's correlation r. The MSPC paper reports r = "
-    "0.86 over the satellite pairs and 0.81 over the USPS digit pairs."
+    "(x) against its accuracy (y), with Pearson's correlation r. Two MSPs: the **in-sample** "
+    "MSP (the paper's) fits the Minimax Probability Machine to the clusters and scores it on "
+    "the same points; the **held-out** MSP fits it on half of each cluster and scores it on "
+    "the other half, so a split that only fits the sample scores low. The r of both, over "
+    "the runs computed here, is shown under the chart."
 )
 current = widgets.data_caption()
 ds = current.dataset
@@ -68,7 +74,8 @@ with st.sidebar:
         key="mva.method",
         format_func=lambda k: ALGORITHMS[k].name,
         help="The clustering method whose runs are scored. The paper uses MSPC (MPM). Only "
-        "methods with a regulariser λ are listed, so that λ can be chosen by the MSP.",
+        "methods with a regulariser λ are listed, so that λ can be chosen by the held-out "
+        "MSP.",
     )
     ua.set_url_value("method", key)
     lam = widgets.lam_slider(
@@ -85,9 +92,10 @@ family = st.radio(
     key="mva.family",
     format_func=FAMILIES.get,
     horizontal=True,
-    help="λ grid: the same data clustered with λ = 1e-4 … 1e4. Pairs: each pair of classes of "
-    "a multi-class data set as its own two-cluster task. UCI: the seven binary tasks of the "
-    "MSPC paper's Table 2.",
+    help="λ grid: the same data clustered with λ = "
+    f"{protocols.DEFAULT_LAMS[0]:g} … {protocols.DEFAULT_LAMS[-1]:g}. Pairs: each pair of "
+    "classes of a multi-class data set as its own two-cluster task. UCI: the seven binary "
+    "tasks of the MSPC paper's Table 2.",
 )
 source = None
 names: list[str] = []
@@ -97,8 +105,8 @@ if family == "pairs":
         list(datasets.PAIR_SOURCES),
         key="mva.source",
         format_func=lambda s: f"{s} ({len(datasets.pairs(s))} pairs)",
-        help="Every pair of its classes becomes one task (digits: 45 pairs, satimage: 15). "
-        "Large sources (letter: 325 pairs) take minutes.",
+        help="Every pair of its classes becomes one task, one fit per pair: the more "
+        "classes, the longer the run.",
     )
     names = datasets.pairs(source)
     ua.set_url_value("fam", f"pairs:{source}")
@@ -112,9 +120,9 @@ lams = list(protocols.DEFAULT_LAMS)
 fit_params = {**params, "regularizer": reg}
 if family == "lam":
     st.caption(
-        f"{len(lams)} runs of {ALGORITHMS[key].name} on **{ds.name}**, λ = 1e-4 … 1e4. The MSP "
-        f"of every labeling is measured with the same λ = {protocols.SWEEP_MSP_LAM:g}, so the "
-        "labelings are compared on one scale."
+        f"{len(lams)} runs of {ALGORITHMS[key].name} on **{plain(ds.name)}**, "
+        f"λ = {lams[0]:g} … {lams[-1]:g}. Both MSPs of every labeling are measured with the "
+        f"same λ = {protocols.SWEEP_MSP_LAM:g}, so the labelings are compared on one scale."
     )
 else:
     st.caption(
@@ -161,36 +169,60 @@ else:
     if not failed.empty:
         st.warning(
             f"{len(failed)} run(s) failed and are left out: "
-            + "; ".join(f"{n}: {e}" for n, e in zip(failed["name"], failed["error"], strict=True))[
-                :800
-            ]
+            + plain(
+                "; ".join(
+                    f"{n}: {e}" for n, e in zip(failed["name"], failed["error"], strict=True)
+                )[:800]
+            )
         )
     if table["accuracy"].isna().all():
         st.info("These data have no class labels, so only the MSP is shown.")
+    score = st.radio(
+        "MSP on the x axis",
+        list(protocols.SCORES),
+        key="mva.score",
+        format_func=protocols.SCORES.get,
+        horizontal=True,
+        help="**held-out MSP**: the Minimax Probability Machine is fitted on half of each "
+        "cluster and its worst-case separation bound is evaluated on the other half (both "
+        "ways, three random splits): it estimates how well a classifier learnt from the "
+        "clusters separates points it has not seen. **in-sample MSP** (the MSPC paper's): "
+        "fitted and evaluated on the same points; with many features and few points it is "
+        "near 1 even for splits unrelated to any structure.",
+    )
+    label = protocols.SCORES[score]
+    choice = None if sweep is None else protocols.lam_choice(sweep.table, score)
     highlight = []
-    if sweep is not None and np.isfinite(sweep.best_msp_lam):
-        highlight = [f"λ = {sweep.best_msp_lam:g}"]
+    if choice is not None and np.isfinite(choice.lam):
+        highlight = [f"λ = {choice.lam:g}"]
     fig = plots.msp_accuracy_figure(
         table,
-        title=f"{ALGORITHMS[key].name}: MSP against accuracy",
+        x=score,
+        x_label=label,
+        title=f"{ALGORITHMS[key].name}: {label} against accuracy",
         highlight=highlight,
     )
     presenter.chart(fig, key="mva.scatter", width="stretch")
-    r = protocols.pearson(table["msp"], table["accuracy"])
-    slope, intercept = protocols.fit_line(table["msp"], table["accuracy"])
-    m = st.columns(3)
-    m[0].metric(
-        "Pearson r",
-        "—" if np.isnan(r) else f"{r:.2f}",
-        help="Linear correlation between MSP and accuracy over the points: 1 means a higher "
-        "MSP always comes with a proportionally higher accuracy, 0 means no linear relation.",
-    )
-    m[1].metric(
+    rs = ua.family_correlations(table)
+    slope, _intercept = protocols.fit_line(table[score], table["accuracy"])
+    m = st.columns(4)
+    for i, (column, name) in enumerate(protocols.SCORES.items()):
+        r = rs[column]
+        m[i].metric(
+            f"Pearson r, {name}",
+            "—" if np.isnan(r) else f"{r:.2f}",
+            help="Linear correlation between this MSP and accuracy over the points: 1 means "
+            "a higher MSP always comes with a proportionally higher accuracy, 0 means no "
+            "linear relation, below 0 that a higher MSP comes with a lower accuracy.",
+        )
+    m[2].metric(
         "slope",
         "—" if np.isnan(slope) else f"{slope:.2f}",
-        help="Accuracy gained per unit of MSP along the least-squares line.",
+        help=f"Accuracy gained per unit of {label} along the least-squares line (drawn only "
+        "where it stays between 0 % and 100 % accuracy).",
     )
-    m[2].metric("points", int(np.isfinite(table["msp"]).sum()))
+    m[3].metric("points", int(np.isfinite(table[score]).sum()))
+    st.caption(ua.family_note(table), help="Computed from the runs above.")
     with st.expander("Every run"):
         st.dataframe(table, hide_index=True, width="stretch")
     d = st.columns(2)
@@ -205,35 +237,35 @@ else:
         help="One row per run: its name, MSP, accuracy, size and time.",
     )
 
-    if sweep is not None:
+    if choice is not None:
         st.subheader("Choosing λ without labels")
         st.markdown(
-            "The MSP needs no true classes, so it can pick λ: keep the λ whose clustering has "
-            "the largest MSP. How close does that come to the λ an oracle with the true "
-            "classes would pick?"
+            f"The MSP needs no true classes, so it can pick λ: keep the λ whose clustering has "
+            f"the largest {label} (switch the MSP above to compare). How close does that "
+            "come to the λ an oracle with the true classes would pick?"
         )
-        presenter.chart(plots.lam_sweep_figure(sweep), key="mva.sweep", width="stretch")
+        presenter.chart(plots.lam_sweep_figure(sweep, by=score), key="mva.sweep", width="stretch")
         c = st.columns(4)
         c[0].metric(
-            "λ chosen by MSP",
-            "—" if np.isnan(sweep.best_msp_lam) else f"{sweep.best_msp_lam:g}",
-            help="The λ whose clustering has the largest MSP (no labels used).",
+            f"λ chosen by the {label}",
+            "—" if np.isnan(choice.lam) else f"{choice.lam:g}",
+            help=f"The λ whose clustering has the largest {label} (no labels used).",
         )
         c[1].metric(
             "its accuracy",
-            "—" if np.isnan(sweep.accuracy_at_best_msp) else f"{sweep.accuracy_at_best_msp:.3f}",
+            "—" if np.isnan(choice.accuracy) else f"{choice.accuracy:.3f}",
         )
         c[2].metric(
             "λ with the best accuracy",
-            "—" if np.isnan(sweep.best_accuracy_lam) else f"{sweep.best_accuracy_lam:g}",
+            "—" if np.isnan(choice.best_accuracy_lam) else f"{choice.best_accuracy_lam:g}",
             help="What an oracle that knows the true classes would pick.",
         )
         c[3].metric(
             "best accuracy",
-            "—" if np.isnan(sweep.best_accuracy) else f"{sweep.best_accuracy:.3f}",
+            "—" if np.isnan(choice.best_accuracy) else f"{choice.best_accuracy:.3f}",
             delta=None
-            if np.isnan(sweep.best_accuracy) or np.isnan(sweep.accuracy_at_best_msp)
-            else f"{sweep.accuracy_at_best_msp - sweep.best_accuracy:+.3f} for MSP's choice",
+            if np.isnan(choice.best_accuracy) or np.isnan(choice.accuracy)
+            else f"{choice.accuracy - choice.best_accuracy:+.3f} for the {label}'s choice",
             delta_color="normal",
         )
 

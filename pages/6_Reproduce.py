@@ -1,10 +1,10 @@
 """Reproduce page: the papers' tables and figures as we measured them, next to the papers'.
 
-One experiment at a time (every registered one of :mod:`clustering.experiments`, the
+One experiment at a time (every registered one of :mod:`lab.experiments`, the
 multi-class and kernel experiment beyond the papers included): first the live re-run on one
 task, with its result right under the button, then the stored results as tidy tables and
 figures with the lab's method colours and names. Widgets and layout only: the computation is in
-:mod:`clustering.experiments`, the tables and figures are prepared in :mod:`ui.reproduce`.
+:mod:`lab.experiments`, the tables and figures are prepared in :mod:`ui.reproduce`.
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import tempfile
 
 import streamlit as st
 
-from clustering.experiments import (
+from lab.experiments import (
     EXPERIMENTS,
     PUBLISHED_DIR,
     expand_tasks,
     method_available,
     run_experiment,
 )
-from clustering.plots import display_label
+from lab.plots import display_label
 from ui import presenter, reproduce, state, widgets
 
 st.set_page_config(page_title="Reproduce · Discriminative Clustering Lab", layout="wide")
@@ -30,7 +30,7 @@ st.title("Reproduce the papers")
 with presenter.theory_expander("What this page shows", expanded=True):
     st.markdown(
         "Every number the papers publish that we can check, recomputed by "
-        "`python -m clustering.experiments` and shown next to the paper's value, plus one "
+        "`python -m lab.experiments` and shown next to the paper's value, plus one "
         "experiment beyond the papers (multi-class and kernel MSPC). Re-run an experiment on "
         "one task to watch it being computed; the stored results of the last full run are below "
         "(`REPRODUCTION.md` says what we know about each gap)."
@@ -89,7 +89,7 @@ with st.container(border=True):
                 key=f"repro.{option}.{name}",
             )
     st.caption(
-        "Slow methods (IterSVR, the multivariate-loss MMC) can take minutes per task; "
+        "Slow methods (IterSVR, the multivariate-loss MMC) take long on large tasks; "
         "finished cells are kept for this session, so running again is instant."
     )
     if st.button("Run", key=f"repro.run.{name}", type="primary", disabled=not chosen):
@@ -121,8 +121,8 @@ with st.container(border=True):
 st.subheader("Stored results")
 if result is None:
     st.info(
-        f"No stored result for {name} yet. Run `python -m clustering.experiments {name} "
-        f"--out clustering/experiments/published` to create it, or run it on one task above."
+        f"No stored result for {name} yet. Run `python -m lab.experiments {name} "
+        f"--out lab/experiments/published` to create it, or run it on one task above."
     )
 else:
     for i, fig in enumerate(reproduce.stored_figures(name)):

@@ -3,8 +3,8 @@
 Rows are data sets (the AFS trap before and after one change of units, two elongated
 Gaussians, two moons, a bundled task and the current data), columns the chosen methods. In
 the spirit of scikit-learn's "comparing clustering algorithms" figure. Widgets and layout only:
-the fits are :func:`clustering.compare.compare_grid` (parallel), cached in :mod:`ui.compare`;
-the figure is :func:`clustering.plots.compare_figure`.
+the fits are :func:`lab.compare.compare_grid` (parallel), cached in :mod:`ui.compare`;
+the figure is :func:`lab.plots.compare_figure`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from __future__ import annotations
 import streamlit as st
 
 import datasets
-from clustering import plots
+from lab import plots
 from ui import compare, presenter, state, widgets
+from ui.text import plain
 
 st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -24,6 +25,9 @@ current = widgets.data_caption()
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
+    k = widgets.n_clusters_control("n_clusters")
+    lam = widgets.lam_slider("lam")
+    reg = widgets.regularizer_select("regularizer")
     tasks = datasets.list_datasets("tasks")
     state.seed_widget("compare.bundled", "breast" if "breast" in tasks else tasks[0])
     bundled = st.selectbox(
@@ -54,9 +58,17 @@ with presenter.theory_expander("How to read the grid", expanded=False):
 if not keys:
     st.info("Choose at least one method in the sidebar.")
 else:
-    params = {k: state.get_algorithm_params(k) for k in keys}
+    params = {key: state.get_algorithm_params(key) for key in keys}
+    st.caption(widgets.msp_note(lam, reg))
     with widgets.guard("The comparison failed"), st.spinner("Fitting every panel…"):
-        rows, cells = compare.grid(keys, params, current if with_current else None, bundled)
+        rows, cells = compare.grid(
+            keys,
+            params,
+            current if with_current else None,
+            bundled,
+            msp=(lam, reg),
+            n_clusters=k,
+        )
         big = presenter.enabled()
         fig = plots.compare_figure(
             rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210
@@ -68,12 +80,13 @@ else:
             st.caption(
                 f"{len(skipped)} panel(s) not run: each was predicted above the "
                 f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit ("
-                + "; ".join(f"{plots.method_name(c.key)} on {c.row}" for c in skipped[:6])
+                + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
                 + "). Run them one at a time on the Cluster page."
             )
         for c in failed:
             st.warning(
-                f"{plots.method_name(c.key)} on {c.row}: {c.message}", icon=":material/warning:"
+                f"{plots.method_name(c.key)} on {plain(c.row)}: {plain(c.message)}",
+                icon=":material/warning:",
             )
         st.caption(
             "Panels are fitted in parallel (two processes) and kept for the session: coming "

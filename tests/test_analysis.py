@@ -1,4 +1,4 @@
-"""Tests of clustering.experiments.protocols and clustering.theorems: the experiments behind
+"""Tests of lab.experiments.protocols and lab.theorems: the experiments behind
 the analysis pages and Figs. 1-3."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from clustering import ALGORITHMS, theorems
-from clustering.experiments import protocols as analysis
-from clustering.metrics import chebyshev_fraction, msp_score
+from clustering import ALGORITHMS
+from clustering.metrics import chebyshev_fraction, msp_heldout_score, msp_score
+from lab import theorems
+from lab.experiments import protocols as analysis
 
 LAM = 0.1
 INVARIANT = ("mspc-mpm", {"lam": LAM, "init": "kmeans-standardized", "n_init": 3})
@@ -138,7 +139,9 @@ def test_lam_sweep_argmaxes_match_its_table_and_msp_is_on_one_scale():
     sweep = analysis.lam_sweep(X, y, "mspc-gep", lams=lams, params={"n_init": 2})
     table = sweep.table
     assert table["lam"].tolist() == lams
-    assert sweep.best_msp_lam == table.loc[table["msp"].idxmax(), "lam"]
+    # The label-free choice is by the held-out MSP; lam_choice gives the in-sample one.
+    assert sweep.best_msp_lam == table.loc[table["msp_heldout"].idxmax(), "lam"]
+    assert analysis.lam_choice(table, "msp").lam == table.loc[table["msp"].idxmax(), "lam"]
     assert sweep.best_accuracy_lam == table.loc[table["accuracy"].idxmax(), "lam"]
     assert sweep.best_accuracy == table["accuracy"].max()
     assert (
@@ -153,6 +156,10 @@ def test_lam_sweep_argmaxes_match_its_table_and_msp_is_on_one_scale():
         msp_score(X, model.labels_, lam=analysis.SWEEP_MSP_LAM), rel=1e-9
     )
     assert row["own_msp"] == pytest.approx(model.msp_, rel=1e-9)
+    assert row["msp_heldout"] == pytest.approx(
+        msp_heldout_score(X, model.labels_, lam=analysis.SWEEP_MSP_LAM, random_state=0),
+        rel=1e-9,
+    )
     assert table["own_msp"].iloc[0] > table["own_msp"].iloc[-1]
 
 
@@ -320,7 +327,7 @@ def test_evaluator_hook_replaces_every_fit_and_factor_one_is_fitted_once_per_met
 
 
 def test_figures_carry_the_numbers_they_show():
-    from clustering.plots import analysis as plots_analysis
+    from lab.plots import analysis as plots_analysis
 
     X, y = gaussians(d=3, n_per=30, gap=2.0)
     _, summary = analysis.afs_sensitivity(
@@ -347,8 +354,33 @@ def test_figures_carry_the_numbers_they_show():
     sweep = analysis.lam_sweep(X, y, "mspc-eig", lams=[0.01, 1.0, 100.0])
     fig = plots_analysis.lam_sweep_figure(sweep)
     names = [t.name for t in fig.data]
-    assert f"largest MSP: λ = {sweep.best_msp_lam:g}" in names
+    assert f"largest held-out MSP: λ = {sweep.best_msp_lam:g}" in names
+    fig = plots_analysis.lam_sweep_figure(sweep, by="msp")
+    chosen = analysis.lam_choice(sweep.table, "msp").lam
+    assert f"largest in-sample MSP: λ = {chosen:g}" in [t.name for t in fig.data]
     assert f"largest accuracy: λ = {sweep.best_accuracy_lam:g}" in names
 
     empty = plots_analysis.sensitivity_figure(summary.iloc[0:0])
     assert empty.layout.annotations[0].text == "No successful runs to plot."
+
+
+def test_the_least_squares_line_is_drawn_only_within_0_and_100_percent():
+    from lab.plots import analysis as plots_analysis
+
+    # The least-squares line through these points ends above 1 at MSP 1.
+    table = pd.DataFrame(
+        {
+            "name": list("abcde"),
+            "msp": [0.0, 0.1, 0.5, 0.9, 1.0],
+            "accuracy": [0.5, 0.5, 0.75, 1.0, 1.0],
+        }
+    )
+    slope, intercept = analysis.fit_line(table["msp"], table["accuracy"])
+    assert slope + intercept > 1.0  # unclipped, the line would end above 100 %
+    fig = plots_analysis.msp_accuracy_figure(table)
+    line = next(t for t in fig.data if t.mode == "lines")
+    assert min(line.y) >= -1e-9 and max(line.y) <= 100 + 1e-9
+    assert max(line.y) == pytest.approx(min(100.0, 100 * (slope + intercept)))
+    # A line outside [0, 1] over the whole range of the points is not drawn at all.
+    assert plots_analysis.line_within_unit(0.0, 1.2, 0.0, 1.0) is None
+    assert plots_analysis.line_within_unit(1.0, 2.0, 0.0, 1.0) is None

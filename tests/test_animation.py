@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 
 from clustering import MSPC
-from clustering.animation import (
+from clustering.metrics import msp_score
+from datasets.synthetic import afs_trap, two_gaussians
+from lab.animation import (
     DEFAULT_FACTORS,
     PRESETS,
     log_factors,
     mspc_iterations,
     scaling_sweep,
 )
-from clustering.metrics import msp_score
-from clustering.plots.animation import mspc_steps_figure, scaling_animation_figure
-from datasets.synthetic import afs_trap, two_gaussians
+from lab.plots.animation import mspc_steps_figure, scaling_animation_figure
 
 INVARIANT = ("mspc-mpm", {"lam": 0.01, "regularizer": "diag", "init": "kmeans-standardized"})
 
@@ -138,8 +138,8 @@ def test_mspc_step_through_ends_at_the_fit_and_reports_its_objective():
 def test_numeric_frame_colours_map_to_the_palette():
     """The frames colour points by number through a banded scale (fast to validate); every
     code must land in the band of its palette colour, and -1 (a failed fit) in the grey one."""
-    from clustering.plots import OKABE_ITO
-    from clustering.plots.animation import _COLOR_MARKER, _FAILED, _colors
+    from lab.plots import OKABE_ITO
+    from lab.plots.animation import _COLOR_MARKER, _FAILED, _colors
 
     labels = np.array([-1, *range(len(OKABE_ITO)), len(OKABE_ITO) + 1])
     codes = _colors(labels)

@@ -44,6 +44,11 @@ def charts(at: AppTest) -> int:
     return len(at.get("plotly_chart"))
 
 
+def theorem1_table(at: AppTest):
+    """The Learn page's Theorem 1 table (the data frame with a 'setting' column)."""
+    return next(d.value for d in at.dataframe if "setting" in d.value.columns)
+
+
 def comparison(at: AppTest):
     frame = at.dataframe[0].value
     return frame.set_index("method")
@@ -94,7 +99,7 @@ def test_the_start_shown_is_the_start_fitted(start):
     # start, which is not the library's default (init="auto"): choosing it used to store
     # nothing, and the page fitted the default.
     import datasets
-    from clustering.evaluation import fit_and_evaluate
+    from lab.evaluation import fit_and_evaluate
 
     at = app(FEATURE_SCALING, data="breast", norm="1", algos="mspc-mpm", lam="0.01")
     at.radio(key="fs.init").set_value(start).run()
@@ -176,8 +181,8 @@ def test_lam_grid_family_reports_the_two_argmaxes():
     assert charts(at) == 2  # the scatter and the lam sweep
     metrics = {m.label: m.value for m in at.metric}
     table = at.dataframe[0].value
-    best = table.loc[table["msp"].idxmax()]
-    assert metrics["λ chosen by MSP"] == f"{best['lam']:g}"
+    best = table.loc[table["msp_heldout"].idxmax()]
+    assert metrics["λ chosen by the held-out MSP"] == f"{best['lam']:g}"
     assert metrics["its accuracy"] == f"{best['accuracy']:.3f}"
     assert metrics["best accuracy"] == f"{table['accuracy'].max():.3f}"
     assert at.query_params["fam"] == "lam" and at.query_params["method"] == "mspc-eig"
@@ -193,9 +198,10 @@ def test_pair_family_and_url_restore():
     assert_clean(at)
     table = at.dataframe[0].value
     assert table["name"].tolist() == ["wine:1v2", "wine:1v3", "wine:2v3"]
-    r = {m.label: m.value for m in at.metric}["Pearson r"]
-    expected = np.corrcoef(table["msp"], table["accuracy"])[0, 1]
-    assert r == f"{expected:.2f}"
+    metrics = {m.label: m.value for m in at.metric}
+    for column, name in (("msp_heldout", "held-out MSP"), ("msp", "in-sample MSP")):
+        expected = np.corrcoef(table[column], table["accuracy"])[0, 1]
+        assert metrics[f"Pearson r, {name}"] == f"{expected:.2f}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,8 +216,8 @@ def test_learn_default_path_and_live_theorems():
     kappa = float(at.metric[0].value)
     p = float(at.metric[1].value)
     assert p == pytest.approx(kappa**2 / (1 + kappa**2), abs=2e-3)
-    # Theorem 1 table (the third data frame): diag and total invariant, identity not.
-    t1 = at.dataframe[1].value.set_index("setting")
+    # Theorem 1 table: diag and total invariant, identity not.
+    t1 = theorem1_table(at).set_index("setting")
     for setting, row in t1.iterrows():
         if row["expected_invariant"]:
             assert row["relative_difference"] < 1e-9, setting
@@ -229,7 +235,7 @@ def test_learn_controls_rerun_without_errors():
     at.button(key="learn.t1.draw").click().run()
     at.button(key="learn.t2.draw").click().run()
     assert_clean(at)
-    t1 = at.dataframe[1].value
+    t1 = theorem1_table(at)
     # A general invertible map: invariant with lam = 0 and with Lambda = total.
     zero = t1[t1["setting"].str.endswith("λ = 0")]
     assert len(zero) == 1 and zero["relative_difference"].iloc[0] < 1e-9

@@ -229,3 +229,47 @@ def test_multiclass_mspc_on_breast_waits_for_a_click():
     assert "scatter.mspc-mpm" not in charts(at)
     assert "predicted to take" in " ".join(i.value for i in at.info)
     assert at.button(key="cluster.run.mspc-mpm")
+
+
+def test_a_waiting_method_shows_its_predicted_time():
+    """With automatic runs off, a method whose setting changed waits for Run and its panel
+    gives the cost model's prediction (MMC's included) before anything runs."""
+    at = cluster(**SMALL, algos="mmc-nmi")
+    clean(at)
+    assert "scatter.mmc-nmi" in charts(at)
+    at.toggle(key="cluster.autorun").set_value(False).run()
+    at.select_slider(key="param.mmc-nmi.C").set_value(1.0).run()
+    clean(at)
+    waiting = " ".join(i.value for i in at.info)
+    assert "Waiting: press **Run** in the sidebar (predicted" in waiting
+    assert "under a second" in waiting or " s and " in waiting
+
+
+def test_the_lam_on_the_slider_reaches_the_estimator_and_the_msp_column(monkeypatch):
+    """λ and Λ set in the sidebar are the estimator's own (for a method that has them) and
+    the MSP column's for every method, recorded where the fit is made."""
+    import streamlit as st
+
+    import ui.cache
+
+    calls = []
+    real = ui.cache.fit_and_evaluate
+
+    def recording(key, params, X, y=None, **kwargs):
+        calls.append((key, dict(params), kwargs.get("msp_lam"), kwargs.get("msp_regularizer")))
+        return real(key, params, X, y, **kwargs)
+
+    monkeypatch.setattr(ui.cache, "fit_and_evaluate", recording)
+    st.cache_data.clear()
+    at = cluster(**SMALL, algos="kmeans,mspc-mpm")
+    clean(at)
+    at.select_slider(key="lam").set_value(5.0).run()
+    at.selectbox(key="regularizer").set_value("identity").run()
+    clean(at)
+    last = {key: (params, lam, reg) for key, params, lam, reg in calls}
+    mspc_params, mspc_lam, mspc_reg = last["mspc-mpm"]
+    assert (mspc_params["lam"], mspc_params["regularizer"]) == (5.0, "identity")
+    assert (mspc_lam, mspc_reg) == (5.0, "identity")
+    kmeans_params, kmeans_lam, kmeans_reg = last["kmeans"]
+    assert "lam" not in kmeans_params
+    assert (kmeans_lam, kmeans_reg) == (5.0, "identity")

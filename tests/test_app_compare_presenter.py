@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from clustering.compare import CompareRow, compare_grid, standard_rows
+from lab.compare import CompareRow, compare_grid, standard_rows
 from ui import url
 from ui.model import DataChoice
 
@@ -57,7 +57,7 @@ def test_compare_page_renders_the_grid_with_corners():
     corners = [t for t in texts if t.startswith(("acc ", "not run", "failed"))]
     # five standard rows + the current data, two methods: one corner per panel
     assert len(corners) == 6 * 2
-    # Column titles are display names (from clustering.plots.style), not registry keys.
+    # Column titles are display names (from lab.plots.style), not registry keys.
     assert "MSPC (MPM)" in texts and "mspc-mpm" not in texts
     # The AFS rows tell the story in the corners: k-means at chance after x10, MSPC not.
     row2 = sorted(corners[2:4])

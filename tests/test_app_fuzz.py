@@ -29,8 +29,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import datasets  # noqa: E402
 from clustering import ALGORITHMS  # noqa: E402
 from clustering._cost import predict_cost  # noqa: E402
-from clustering.evaluation import FitResult, fit_and_evaluate  # noqa: E402
 from datasets.synthetic import GENERATORS  # noqa: E402
+from lab.evaluation import FitResult, fit_and_evaluate  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from clustering import ALGORITHMS
-from clustering.evaluation import fit_and_evaluate
+from lab.evaluation import fit_and_evaluate
 from tests.conftest import two_gaussians
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest

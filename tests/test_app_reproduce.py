@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from clustering.experiments import EXPERIMENTS
+from lab.experiments import EXPERIMENTS
 from ui.reproduce import blocks, params_text
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
@@ -53,8 +53,8 @@ def test_reproduce_page_renders_every_experiment():
 
 def test_experiment_figures_use_one_colour_and_name_per_method():
     from clustering import ALGORITHMS
-    from clustering.experiments import PUBLISHED_DIR, load_stored
-    from clustering.plots import apply_method_style, method_color
+    from lab.experiments import PUBLISHED_DIR, load_stored
+    from lab.plots import apply_method_style, method_color
 
     names = {spec.name: key for key, spec in ALGORITHMS.items()}
     for experiment in EXPERIMENTS:

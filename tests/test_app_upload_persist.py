@@ -68,7 +68,7 @@ def test_upload_guesses_species_as_label_and_survives_a_reload():
     assert restored.param_dict["label_column"] == "code"
     assert again.session_state["dcl.upload"]["content"] == _iris_like()
     assert again.selectbox(key="data.label_column").value == "code"
-    assert any("cannot carry the file" in c.value for c in again.caption)
+    assert any("never replaces yours" in c.value for c in again.caption)
 
 
 def test_link_to_a_lost_upload_says_so_and_keeps_the_default():

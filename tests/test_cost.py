@@ -16,10 +16,9 @@ from clustering._cost import (
     AUTO_RUN_SECONDS,
     HARD_CAP_SECONDS,
     check_cost,
-    check_generator,
     predict_cost,
 )
-from datasets.synthetic import GENERATORS
+from datasets.synthetic import GENERATORS, check_generator
 
 
 @pytest.mark.parametrize("key", list(ALGORITHMS))

@@ -95,8 +95,8 @@ def test_invalid_parameters_raise_dataset_error(key, params, match):
 @pytest.mark.parametrize("key", list(GENERATORS))
 def test_functions_accept_exactly_the_declared_ranges(key):
     """The function, the cost guard and the link decoder refuse the same values."""
-    from clustering._cost import check_generator
     from clustering.exceptions import TooExpensiveError
+    from datasets.synthetic import check_generator
     from ui.url import decode_param
 
     spec = GENERATORS[key]

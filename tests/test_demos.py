@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from clustering import demos
-from clustering.demos import afs_trap_story, breast_story, digits_story, msp_order_claim
+from lab import demos
+from lab.demos import afs_trap_story, breast_story, digits_story, msp_order_claim
 
 
 def _brute_force(msp, acc):

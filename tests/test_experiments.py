@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from clustering.experiments import (
+from lab.experiments import (
     EXPERIMENTS,
     PUBLISHED_DIR,
     Cell,
@@ -18,8 +18,8 @@ from clustering.experiments import (
     run_cells,
     run_experiment,
 )
-from clustering.experiments.__main__ import main as cli_main
-from clustering.experiments._methods import LAM_GRID
+from lab.experiments.__main__ import main as cli_main
+from lab.experiments._methods import LAM_GRID
 
 TINY = {
     "methods": ["mspc-mpm", "mspc-eig"],
@@ -220,7 +220,7 @@ def test_report_puts_measured_and_paper_values_side_by_side(tiny_run, tmp_path):
     assert "## MSPC paper, Table 2" in text
     assert "2.93 (2.93" in text or "(2.93, " in text
     assert "Gap summary" in text
-    assert "python -m clustering.experiments report" in text
+    assert "python -m lab.experiments report" in text
     assert "_Not run yet" in text  # the experiments without a stored result say so
 
 

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import pytest
 
 from clustering.exceptions import ExportFailedError
-from clustering.export import export_figures, export_zip, find_browser, slide_layout
+from lab.export import export_figures, export_zip, find_browser, slide_layout
 
 
 def _figure(colour="#0072B2"):

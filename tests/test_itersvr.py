@@ -93,7 +93,7 @@ def test_table2_grid_covers_the_gaussian_width_of_every_task():
     from sklearn.metrics.pairwise import euclidean_distances
 
     import datasets
-    from clustering.experiments import _methods
+    from lab.experiments import _methods
 
     settings = _methods.grid("itersvr")
     assert {s["kernel"] for s in settings} == {"rbf"}

@@ -129,7 +129,7 @@ def test_auto_invariant_is_exactly_invariant_to_feature_scaling():
     [("ionosphere", 29.63), ("breast", 2.78), ("diabetes", 31.77)],
 )
 def test_paper_eig_prediction_hits_table2(task, target):
-    from clustering.experiments._cells import Cell, compute_cell
+    from lab.experiments._cells import Cell, compute_cell
 
     # The reproduction's own cell (the lam grid does not move EIG's labels: one lam suffices).
     result = compute_cell(Cell.make("table2", "mspc-eig", task, {"lam": 1.0}))
@@ -138,7 +138,7 @@ def test_paper_eig_prediction_hits_table2(task, target):
 
 @pytest.mark.parametrize("task,bound", [("satellite", 2.8), ("letter", 15.0)])
 def test_paper_eig_prediction_bounds_on_larger_tasks(task, bound):
-    from clustering.experiments._cells import Cell, compute_cell
+    from lab.experiments._cells import Cell, compute_cell
 
     result = compute_cell(Cell.make("table2", "mspc-eig", task, {"lam": 1.0}))
     assert 100 * (1 - result["accuracy"]) <= bound

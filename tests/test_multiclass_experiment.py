@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from clustering.experiments import EXPERIMENTS, PUBLISHED_DIR, load_stored, run_experiment
-from clustering.experiments import multiclass as mc
+from lab.experiments import EXPERIMENTS, PUBLISHED_DIR, load_stored, run_experiment
+from lab.experiments import multiclass as mc
 
 
 def test_registered_and_listed_last():
@@ -69,7 +69,7 @@ def test_stored_result_backs_the_documented_kernel_numbers():
 
 
 def test_report_has_the_section_once(tmp_path):
-    from clustering.experiments.__main__ import main as cli_main
+    from lab.experiments.__main__ import main as cli_main
 
     if load_stored("multiclass", PUBLISHED_DIR) is None:
         pytest.skip("no stored multiclass result")

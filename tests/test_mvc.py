@@ -180,7 +180,7 @@ def test_soft_label_mvc_is_deterministic_on_australian():
 def test_table2_grid_covers_the_papers_graphs_and_both_laplacians():
     # The MVC paper's own SL-MVC graph is the cosine k-NN graph with the normalised
     # Laplacian; Theorem 1 uses the unnormalised one; the MSPC paper tunes a Gaussian width.
-    from clustering.experiments import _methods
+    from lab.experiments import _methods
 
     settings = _methods.grid("mvc-soft")
     assert {s["affinity"] for s in settings} == {"knn", "knn-cosine", "rbf"}

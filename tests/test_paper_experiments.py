@@ -6,15 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from clustering.experiments import EXPERIMENTS, load_stored, run_experiment
-from clustering.experiments._coverage import COVERAGE, STATUSES, coverage_frame
-from clustering.experiments.diffrac_fig1 import noise_dims
-from clustering.experiments.diffrac_table1 import (
+from lab.experiments import EXPERIMENTS, load_stored, run_experiment
+from lab.experiments._coverage import COVERAGE, STATUSES, coverage_frame
+from lab.experiments.diffrac_fig1 import noise_dims
+from lab.experiments.diffrac_table1 import (
     _constrained_kmeans,
     matching_pairs,
     supervision,
 )
-from clustering.experiments.mvc_fig2 import parse_task, subset
+from lab.experiments.mvc_fig2 import parse_task, subset
 
 
 def test_diffrac_fig1_tiny_run_is_perfect_without_noise(tmp_path):

@@ -6,9 +6,9 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from clustering import plots, projections
-from clustering.evaluation import evaluate, fit_and_evaluate
 from clustering.metrics import chebyshev_fraction, clustering_accuracy, relative_margin
+from lab import plots, projections
+from lab.evaluation import evaluate, fit_and_evaluate
 from tests.conftest import two_gaussians
 
 

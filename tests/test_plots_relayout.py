@@ -1,4 +1,4 @@
-"""``clustering.plots.relayout`` gives the figure plotly's ``update_layout`` gives (issue 13:
+"""``lab.plots.relayout`` gives the figure plotly's ``update_layout`` gives (issue 13:
 the fast path for the lab's figures must not change one property of them)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from clustering import plots
-from clustering.evaluation import evaluate, fit_and_evaluate
-from clustering.plots import TEMPLATE, relayout
+from lab import plots
+from lab.evaluation import evaluate, fit_and_evaluate
+from lab.plots import TEMPLATE, relayout
 from tests.conftest import two_gaussians
 
 MODULES = ("style", "grid", "clusters", "analysis", "animation", "compare", "multiclass")
@@ -86,7 +86,7 @@ def slow_relayout(monkeypatch):
 
     def use():
         for name in MODULES:
-            module = importlib.import_module(f"clustering.plots.{name}")
+            module = importlib.import_module(f"lab.plots.{name}")
             monkeypatch.setattr(module, "relayout", slow)
 
     return use
@@ -95,7 +95,7 @@ def slow_relayout(monkeypatch):
 def _figures():
     X, y = two_gaussians(n_per=60, d=4, gap=5.0, seed=3)
     result = fit_and_evaluate("mspc-mpm", {"lam": 0.1, "n_init": 2}, X, y)
-    from clustering import projections
+    from lab import projections
 
     proj = projections.discriminant_view(X, result.w, result.b)
     comparison = pd.DataFrame(

@@ -2,20 +2,23 @@
 
 - Scaling factors: :data:`FACTOR_OPTIONS` (the log slider's stops), :func:`snap_factor`,
   :func:`feature_order` (largest variance first).
-- Fits: :func:`cached_evaluator` plugs :func:`ui.cache.fit` (``st.cache_data``, shared with
-  the Cluster page) into :mod:`clustering.experiments.protocols`, so every single fit
+- Fits: :data:`cached_evaluator` plugs :func:`ui.cache.fit_on` (``st.cache_data``, shared
+  with the Cluster page) into :mod:`lab.experiments.protocols`, so every single fit
   of a sweep is cached and a progress bar can run outside the cache;
   :func:`run_with_progress` runs such an experiment under ``st.progress``.
-- Data families: :func:`family_tasks` (cached loads of pair tasks and the UCI tasks).
+- Data families: :func:`family_tasks` (cached loads of pair tasks and the UCI tasks);
+  :func:`family_correlations` and :func:`family_note` (the MSP vs accuracy page's r of both
+  MSPs and its caption, computed from the runs shown).
 - Small cached computations for the Learn page: :func:`mpm_on_labels`,
-  :func:`random_labelings_bound`, :func:`theorem1_table`, :func:`margin_table`.
+  :func:`random_labelings_bound`, :func:`theorem1_table`, :func:`margin_table`,
+  :func:`nonsense_splits`.
 - Page-specific URL parameters next to :mod:`ui.state`'s: :func:`url_value`,
   :func:`sync_to_url`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -23,11 +26,11 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from clustering import theorems
 from clustering._lam import effective_lam
-from clustering.experiments.evaluator import FitOutcome
 from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
+from lab import theorems
+from lab.experiments import protocols
 
 from . import cache, state
 from .model import FACTOR_OPTIONS, snap_factor
@@ -36,12 +39,16 @@ __all__ = [
     "FACTOR_OPTIONS",
     "as_bytes",
     "cached_evaluator",
+    "digits_pairs",
     "effective_lam",
+    "family_correlations",
+    "family_note",
     "family_tasks",
     "feature_order",
     "margin_table",
     "mpm_on_labels",
     "msp_of_labelings",
+    "nonsense_splits",
     "pair_source_of",
     "random_labelings_bound",
     "run_with_progress",
@@ -70,24 +77,9 @@ def feature_order(X: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------
 
 
-def cached_evaluator(
-    key: str,
-    params: Mapping[str, Any] | None,
-    X,
-    y=None,
-    *,
-    msp_lam: float | None = None,
-    random_state: int | None = 0,
-) -> FitOutcome:
-    """:func:`clustering.experiments.evaluator.evaluate_fit` through :func:`ui.cache.fit` (cached).
-
-    The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a rescaled copy
-    of the data is a new entry and the unscaled data share the Cluster page's entries.
-    ``random_state`` is always 0 here (the cache's setting).
-    """
-    X = np.asarray(X, dtype=np.float64)
-    fp = state.fingerprint(X, y)
-    return cache.fit(key, dict(params or {}), fp, X, y, msp_lam=msp_lam)
+#: :func:`lab.experiments.evaluator.evaluate_fit` through the lab's one cached fit adapter,
+#: :func:`ui.cache.fit_on` (shared with the Cluster page's entries).
+cached_evaluator = cache.fit_on
 
 
 def run_with_progress(
@@ -118,6 +110,73 @@ def family_tasks(names: Sequence[str], normalize: bool = True) -> list[tuple[str
         ds = cache.load_bundled(name, normalize)
         out.append((name, ds.X, ds.y))
     return out
+
+
+def family_correlations(table: pd.DataFrame) -> dict[str, float]:
+    """Pearson r between accuracy and each MSP of :data:`lab.experiments.protocols.SCORES`
+    over the runs of ``table`` (NaN where undefined)."""
+    return {
+        column: protocols.pearson(table[column], table["accuracy"])
+        if column in table
+        else float("nan")
+        for column in protocols.SCORES
+    }
+
+
+#: Accuracy below which a two-cluster run counts as "at chance" in :func:`family_note`.
+CHANCE_ACCURACY = 0.6
+
+
+def family_note(table: pd.DataFrame) -> str:
+    """What the runs show: each MSP's r with accuracy, which follows accuracy more closely,
+    and what each MSP gives the runs at chance (accuracy below :data:`CHANCE_ACCURACY`).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"msp": [0.99, 0.98, 0.90, 0.92], "msp_heldout": [0.1, 0.0, 0.85, 0.9],
+    ...                   "accuracy": [0.51, 0.50, 0.97, 0.99]})
+    >>> print(family_note(t))  # doctest: +NORMALIZE_WHITESPACE
+    Over these 4 runs, accuracy correlates with the held-out MSP at r = 1.00 and with the
+    in-sample MSP at r = -0.97: the held-out MSP follows accuracy more closely. The 2 runs
+    at chance (accuracy below 0.6) have a mean in-sample MSP of 0.985 and a mean held-out
+    MSP of 0.050.
+    """
+    ok = table.dropna(subset=["accuracy"])
+    if ok.empty:
+        return ""
+    rs = family_correlations(ok)
+    rh, ri = rs["msp_heldout"], rs["msp"]
+    if np.isnan(rh) or np.isnan(ri):
+        return (
+            f"Over these {len(ok)} runs the MSPs or the accuracies do not vary enough for a "
+            "correlation."
+        )
+    text = (
+        f"Over these {len(ok)} runs, accuracy correlates with the held-out MSP at r = "
+        f"{rh:.2f} and with the in-sample MSP at r = {ri:.2f}"
+    )
+    if abs(round(rh, 2) - round(ri, 2)) < 0.05:
+        text += ": the two follow accuracy about equally closely."
+    elif rh > ri:
+        text += ": the held-out MSP follows accuracy more closely."
+    else:
+        text += ": here the in-sample MSP follows accuracy more closely."
+    chance = ok[ok["accuracy"] < CHANCE_ACCURACY]
+    if len(chance):
+        runs = "run" if len(chance) == 1 else "runs"
+        has = "has" if len(chance) == 1 else "have"
+        mean = "" if len(chance) == 1 else "mean "
+        text += (
+            f" The {len(chance)} {runs} at chance (accuracy below {CHANCE_ACCURACY:g}) {has} "
+            f"a {mean}in-sample MSP of {chance['msp'].mean():.3f} and a {mean}held-out MSP "
+            f"of {chance['msp_heldout'].mean():.3f}."
+        )
+    return text
+
+
+def digits_pairs() -> list[str]:
+    """The pair tasks of scikit-learn's digits (``"digits:0v1"``, ...)."""
+    return list(datasets.pairs("digits"))
 
 
 def pair_source_of(name: str) -> str | None:
@@ -246,6 +305,21 @@ def msp_of_labelings(
     return pd.DataFrame(rows)
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def nonsense_splits(
+    data_fingerprint: str,
+    lam: float,
+    regularizer: str,
+    extra: tuple[tuple[str, bytes], ...],
+    _X: np.ndarray,
+    y: np.ndarray | None,
+) -> pd.DataFrame:
+    """:func:`lab.theorems.nonsense_splits` (random groups against the rest, the true
+    classes and the labelings in ``extra``, ``int64`` bytes), cached."""
+    given = tuple((name, np.frombuffer(raw, dtype=np.int64)) for name, raw in extra)
+    return theorems.nonsense_splits(_X, y, lam, regularizer, search_from=None, extra=given)
+
+
 def as_bytes(labels) -> bytes:
     """A labeling as ``int64`` bytes (hashable, for the cached functions here)."""
     return np.ascontiguousarray(np.asarray(labels), dtype=np.int64).tobytes()
@@ -261,7 +335,7 @@ def margin_table(
     _X: np.ndarray,
     labels: np.ndarray,
 ) -> pd.DataFrame:
-    """Theorem 5 against the data (:func:`clustering.theorems.margin_guarantee`)."""
+    """Theorem 5 against the data (:func:`lab.theorems.margin_guarantee`)."""
     return theorems.margin_guarantee(_X, labels, np.asarray(w), b, msp, rhos)
 
 

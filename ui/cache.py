@@ -7,7 +7,7 @@ Each wrapper is keyed by everything its result depends on:
   normalise) and :func:`load_choice` dispatching on a :class:`ui.state.DataChoice`;
 - :func:`dataset_fingerprint`: a hash of ``X`` and ``y`` that keys the caches below, so a
   fit is never recomputed for the same numbers and never reused for different ones;
-- :func:`fit`: one registered algorithm on one data set → :class:`clustering.evaluation.
+- :func:`fit`: one registered algorithm on one data set → :class:`lab.evaluation.
   FitOutcome` (labels, metrics, time, ``w``/``b``, objective history, or the error message
   in place of an exception);
 - :func:`projection`: a 2-D view of the data for the scatter plots.
@@ -27,10 +27,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
-from clustering import projections
-from clustering._cost import check_cost, check_generator
-from clustering.evaluation import FitOutcome, fit_and_evaluate
+from clustering._cost import check_cost
 from clustering.exceptions import TooExpensiveError
+from datasets.synthetic import check_generator
+from lab import projections
+from lab.evaluation import FitOutcome, fit_and_evaluate
 
 from .model import DataChoice, fingerprint
 
@@ -62,7 +63,7 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
 
     ``params`` are ``(name, value)`` pairs (a tuple, so the call is hashable). Settings
     outside the ranges the lab's widgets offer are refused first
-    (:func:`clustering._cost.check_generator` raises
+    (:func:`datasets.synthetic.check_generator` raises
     :class:`~clustering.exceptions.TooExpensiveError`, a ``ValueError``): generators share
     the UI's limits whether the values come from a widget or a link.
     """
@@ -276,30 +277,17 @@ def fit_many(
     cannot_link=None,
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
-    shared: Mapping[str, Any] | None = None,
     progress: bool = True,
     clicked: bool | Sequence[str] = False,
 ) -> list[FitOutcome]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
-    Constraints go only to the methods whose spec accepts them. ``shared``
-    (``{"lam": ..., "regularizer": ...}``, the page's one λ and Λ) is given once: it goes
-    to every method that has those parameters and is the MSP's ``lam``/``Lambda`` for all
-    (``msp_lam``/``msp_regularizer`` are then not needed). ``clicked``: the keys (or
-    ``True`` for all) the user started with a button (see :func:`fit`).
+    ``params[key]`` are the parameters ``key`` is fitted with, as they are (a page's λ and Λ
+    are already in them); ``msp_lam``/``msp_regularizer`` are the MSP column's λ and Λ for
+    every method. Constraints go only to the methods whose spec accepts them. ``clicked``:
+    the keys (or ``True`` for all) the user started with a button (see :func:`fit`).
     """
     from clustering import ALGORITHMS
-
-    if shared is not None:
-        msp_lam = shared.get("lam", msp_lam)
-        msp_regularizer = shared.get("regularizer", msp_regularizer)
-        params = {
-            key: {
-                **params.get(key, {}),
-                **{k: v for k, v in shared.items() if k in ALGORITHMS[key].defaults()},
-            }
-            for key in keys
-        }
 
     bar = st.progress(0.0, text="Clustering…") if progress and keys else None
     out = []
@@ -351,7 +339,7 @@ def projection(
     feature_names: Sequence[str] | None = None,
     max_points: int = projections.MAX_POINTS,
 ) -> projections.Projection:
-    """A 2-D view of ``X`` (cached; see :func:`clustering.projections.project`)."""
+    """A 2-D view of ``X`` (cached; see :func:`lab.projections.project`)."""
     wt = None if w is None else tuple(float(v) for v in np.ravel(w))
     names = None if feature_names is None else tuple(feature_names)
     return _projection(
@@ -360,7 +348,7 @@ def projection(
 
 
 # ----------------------------------------------------------------------------------------
-# Fits on data that have no fingerprint yet (demos, animation frames) — added for issue 13
+# Fits on data that have no fingerprint yet (demos, animation frames)
 # ----------------------------------------------------------------------------------------
 
 
@@ -373,12 +361,15 @@ def fit_on(
     msp_lam: float | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
-    """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data).
+    """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data, a
+    sweep's task): the lab's one cached fit adapter.
 
-    Same signature as :func:`clustering.evaluation.fit_and_evaluate` for the arguments the
-    backends' ``fit=`` callables use, so :mod:`clustering.demos` and
-    :mod:`clustering.animation` fit through this cache. The data are hashed here (cheap for
-    the few hundred rows of a demo); ``random_state`` is always 0 (the cache's setting).
+    Same signature as :func:`lab.evaluation.fit_and_evaluate` for the arguments the
+    backends' ``fit=`` / ``evaluator=`` callables use, so :mod:`lab.demos`,
+    :mod:`lab.animation` and the protocols of :mod:`lab.experiments.protocols` fit through
+    this cache. The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a
+    rescaled copy is a new entry and the unscaled data share the Cluster page's entries;
+    ``random_state`` is always 0 (the cache's setting).
     """
     if random_state not in (0, None):
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
@@ -394,8 +385,8 @@ def fit_on(
 class FrozenFigure(go.Figure):
     """A figure shared through ``st.cache_resource`` and never modified: its ``to_dict``
     (which ``st.plotly_chart`` calls on every rerun, a deep copy of every property) is
-    computed once. The Feature-scaling animation (13 frames) spent 60 ms of every slider
-    step in that copy (py-spy of the server)."""
+    computed once (the Feature-scaling animation's copy was measurable on every slider
+    step; bench/RESULTS.md)."""
 
     def to_dict(self):
         spec = self.__dict__.get("_frozen_spec")

@@ -1,6 +1,6 @@
 """The Home page's demos: their numbers and captions, cached, and the buttons' setups.
 
-The numbers and captions come from :mod:`clustering.demos` (each caption is decided by
+The numbers and captions come from :mod:`lab.demos` (each caption is decided by
 the numbers beside it); every fit goes through :func:`ui.cache.fit_on`, so the pages the
 demos open show the same fits without recomputing them. :func:`open_afs_trap`,
 :func:`open_breast` and :func:`open_digits` set the session up through :mod:`ui.state`
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from clustering import demos
-from clustering.animation import PRESETS
+from lab import demos
+from lab.animation import PRESETS
 
 from . import cache, state
 
@@ -37,26 +37,26 @@ DIGITS_CHOICE = state.DataChoice.make("bundled", "digits:3v8", None, True)
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def afs_story() -> demos.DemoStory:
-    """:func:`clustering.demos.afs_trap_story` on the data the AFS-trap button opens."""
+    """:func:`lab.demos.afs_trap_story` on the data the AFS-trap button opens."""
     return demos.afs_trap_story(cache.load_choice(AFS_CHOICE), fit=cache.fit_on)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def breast_story() -> demos.DemoStory:
-    """:func:`clustering.demos.breast_story` on the data the breast button opens."""
+    """:func:`lab.demos.breast_story` on the data the breast button opens."""
     return demos.breast_story(cache.load_choice(BREAST_CHOICE), fit=cache.fit_on)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def digits_story() -> demos.DemoStory:
-    """:func:`clustering.demos.digits_story` on the data the digits button opens."""
+    """:func:`lab.demos.digits_story` on the data the digits button opens."""
     return demos.digits_story(cache.load_choice(DIGITS_CHOICE), fit=cache.fit_on)
 
 
 def afs_preset_factors(preset: str, feature_names) -> dict[int, float]:
-    """The scaling factors a preset of :data:`clustering.animation.PRESETS` leaves set:
+    """The scaling factors a preset of :data:`lab.animation.PRESETS` leaves set:
     its fixed factors and its swept feature at the demo's value (``break``: noise ×10;
-    ``rescue``: noise ×10 and signal ×10, :data:`clustering.demos.AFS_RESCUE`)."""
+    ``rescue``: noise ×10 and signal ×10, :data:`lab.demos.AFS_RESCUE`)."""
     names = list(feature_names)
     chosen = demos.AFS_BREAK if preset == "break" else demos.AFS_RESCUE
     PRESETS[preset].indices(names)  # a clear error when the data lack its features

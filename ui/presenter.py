@@ -7,7 +7,7 @@ in the URL (``present=1``, through :func:`ui.state.set_presenter`). Pages use:
 * :func:`chart` — draws a plotly figure (through the lab's chart element, :mod:`ui.chart`;
   tests/test_layers.py checks that pages call nothing else); while presenter mode is on it
   also keeps the figure, and :func:`export_button` offers the page's figures as one zip of
-  slide-ready PNG and SVG files (:func:`clustering.export.export_figures`, offline).
+  slide-ready PNG and SVG files (:func:`lab.export.export_figures`, offline).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import streamlit as st
 
 from clustering.exceptions import ExportFailedError
+from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH
 
 from . import chart as lab_chart
 from . import state
@@ -88,7 +89,7 @@ def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     ``selection_mode``, ``config``) follow ``st.plotly_chart``, and so does the return value
     (a selection event with ``on_select="rerun"``). Without a key, ``st.plotly_chart``.
     In presenter mode the figure is also kept, in drawing order and named by its title, for
-    :func:`export_button`'s slides (with large fonts there, :func:`clustering.export.
+    :func:`export_button`'s slides (with large fonts there, :func:`lab.export.
     slide_layout`); the figure on the page is the same either way.
     """
     if enabled():
@@ -120,7 +121,7 @@ def sidebar() -> Any:
 
 
 def _slides_zip(figures: list[tuple[str, Any]]) -> bytes:
-    from clustering.export import export_figures, export_zip
+    from lab.export import export_figures, export_zip
 
     names = [name for name, _ in figures]
     files = export_figures([fig for _, fig in figures])
@@ -150,5 +151,6 @@ def export_button(container: Any = None) -> None:
             key="presenter.export",
             on_click="ignore",
             type="primary",
-            help="Every figure on this page, 1280 x 720 with large fonts: PNG (2x) and SVG.",
+            help=f"Every figure on this page, {SLIDE_WIDTH:d} x {SLIDE_HEIGHT:d} with large fonts: "
+            "PNG and SVG.",
         )

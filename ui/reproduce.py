@@ -2,8 +2,8 @@
 
 :func:`blocks` cuts an experiment's markdown report into paragraphs and tables; each table
 becomes a :class:`pandas.DataFrame` with display names for methods (from
-:mod:`clustering.plots.style`) and parameter sets written as ``lam = 0.1`` instead of raw
-JSON. No computation of results here: they come from :mod:`clustering.experiments`.
+:mod:`lab.plots.style`) and parameter sets written as ``lam = 0.1`` instead of raw
+JSON. No computation of results here: they come from :mod:`lab.experiments`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import re
 import pandas as pd
 import streamlit as st
 
-from clustering.experiments import EXPERIMENTS, PUBLISHED_DIR, load_stored
-from clustering.plots import apply_method_style, display_label
+from lab.experiments import EXPERIMENTS, PUBLISHED_DIR, load_stored
+from lab.plots import apply_method_style, display_label
 
 __all__ = [
     "LONG_TABLE_ROWS",

@@ -19,14 +19,15 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from clustering import plots
-from clustering.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
-from clustering.evaluation import FitOutcome
 from clustering.metrics import clustering_error
+from lab import plots
+from lab.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
+from lab.evaluation import FitOutcome
 
 from . import cache
 
 __all__ = [
+    "RANDOM_AFS_HELP",
     "animation",
     "animation_axes",
     "animation_signature",
@@ -37,6 +38,14 @@ __all__ = [
     "scaled_fingerprint",
     "scatter_figure",
 ]
+
+
+#: The help of the "Random AFS" button, with the paper's factors.
+RANDOM_AFS_HELP = (
+    "The MSPC paper's experiment: pick one feature at random and multiply it by "
+    f"{', '.join(f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1])} or "
+    f"{datasets.scaling.PAPER_FACTORS[-1]:g} (all other features back to ×1)."
+)
 
 
 def paper_random_scaling(press: int, n_features: int) -> dict[int, float]:
@@ -98,13 +107,13 @@ def hyperplane_in_original_units(w, factors: Sequence[float]) -> np.ndarray | No
 
 
 # ----------------------------------------------------------------------------------------
-# The play control: one feature's factor swept as animation frames (issue 13)
+# The play control: one feature's factor swept as animation frames
 # ----------------------------------------------------------------------------------------
 
 
 # ``cache_resource``, not ``cache_data``: the result is shared, never copied. Unpickling a
-# cached figure of 13 frames re-validated every plotly property and took 2 s of every
-# rerun of the page under load; nothing mutates the sweep or the figure.
+# cached figure of 13 frames re-validated every plotly property on every rerun (the cost is
+# in bench/RESULTS.md); nothing mutates the sweep or the figure.
 @st.cache_resource(max_entries=16, show_spinner=False)
 def animation(
     data_fingerprint: str,
@@ -116,7 +125,7 @@ def animation(
     _X: np.ndarray,
     _y: np.ndarray | None,
 ):
-    """The sweep of ``feature`` over :data:`clustering.animation.DEFAULT_FACTORS` (×0.001 to
+    """The sweep of ``feature`` over :data:`lab.animation.DEFAULT_FACTORS` (×0.001 to
     ×1000) with the other columns held at ``fixed`` (``(column, factor)`` pairs), its
     figure and the sentence its numbers decide — computed once per setting and cached.
 
@@ -160,8 +169,8 @@ def animation_axes(view: str, feature: int, order: Sequence[int]) -> tuple[int, 
 
 def preset_available(preset: str, feature_names: Sequence[str]) -> bool:
     """Whether the data have the features a preset of
-    :data:`clustering.animation.PRESETS` moves (the AFS trap's 'signal' and 'noise')."""
-    from clustering.animation import PRESETS
+    :data:`lab.animation.PRESETS` moves (the AFS trap's 'signal' and 'noise')."""
+    from lab.animation import PRESETS
 
     p = PRESETS[preset]
     return all(f in list(feature_names) for f in (p.feature, *p.fixed))
@@ -210,7 +219,7 @@ HYPERPLANE_DECIMALS = 9
 
 def _hyperplane_key(w, b) -> tuple[tuple | None, float | None]:
     """``(w, b)`` scaled to a unit ``w`` (every view draws the hyperplane from the unit
-    normal, :func:`clustering.projections.discriminant_view`) and rounded to
+    normal, :func:`lab.projections.discriminant_view`) and rounded to
     :data:`HYPERPLANE_DECIMALS`: an immune method's "after" panel is then the same cached
     figure on every slider step, and the browser does not redraw it."""
     if w is None:

@@ -1,56 +1,69 @@
-"""Uploads on the Data page: the label-column guess and a store that outlives a reload.
+"""Uploads on the Data page: the preview (columns and label guess) and a store that
+outlives a reload.
+
+:func:`preview` reads a file through :func:`datasets.upload.preview_csv`: the same limits
+(bytes, rows, columns, checked by counting before anything is parsed), decoding and
+delimiter as :func:`datasets.read_csv`, so the page never parses a file the reader refuses.
 
 A browser reload starts a new Streamlit session, and the session state (where the
 uploaded bytes live) is gone. :func:`remember` also keeps the file in a server-side store
 (``st.cache_resource``: one per server process, in memory) under a random token that
 :mod:`ui.state` puts in the URL as ``upload=<token>``; a reload of the same address finds
-it again with :func:`recall`. The store keeps the last :data:`MAX_FILES` files and is lost
-when the server stops, so a link carries an upload only on this server while it runs.
+it again with :func:`recall`. The store keeps the last :data:`MAX_FILES` files (at most
+:data:`MAX_BYTES` in all) and is lost when the server stops, so a link carries an upload only
+on this server while it runs. A token belongs to the session that made it: a session that
+opened someone else's link reads that upload, and writes its own under a new token
+(:mod:`ui.state`), so nobody's upload is replaced by another's.
 """
 
 from __future__ import annotations
 
-import io
 import re
 import secrets
 import threading
 from collections import OrderedDict
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
-from datasets.label_guess import LabelGuess, guess_label_column
+from datasets import DatasetError
+from datasets.label_guess import LabelGuess
+from datasets.upload import CsvPreview, preview_csv
 
-__all__ = ["MAX_FILES", "TOKEN_PATTERN", "guess_label", "new_token", "recall", "remember"]
+__all__ = [
+    "MAX_BYTES",
+    "MAX_FILES",
+    "TOKEN_PATTERN",
+    "guess_label",
+    "new_token",
+    "preview",
+    "recall",
+    "remember",
+]
 
 #: How many uploads the server keeps for reloads (the oldest is dropped first).
 MAX_FILES = 16
+#: Most bytes of uploads the server keeps for reloads (the oldest are dropped first).
+MAX_BYTES = 400_000_000
 #: What an upload token in a link looks like.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@st.cache_data(max_entries=4, show_spinner=False)
+def preview(content: bytes) -> CsvPreview | None:
+    """:func:`datasets.upload.preview_csv` of an uploaded file: its columns and label guess,
+    read with :func:`datasets.read_csv`'s limits and decoding (``None`` when the reader
+    refuses the file; :func:`ui.cache.read_upload` then says why)."""
+    try:
+        return preview_csv(content)
+    except DatasetError:
+        return None
+
+
 def guess_label(content: bytes) -> LabelGuess | None:
-    """:func:`datasets.label_guess.guess_label_column` on an uploaded CSV file's columns
-    (``None`` when the file cannot be read as a table; the reader then says why)."""
-    try:
-        frame = pd.read_csv(io.BytesIO(content), sep=None, engine="python", dtype=str)
-    except Exception:  # the reader (datasets.read_csv) explains a bad file
-        return None
-    try:
-        return guess_label_column(_typed(frame))
-    except Exception:
-        return None
-
-
-def _typed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Numbers as numbers, text as text (``dtype=str`` keeps '1.0' and 'setosa' apart)."""
-    out = {}
-    for name in frame.columns:
-        numeric = pd.to_numeric(frame[name], errors="coerce")
-        out[name] = numeric if numeric.notna().sum() >= frame[name].notna().sum() else frame[name]
-    return pd.DataFrame(out)
+    """The label-column guess of :func:`preview` (``None`` without one)."""
+    found = preview(content)
+    return None if found is None else found.label_guess
 
 
 class _Store:
@@ -75,8 +88,12 @@ def remember(token: str, entry: dict[str, Any]) -> None:
     with store.lock:
         store.files[token] = dict(entry)
         store.files.move_to_end(token)
-        while len(store.files) > MAX_FILES:
+        while len(store.files) > MAX_FILES or (len(store.files) > 1 and _size(store) > MAX_BYTES):
             store.files.popitem(last=False)
+
+
+def _size(store: _Store) -> int:
+    return sum(len(e.get("content", b"")) for e in store.files.values())
 
 
 def recall(token: str) -> dict[str, Any] | None:

@@ -37,7 +37,7 @@ from clustering._lam import LAM_RANGE
 from clustering._moments import REGULARIZERS
 from datasets.synthetic import GENERATORS
 
-from .model import FACTOR_OPTIONS, VIEWS, DataChoice, snap_lam
+from .model import FACTOR_OPTIONS, VIEWS, DataChoice, default_normalize, snap_lam
 
 __all__ = [
     "N_CLUSTERS_RANGE",
@@ -156,7 +156,7 @@ def _warn(out: Decoded, key: str, message: str) -> None:
 
 def _bundled_name(name: str) -> str | None:
     key = name.strip().lower()
-    # The multi-class data sets (issue 14) are bundled too, but not in "all" (binary tasks).
+    # The multi-class data sets are bundled too, but not in "all" (binary tasks).
     for known in [*datasets.list_datasets(), *datasets.list_datasets("multiclass")]:
         if known.lower() == key:
             return known
@@ -166,11 +166,14 @@ def _bundled_name(name: str) -> str | None:
 def _decode_data(params: Mapping[str, str], out: Decoded) -> None:
     data = params.get("data")
     normalize = True
+    if data and data.startswith("synthetic:"):
+        normalize = default_normalize("synthetic", data.split(":", 1)[1])
     if params.get("norm") is not None:
         try:
             normalize = _parse_bool(params["norm"])
         except ValueError:
-            _warn(out, "norm", f"got {_quote(params['norm'])}; accepted: 1 or 0 (kept 1)")
+            kept = int(normalize)
+            _warn(out, "norm", f"got {_quote(params['norm'])}; accepted: 1 or 0 (kept {kept})")
     if not data:
         if params.get("gen"):
             _warn(out, "gen", "it needs data=synthetic:<generator>")
@@ -335,7 +338,7 @@ def decode(params: Mapping[str, str]) -> Decoded:
     return out
 
 
-# ---- presenter mode (issue 13) -----------------------------------------------------------
+# ---- presenter mode -----------------------------------------------------------
 
 
 def _decode_presenter(text: str, out: Decoded) -> None:
@@ -406,7 +409,7 @@ def encode(
     return out
 
 
-# ---- number of clusters (issue 14) ---------------------------------------------------------
+# ---- number of clusters ---------------------------------------------------------
 
 #: The numbers of clusters the lab offers (the control's range; ten colours and shapes).
 N_CLUSTERS_RANGE = (2, 10)

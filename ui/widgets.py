@@ -29,9 +29,9 @@ from streamlit.errors import StreamlitAPIException
 
 import datasets
 from clustering import ALGORITHMS
+from clustering._lam import LAM_RANGE
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
-from clustering.evaluation import FitOutcome
 from clustering.exceptions import (
     DegenerateDataError,
     ProblemTooLargeError,
@@ -39,9 +39,11 @@ from clustering.exceptions import (
     TooExpensiveError,
 )
 from datasets.export import safe_csv
+from lab.evaluation import FitOutcome
 
 from . import state
 from .state import KEYS
+from .text import plain
 
 __all__ = [
     "DATA_PAGE",
@@ -57,6 +59,9 @@ __all__ = [
     "format_number",
     "guard",
     "lam_slider",
+    "msp_column_config",
+    "msp_help",
+    "msp_note",
     "n_clusters_control",
     "page_link",
     "param_widget",
@@ -96,6 +101,65 @@ HANDLED_ERRORS = (
 
 
 # ----------------------------------------------------------------------------------------
+# The two MSPs' names and tooltips (the same words on every page)
+# ----------------------------------------------------------------------------------------
+
+
+def msp_help(kind: str, lam: float | None = None, regularizer: str | None = None) -> str:
+    """What the in-sample (``kind="msp"``) or held-out (``"msp_heldout"``) MSP estimates, for
+    a tooltip; with ``lam`` and ``regularizer``, the values it was computed with."""
+    where = "" if lam is None else f" (λ = {format_number(lam)}, Λ = {regularizer})"
+    if kind == "msp":
+        return (
+            f"In-sample MSP{where}, the MSPC paper's: the worst-case probability that the "
+            "Minimax Probability Machine fitted to the clusters puts their points on the right "
+            "side, evaluated on the same points it was fitted to. With many features and few "
+            "points it is near 1 even for splits unrelated to any structure. Needs no true "
+            "labels."
+        )
+    if kind == "msp_heldout":
+        return (
+            f"Held-out MSP{where}: the same worst-case bound for a Minimax Probability Machine "
+            "fitted on half of each cluster and evaluated on the other half (both ways, three "
+            "random splits, averaged): it estimates how well a linear classifier learnt from "
+            "the clusters separates points it has not seen. Needs no true labels."
+        )
+    raise ValueError(f"kind must be 'msp' or 'msp_heldout'; got {kind!r}.")
+
+
+def msp_note(lam: float, regularizer: str) -> str:
+    """The sentence naming a page's one λ and Λ of every MSP it shows."""
+    return (
+        f"Every MSP on this page is computed with λ = {format_number(lam)} and Λ = "
+        f"{regularizer} (the sidebar's), for every method, including those without a λ of "
+        "their own: the same clusters show the same MSP."
+    )
+
+
+def msp_column_config(
+    lam: float | None = None,
+    regularizer: str | None = None,
+    *,
+    columns: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """``st.dataframe`` column settings for a table's in-sample and held-out MSP columns:
+    labelled "in-sample MSP" and "held-out MSP", three decimals, each with its tooltip.
+
+    ``columns`` maps each kind to the table's column name (default: ``"MSP"`` and
+    ``"held-out MSP"``, as :func:`lab.evaluation.metrics_table` names them).
+    """
+    names = dict(columns or {"msp": "MSP", "msp_heldout": "held-out MSP"})
+    labels = {"msp": "in-sample MSP", "msp_heldout": "held-out MSP"}
+    return {
+        names[kind]: st.column_config.NumberColumn(
+            labels[kind], format="%.3f", help=msp_help(kind, lam, regularizer)
+        )
+        for kind in ("msp", "msp_heldout")
+        if kind in names
+    }
+
+
+# ----------------------------------------------------------------------------------------
 # Formatting and errors
 # ----------------------------------------------------------------------------------------
 
@@ -122,7 +186,10 @@ def error_box(error: BaseException | str, *, title: str | None = None) -> None:
             )
     else:
         message = str(error)
-    st.error(f"**{title}.** {message}" if title else message, icon=":material/warning:")
+    st.error(
+        f"**{plain(title)}.** {plain(message)}" if title else plain(message),
+        icon=":material/warning:",
+    )
 
 
 @contextlib.contextmanager
@@ -146,7 +213,10 @@ def show_result_problems(result: FitOutcome) -> bool:
     Returns ``True`` when the result is usable (the fit succeeded).
     """
     if not result.ok and result.error_type == "WaitsForClick":  # ui.cache.WAITS_FOR_CLICK
-        st.info(f"**{result.name}** is {result.error}", icon=":material/hourglass_top:")
+        st.info(
+            f"**{plain(result.name)}** is {plain(result.error)}",
+            icon=":material/hourglass_top:",
+        )
         return False
     if not result.ok:
         title = next(
@@ -156,7 +226,7 @@ def show_result_problems(result: FitOutcome) -> bool:
         error_box(f"{result.name}: {result.error}", title=title)
         return False
     for message in result.warnings:
-        st.warning(f"{result.name}: {message}", icon=":material/info:")
+        st.warning(f"{plain(result.name)}: {plain(message)}", icon=":material/info:")
     return True
 
 
@@ -177,14 +247,14 @@ def data_caption(
     """
     current = current or state.get_current_data()
     if current.error:
-        st.warning(current.error, icon=":material/warning:")
+        st.warning(plain(current.error), icon=":material/warning:")
         state.clear_data_error()
     ds = current.dataset
     if current.chosen:
-        st.caption(f"Data: {ds.summary()}")
+        st.caption(f"Data: {plain(ds.summary())}")
     else:
         st.caption(
-            f"Using the default data set **{ds.name}** ({ds.n_samples} samples × "
+            f"Using the default data set **{plain(ds.name)}** ({ds.n_samples} samples × "
             f"{ds.n_features} features)"
             + (" — choose another on the Data page." if link else " — choose another here.")
         )
@@ -252,7 +322,7 @@ def lam_slider(
     help: str | None = None,
     container: Any = st,
 ) -> float:
-    """The shared regulariser weight ``lam`` on a log scale, 1e-4 to 1e4 (persisted)."""
+    """The shared regulariser weight ``lam`` on a log scale over ``LAM_RANGE`` (persisted)."""
     options = state.lam_grid()
     state.seed(key, KEYS.LAM, state.snap_lam(state.get_lam(), options))
     if state.widget_value(key) not in options:
@@ -265,8 +335,8 @@ def lam_slider(
         help=help
         or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
         "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
-        "large λ treats clusters as round blobs. The MSPC paper tries 1e-4 … 1e4 and keeps "
-        "the λ with the highest MSP.",
+        "large λ treats clusters as round blobs. The MSPC paper tries "
+        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest MSP.",
     )
     state.record(KEYS.LAM, float(value))
     return float(value)
@@ -400,7 +470,7 @@ def view_select(
 
     Returns ``"pca"``, ``"discriminant"`` or ``"features:i,j"`` (persisted, in the URL).
     """
-    from clustering.projections import parse_view
+    from lab.projections import parse_view
 
     try:
         kind, (i, j) = parse_view(state.get_view(), n_features)
@@ -557,7 +627,7 @@ def _safe(name: str) -> str:
 
 
 # ----------------------------------------------------------------------------------------
-# Number of clusters (issue 14)
+# Number of clusters
 # ----------------------------------------------------------------------------------------
 
 

@@ -23,7 +23,7 @@ SOLVERS = {
     "eig": solve_eig,
 }
 
-#: Searches whose accepted steps only raise the MSP (issue 16).
+#: Searches whose accepted steps only raise the MSP.
 MONOTONE = {"mpm": climb_mpm, "gep": climb_gep}
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Monotone ascent of the MSP from a starting labeling (issue 16).
+"""Monotone ascent of the MSP from a starting labeling.
 
 The paper's alternation (fit the MPM to the labels, relabel every point by the sign of the
 MPM hyperplane) has no monotonicity guarantee, and on real tasks it walks downhill: on

@@ -33,6 +33,8 @@ from streamlit import config
 from streamlit.components.v1 import declare_component
 from streamlit.elements.plotly_chart import PlotlyChartSelectionSerde
 
+from ..text import defang_plotly
+
 __all__ = ["chart", "figure_json", "preload", "use_component"]
 
 _HERE = Path(__file__).resolve().parent
@@ -74,7 +76,9 @@ def figure_json(figure: Any) -> str:
     cached = getattr(figure, "__dict__", {}).get("_lab_chart_json")
     if cached is not None:
         return cached
-    spec = pio.to_json(figure, validate=False)
+    # Texts may hold a user's column names or labels: no <a href> (or other tag that
+    # reaches outside) may come out of them.
+    spec = defang_plotly(pio.to_json(figure, validate=False))
     if getattr(figure, "_frozen_spec", None) is not None or type(figure).__name__ == "FrozenFigure":
         figure.__dict__["_lab_chart_json"] = spec
     return spec

@@ -31,7 +31,7 @@ from ._session import (
     set_view,
 )
 
-# ---- uploads that survive a reload (issue 13) -------------------------------------------
+# ---- uploads that survive a reload -------------------------------------------
 
 #: URL parameter of an upload's token (see :mod:`ui.uploads`).
 UPLOAD_URL_KEY = "upload"
@@ -67,10 +67,11 @@ def upload_link_note(upload_kind: bool = False) -> str:
     if get_data_choice().kind != "upload" and not upload_kind:
         return ""
     return (
-        "The address bar keeps this upload for a reload in this browser while the lab runs "
-        "(the file stays on this server, in memory). A link cannot carry the file itself: "
-        "anyone else opening it, or opening it after the lab restarts, gets the default data "
-        "set — send them the CSV file."
+        "The address bar keeps this upload for a reload while the lab runs (the file stays "
+        "on this server, in memory, never in the link). Anyone who opens this link on this "
+        "server meanwhile sees the file too, read-only: a file they upload or a label column "
+        "they pick goes under a link of their own and never replaces yours. After the lab "
+        "restarts the link gives the default data set."
     )
 
 

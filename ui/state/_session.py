@@ -44,6 +44,9 @@ class KEYS:
     WIDGETS = "dcl.widgets"  #: {state key: set of widget keys seeded from it}
     PRESENTER = "dcl.presenter"  #: bool, presenter mode (large fonts, theory collapsed)
     UPLOAD_TOKEN = "dcl.upload_token"  #: str, the upload's key in ui.uploads' server store
+    PAGE = "dcl.page"  #: str, the page the last run drew (see :func:`enter_page`)
+    #: str, the token this session made (it may replace that store entry, and no other)
+    UPLOAD_OWN_TOKEN = "dcl.upload_own_token"
 
 
 # ----------------------------------------------------------------------------------------
@@ -68,6 +71,7 @@ def _defaults() -> dict[str, Any]:
         KEYS.WIDGETS: {},
         KEYS.PRESENTER: False,
         KEYS.UPLOAD_TOKEN: "",
+        KEYS.UPLOAD_OWN_TOKEN: "",
     }
 
 
@@ -96,6 +100,24 @@ def seed(widget_key: str, state_key: str, value: Any = None) -> None:
     registry.setdefault(state_key, set()).add(widget_key)
     if widget_key not in st.session_state:
         st.session_state[widget_key] = get(state_key) if value is None else value
+
+
+def enter_page(name: str) -> None:
+    """Note that the run draws page ``name``; on a page change, drop every seeded widget key.
+
+    Two pages may draw a widget under the same key (the sidebar's ``algorithms`` on Cluster
+    and Compare). Streamlit ties a widget's value to the page that drew it: on the next page
+    the key still holds the old widget's value, :func:`seed` leaves it alone, and the new
+    widget starts empty, which the page then records as the user's choice. Dropping the
+    widget keys at a page change makes :func:`seed` give every widget its persistent value.
+    """
+    name = str(name)
+    previous = st.session_state.get(KEYS.PAGE)
+    if previous is not None and previous != name:
+        for widget_keys in get(KEYS.WIDGETS).values():
+            for widget_key in widget_keys:
+                st.session_state.pop(widget_key, None)
+    st.session_state[KEYS.PAGE] = name
 
 
 def default_algorithms() -> list[str]:
@@ -328,7 +350,7 @@ def clear_constraints(data_fingerprint: str) -> None:
     st.session_state[KEYS.CONSTRAINTS] = table
 
 
-# ---- presenter mode (issue 13) ---------------------------------------------------------
+# ---- presenter mode ---------------------------------------------------------
 
 
 def get_presenter() -> bool:
@@ -417,7 +439,7 @@ def approve_runs(signatures: Iterable[tuple]) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# Number of clusters (issue 14), in the URL as ``k`` (left out for 2)
+# Number of clusters, in the URL as ``k`` (left out for 2)
 # ----------------------------------------------------------------------------------------
 
 N_CLUSTERS = "dcl.n_clusters"  #: int, the number of clusters every method is asked for
@@ -438,7 +460,7 @@ def set_n_clusters(k: int) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# Feature scaling: the animation's preset (issue 13). Kept apart for easy merges.
+# Feature scaling: the animation's preset. Kept apart for easy merges.
 # ----------------------------------------------------------------------------------------
 
 #: Session key of the Feature scaling animation's preset ("break", "rescue" or "").
@@ -452,8 +474,8 @@ def get_scaling_preset() -> str:
 
 def set_scaling_preset(name: str) -> None:
     """Choose the Feature scaling animation's preset (a key of
-    :data:`clustering.animation.PRESETS`, or "" for none); ``ValueError`` otherwise."""
-    from clustering.animation import PRESETS
+    :data:`lab.animation.PRESETS`, or "" for none); ``ValueError`` otherwise."""
+    from lab.animation import PRESETS
 
     if name and name not in PRESETS:
         raise ValueError(f"Unknown scaling preset {name!r}; choose one of {sorted(PRESETS)}.")
@@ -465,7 +487,26 @@ def _remember_upload() -> None:
     upload = get_upload()
     if upload is None:
         return
-    token = get(KEYS.UPLOAD_TOKEN) or uploads.new_token()
-    st.session_state[KEYS.UPLOAD_TOKEN] = token
     choice = get_data_choice()
-    uploads.remember(token, {**upload, "choice": choice if choice.kind == "upload" else None})
+    entry = {**upload, "choice": choice if choice.kind == "upload" else None}
+    token = get(KEYS.UPLOAD_TOKEN)
+    if token and token != get(KEYS.UPLOAD_OWN_TOKEN):
+        # Opened from someone else's link: theirs is read-only. Nothing changed: keep
+        # reading it; anything new (a file, a label column) goes under a token of our own.
+        kept = uploads.recall(token)
+        if kept is not None and _same_upload(kept, entry):
+            return
+        token = ""
+    if not token:
+        token = uploads.new_token()
+        st.session_state[KEYS.UPLOAD_OWN_TOKEN] = token
+    st.session_state[KEYS.UPLOAD_TOKEN] = token
+    uploads.remember(token, entry)
+
+
+def _same_upload(a: dict, b: dict) -> bool:
+    return (
+        a.get("name") == b.get("name")
+        and a.get("choice") == b.get("choice")
+        and (a.get("content") is b.get("content") or a.get("content") == b.get("content"))
+    )

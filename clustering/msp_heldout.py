@@ -1,0 +1,291 @@
+r"""The held-out MSP: the MSP of an MPM evaluated on points it was not fitted to.
+
+Why
+---
+The MSP of a labeling (MSPC paper, Definition 1) is the optimum of the MPM problem on the
+labelled points themselves. With many features and few points per cluster that optimum is
+biased upwards: the MPM fits the sample's means and covariances, and with ``d`` close to
+the number of points per cluster almost every balanced split of pure noise has an
+in-sample MSP near 1. A search that maximises the in-sample MSP then returns such splits.
+
+What it estimates
+-----------------
+Split every cluster at random into ``n_splits`` parts of (nearly) equal size. For each part
+``f``: fit the MPM of every pair of clusters ``(i, j)`` to the means and regularised
+covariances of the points *outside* ``f`` (``w``, ``b`` of the MSPC paper eq. 2), then
+compute, with the mean ``m_c`` and regularised covariance ``S_c + lam Lambda`` of the points
+of cluster ``c`` *inside* ``f``, the worst-case probability (one-sided Chebyshev, the bound
+the MPM itself uses) that a point of ``c`` falls on ``c``'s side of that fixed hyperplane:
+
+    alpha_c = k_c^2 / (1 + k_c^2),   k_c = max(0, s_c (w'm_c - b)) / sqrt(w'(S_c + lam Lambda) w),
+
+with ``s_c = +1`` for the side ``w'x - b >= 0`` and ``-1`` for the other; the pair's
+held-out MSP is ``min(alpha_i, alpha_j)`` (the MPM's ``alpha`` is the common bound of its
+two classes). Pairs are combined as in :func:`clustering.msp_multiclass.multiclass_msp`
+(union bound per cluster, weighted by cluster size; for two clusters it is the pair's
+value). The result is averaged over the ``n_splits`` parts and ``n_repeats`` random splits.
+
+So the held-out MSP estimates the worst-case accuracy bound of the MPM learnt from a
+labeling, evaluated with moments of points that MPM has not seen: the quantity the MSP is
+meant to be (how well a classifier learnt from the labels generalises), without the
+optimistic bias of fitting and scoring on the same points. As the clusters grow, both the
+training and the held-out moments tend to the clusters' true moments and the held-out MSP
+tends to the in-sample MSP of the same ``lam`` and ``Lambda`` (up to the MPM being fitted on
+``(n_splits - 1) / n_splits`` of the points). Its floor is 0: a hyperplane that does not put
+a held-out cluster's mean on that cluster's side scores 0.
+
+Properties (tested in ``tests/test_msp_heldout.py``):
+
+* invariant to every invertible linear map ``x -> A x + c`` with ``regularizer="total"``
+  (``Lambda = Sigma``) and to per-feature scaling with ``"diag"`` (the MSPC paper's Theorem 1
+  applies to every fold: the split depends only on the labels and the random state);
+* deterministic for a fixed ``random_state``.
+
+Cost: the per-part scatter matrices, ``O(N d^2)`` per repeat (as for one set of cluster
+covariances), plus ``n_splits * k (k - 1) / 2`` MPM problems of ``O(d^3)`` per repeat; the
+held-out side needs only the projections ``X w`` (``O(N d)``). ``bench/bench_msp_heldout.py``
+measures it against one in-sample MSP and one fit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._compat import check_random_state
+from ._moments import Standardized, regularizer_matrix, standardize
+from .mpm import solve_mpm
+from .msp_multiclass import _check_X, encode_labels, msp_from_alphas
+
+__all__ = [
+    "DEFAULT_N_REPEATS",
+    "DEFAULT_N_SPLITS",
+    "heldout_msp_from_std",
+    "heldout_msp_z",
+    "heldout_seed",
+    "min_cluster_size",
+    "msp_heldout_score",
+]
+
+#: Parts each cluster is split into (fit on ``n_splits - 1`` of them, score on the last).
+DEFAULT_N_SPLITS = 2
+#: Random splits averaged.
+DEFAULT_N_REPEATS = 3
+
+
+def min_cluster_size(n_splits: int) -> int:
+    """The fewest points a cluster needs: one in each of the ``n_splits`` parts."""
+    return int(n_splits)
+
+
+def heldout_seed(random_state, rng) -> int:
+    """The seed of a fitted model's held-out splits: ``random_state`` itself when it is an
+    int (so the splits do not depend on how much of ``rng`` the fit used), else one draw
+    from ``rng`` (the fit's ``check_random_state(random_state)``)."""
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        return int(random_state)
+    return int(rng.randint(np.iinfo(np.int32).max))
+
+
+def _check_counts(counts: np.ndarray, n_splits: int) -> None:
+    need = min_cluster_size(n_splits)
+    small = np.flatnonzero(counts < need)
+    if small.size:
+        sizes = ", ".join(f"cluster {c}: {int(counts[c])}" for c in small[:5])
+        raise ValueError(
+            f"The held-out MSP needs at least {need} points in every cluster (one in each of "
+            f"n_splits={n_splits} parts, so that some can be held out), but {sizes}. Merge "
+            "the small clusters, use fewer clusters or n_splits=2 (the smallest, needing 2)."
+        )
+
+
+def _fold_ids(codes: np.ndarray, k: int, n_splits: int, rng) -> np.ndarray:
+    """Part of every sample: each cluster's points are shuffled and dealt into the parts."""
+    fold = np.empty(codes.shape[0], dtype=np.intp)
+    for c in range(k):
+        idx = np.flatnonzero(codes == c)
+        fold[idx[rng.permutation(idx.shape[0])]] = np.arange(idx.shape[0]) % n_splits
+    return fold
+
+
+def _one_sided(num: np.ndarray, var: np.ndarray) -> np.ndarray:
+    """``k^2 / (1 + k^2)`` with ``k = max(num, 0) / sqrt(var)`` (1 for zero variance on the
+    right side, 0 on the wrong side)."""
+    num = np.maximum(num, 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k2 = np.where(var > 0, num**2 / np.where(var > 0, var, 1.0), np.where(num > 0, np.inf, 0))
+    return np.where(np.isinf(k2), 1.0, k2 / (1.0 + k2))
+
+
+def heldout_msp_z(
+    Z: np.ndarray,
+    codes: np.ndarray,
+    k: int,
+    reg: np.ndarray,
+    *,
+    n_splits: int = DEFAULT_N_SPLITS,
+    n_repeats: int = DEFAULT_N_REPEATS,
+    random_state=None,
+    too_small: str = "raise",
+) -> float:
+    """The held-out MSP (module docstring) of ``codes`` (``0..k-1``) on features ``Z``, with
+    the regulariser ``reg = lam * Lambda`` already in ``Z``'s coordinates.
+
+    ``too_small``: what a cluster with fewer than ``n_splits`` points gives: ``"raise"`` the
+    error naming the minimum, ``"zero"`` the score 0 (nothing can be held out, so nothing
+    is validated; MSPC's fitted ``msp_heldout_`` uses this).
+    """
+    if n_splits < 2:
+        raise ValueError(f"n_splits must be at least 2; got {n_splits}.")
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
+    counts = np.bincount(codes, minlength=k)
+    if too_small == "zero" and counts.min() < min_cluster_size(n_splits):
+        return 0.0
+    _check_counts(counts, n_splits)
+    rng = check_random_state(random_state)
+    d = Z.shape[1]
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    scores = []
+    for _ in range(n_repeats):
+        fold = _fold_ids(codes, k, n_splits, rng)
+        # Per (cluster, part): count, sum and scatter Z'Z -> O(N d^2) in all.
+        cnt = np.zeros((k, n_splits))
+        sums = np.zeros((k, n_splits, d))
+        scat = np.zeros((k, n_splits, d, d))
+        for c in range(k):
+            for f in range(n_splits):
+                Zcf = Z[(codes == c) & (fold == f)]
+                cnt[c, f] = Zcf.shape[0]
+                sums[c, f] = Zcf.sum(axis=0)
+                scat[c, f] = Zcf.T @ Zcf
+        tot_cnt, tot_sum, tot_scat = cnt.sum(axis=1), sums.sum(axis=1), scat.sum(axis=1)
+        for f in range(n_splits):
+            n_tr = tot_cnt - cnt[:, f]
+            mu_tr = (tot_sum - sums[:, f]) / n_tr[:, None]
+            alpha = np.ones((k, k))
+            test = fold == f
+            for i, j in pairs:
+                cov = []
+                for c in (i, j):
+                    S = (tot_scat[c] - scat[c, f]) / n_tr[c] - np.outer(mu_tr[c], mu_tr[c])
+                    cov.append((S + S.T) / 2 + reg)
+                sol = solve_mpm(mu_tr[j], mu_tr[i], cov[1], cov[0])
+                if sol.status == "equal-means":
+                    alpha[i, j] = alpha[j, i] = 0.0
+                    continue
+                w, b = sol.w, sol.b
+                wrw = float(w @ reg @ w)
+                a = []
+                for c, side in ((j, 1.0), (i, -1.0)):
+                    proj = Z[test & (codes == c)] @ w
+                    m = proj.mean()
+                    var = float(((proj - m) ** 2).mean()) + wrw
+                    a.append(float(_one_sided(np.array(side * (m - b)), np.array(var))))
+                alpha[i, j] = alpha[j, i] = min(a)
+            scores.append(msp_from_alphas(alpha, counts.astype(float)))
+    return float(np.mean(scores))
+
+
+def heldout_msp_from_std(
+    std: Standardized,
+    codes: np.ndarray,
+    k: int,
+    lam: float,
+    regularizer: str,
+    *,
+    n_splits: int = DEFAULT_N_SPLITS,
+    n_repeats: int = DEFAULT_N_REPEATS,
+    random_state=None,
+    too_small: str = "raise",
+) -> float:
+    """:func:`msp_heldout_score` on already standardised data (``Lambda`` from all of it)."""
+    Lambda = regularizer_matrix(std, regularizer)
+    lam = lam if regularizer != "none" else 0.0
+    return heldout_msp_z(
+        std.Z,
+        codes,
+        k,
+        lam * Lambda,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        random_state=random_state,
+        too_small=too_small,
+    )
+
+
+def msp_heldout_score(
+    X,
+    labels,
+    lam: float = 0.0,
+    regularizer: str = "diag",
+    *,
+    n_splits: int = DEFAULT_N_SPLITS,
+    n_repeats: int = DEFAULT_N_REPEATS,
+    random_state=None,
+) -> float:
+    """Held-out MSP of a labeling into two or more clusters.
+
+    The MPM of every pair of clusters is fitted on ``n_splits - 1`` of ``n_splits`` random
+    parts of each cluster, and its worst-case separation bound (one-sided Chebyshev, as in
+    the MPM) is evaluated with the mean and regularised covariance of the held-out part;
+    pairs are combined by the multi-class MSP's union bound, and the result is averaged
+    over the parts and ``n_repeats`` random splits. It estimates the worst-case accuracy
+    bound of the MPM learnt from the labeling on points that MPM was not fitted to; on
+    large, well separated clusters it approaches :func:`clustering.metrics.msp_score` (same
+    ``lam`` and ``regularizer``), on splits unrelated to any structure it stays near 0 where
+    the in-sample MSP can be near 1. Details: :mod:`clustering.msp_heldout`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    labels : array-like of shape (n_samples,)
+        At least two distinct values; every cluster needs at least ``n_splits`` points.
+    lam : float, default=0.0
+        Regularisation weight (``>= 0``), for the fitted and the held-out covariances alike.
+    regularizer : {"diag", "identity", "total", "none"}, default="diag"
+        ``Lambda`` as in :func:`clustering.metrics.msp_score`, computed from all of ``X``.
+    n_splits : int, default=2
+        Parts per cluster (at least 2): the MPM is fitted on all but one and scored on it.
+    n_repeats : int, default=3
+        Random splits averaged.
+    random_state : int, RandomState instance or None, default=None
+        Draws the splits; an int makes the score deterministic.
+
+    Returns
+    -------
+    float
+        Held-out MSP in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If a cluster has fewer than ``n_splits`` points (the message names the minimum), or
+        on the input errors of :func:`clustering.metrics.msp_score`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from clustering.metrics import msp_heldout_score, msp_score
+    >>> rng = np.random.default_rng(0)
+    >>> noise = rng.normal(size=(200, 50))
+    >>> split = (np.arange(200) < 10).astype(int)  # 10 points against 190, no structure
+    >>> round(msp_score(noise, split, lam=0.01), 2)
+    0.79
+    >>> round(msp_heldout_score(noise, split, lam=0.01, random_state=0), 2)
+    0.0
+    """
+    X = _check_X(X)
+    if lam < 0:
+        raise ValueError(f"lam must be >= 0; got {lam}.")
+    codes, k = encode_labels(labels, X.shape[0])
+    _check_counts(np.bincount(codes, minlength=k), int(n_splits))
+    return heldout_msp_from_std(
+        standardize(X),
+        codes,
+        k,
+        lam,
+        regularizer,
+        n_splits=int(n_splits),
+        n_repeats=int(n_repeats),
+        random_state=random_state,
+    )

@@ -1,0 +1,211 @@
+"""Presenter export: plotly figures as slide-ready PNG and SVG, offline.
+
+:func:`export_figures` renders each figure with plotly's static export (``kaleido`` >= 1,
+which drives a Chromium-family browser it finds on the machine; on Debian ``/usr/bin/chromium``
+from the ``chromium`` package, the one the browser tests use). Nothing is fetched: plotly.js
+comes from the installed ``plotly`` package and MathJax is switched off (kaleido would load it
+from a CDN). One browser serves every figure of a call. :func:`slide_layout` is the pure part
+(16:9 size, large fonts) and :func:`export_zip` packs the files for a one-click download.
+
+Pure Python, no streamlit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import shutil
+import zipfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import plotly.graph_objects as go
+
+from clustering.exceptions import ExportFailedError
+
+__all__ = [
+    "FORMATS",
+    "SLIDE_HEIGHT",
+    "SLIDE_WIDTH",
+    "export_figures",
+    "export_zip",
+    "find_browser",
+    "slide_layout",
+]
+
+#: Formats the export writes.
+FORMATS = ("png", "svg")
+#: A 16:9 slide in CSS pixels (PNG is rendered at ``scale`` times this: 2 gives 2560 x 1440).
+SLIDE_WIDTH, SLIDE_HEIGHT = 1280, 720
+_BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+
+
+def find_browser() -> str | None:
+    """The browser the export drives: ``$BROWSER_PATH`` if set, else the first Chromium-family
+    executable on ``PATH`` (Debian: ``/usr/bin/chromium``), else ``None``."""
+    env = os.environ.get("BROWSER_PATH")
+    if env:
+        return env
+    for name in _BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def slide_layout(
+    fig: go.Figure, *, font_size: int = 20, width: int = SLIDE_WIDTH, height: int = SLIDE_HEIGHT
+) -> go.Figure:
+    """A copy of ``fig`` sized for a 16:9 slide with large fonts (``fig`` is not changed).
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> fig = go.Figure(go.Scatter(x=[0, 1], y=[1, 0]), layout={"height": 300})
+    >>> big = slide_layout(fig)
+    >>> big.layout.width, big.layout.height, big.layout.font.size, fig.layout.font.size
+    (1280, 720, 20, None)
+    """
+    if font_size < 6 or width < 100 or height < 100:
+        raise ValueError(
+            f"A slide needs font_size >= 6 and at least 100 x 100 pixels, got font_size="
+            f"{font_size}, {width} x {height}."
+        )
+    out = go.Figure(fig)
+    title_size = round(font_size * 1.3)
+    out.update_layout(
+        width=width, height=height, font={"size": font_size}, title={"font": {"size": title_size}}
+    )
+    return out
+
+
+def _plotly_js() -> Path:
+    import plotly
+
+    path = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    if not path.is_file():
+        raise ExportFailedError(
+            f"plotly.js is not where the plotly package keeps it ({path}); reinstall plotly."
+        )
+    return path
+
+
+def _run(coro_factory):
+    """Run an async job from sync code, also when an event loop is already running."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro_factory())
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(coro_factory())).result()
+
+
+def export_figures(
+    figures: Sequence[go.Figure],
+    *,
+    formats: Sequence[str] = FORMATS,
+    slide: bool = True,
+    font_size: int = 20,
+    scale: float = 2.0,
+    browser: str | None = None,
+    timeout: float = 120.0,
+) -> list[dict[str, bytes]]:
+    """Render figures as PNG and SVG without the network.
+
+    Parameters
+    ----------
+    figures : sequence of go.Figure
+    formats : sequence of {"png", "svg"}, default=("png", "svg")
+    slide : bool, default=True
+        Apply :func:`slide_layout` first (1280 x 720, ``font_size``); otherwise keep each
+        figure's own size.
+    font_size : int, default=20
+    scale : float, default=2.0
+        PNG pixel density (2: a 2560 x 1440 PNG for a slide); SVG is vector.
+    browser : str, optional
+        Browser executable; default :func:`find_browser`.
+    timeout : float, default=120
+        Seconds the browser may take per call.
+
+    Returns
+    -------
+    list of dict
+        One ``{format: bytes}`` per figure, in order.
+
+    Raises
+    ------
+    ExportFailedError
+        No browser, kaleido missing, or the render failed; the message says what to do.
+    """
+    figures = list(figures)
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise ValueError(f"Unknown export format {bad[0]!r}; choose from {', '.join(FORMATS)}.")
+    if not figures:
+        return []
+    path = browser or find_browser()
+    if not path or not Path(path).exists():
+        raise ExportFailedError(
+            "No Chromium-family browser for the static export: install one (Debian: "
+            "apt-get install chromium) or set BROWSER_PATH to its executable."
+        )
+    try:
+        import kaleido
+    except ImportError as exc:
+        raise ExportFailedError(
+            "The static export needs the kaleido package (pip install 'kaleido>=1')."
+        ) from exc
+    prepared = [slide_layout(f, font_size=font_size) if slide else go.Figure(f) for f in figures]
+    plotly_js = _plotly_js()
+
+    async def job():
+        out = []
+        async with kaleido.Kaleido(
+            n=1, timeout=timeout, path=path, mathjax=False, plotlyjs=plotly_js
+        ) as k:
+            for fig in prepared:
+                files = {}
+                for fmt in formats:
+                    opts = {"format": fmt, "scale": scale if fmt == "png" else 1}
+                    if fig.layout.width and fig.layout.height:
+                        opts.update(width=fig.layout.width, height=fig.layout.height)
+                    files[fmt] = await k.calc_fig(fig, opts=opts)
+                out.append(files)
+        return out
+
+    try:
+        return _run(job)
+    except ExportFailedError:
+        raise
+    except Exception as exc:  # the browser or kaleido failed: say which and what to try
+        raise ExportFailedError(
+            f"The static export with {path} failed ({type(exc).__name__}: {exc}). Check that "
+            "the browser starts headless (e.g. run it with --headless --no-sandbox)."
+        ) from exc
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "figure"
+
+
+def export_zip(names: Sequence[str], files: Sequence[dict[str, bytes]]) -> bytes:
+    """A zip archive of exported figures, ``01-<name>.png``, ``01-<name>.svg``, ...
+
+    Examples
+    --------
+    >>> import zipfile, io
+    >>> data = export_zip(["MSP vs accuracy"], [{"svg": b"<svg/>"}])
+    >>> zipfile.ZipFile(io.BytesIO(data)).namelist()
+    ['01-MSP-vs-accuracy.svg']
+    """
+    if len(names) != len(files):
+        raise ValueError(f"One name per figure: got {len(names)} names for {len(files)} figures.")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for i, (name, by_format) in enumerate(zip(names, files, strict=True), start=1):
+            for fmt, data in by_format.items():
+                zf.writestr(f"{i:02d}-{_slug(name)}.{fmt}", data)
+    return buffer.getvalue()

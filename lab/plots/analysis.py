@@ -1,0 +1,639 @@
+"""Plotly figures of the analysis pages: pure functions of the results of
+:mod:`lab.experiments.protocols` and :mod:`lab.theorems`.
+
+- :func:`sensitivity_figure`: accuracy against the scaling factor per method, with error
+  bars (the MSPC paper's Fig. 1).
+- :func:`msp_accuracy_figure`: MSP against accuracy over a family of runs, each point named
+  on hover, with the least-squares line and Pearson's r in the title (Figs. 2-3).
+- :func:`lam_sweep_figure`: held-out MSP, in-sample MSP and accuracy against ``lam`` on a
+  log axis, with the ``lam`` a score picks (no labels needed) next to the one accuracy picks.
+- :func:`scaling_comparison_figure`: each method's accuracy and MSP before and after a
+  rescaling of the features.
+- :func:`theorem1_figure`: the MSP of one labeling before and after rescaling, per
+  regulariser.
+- :func:`lower_bound_figure`: Theorem 2's bound (4) against ``kappa^2`` over labelings.
+- :func:`heldout_bars_figure`: the in-sample and the held-out MSP of labelings side by side
+  (:func:`lab.theorems.nonsense_splits`).
+
+Colours come from the Okabe-Ito palette (:data:`lab.plots.OKABE_ITO`) and every
+series also has its own marker shape or line dash, so nothing is told by colour alone.
+Pure plotly, pandas and numpy; never imports streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
+from lab.plots.grid import grow_margins, tidy_layout
+from lab.plots.style import OKABE_ITO, TEMPLATE, relayout, series_color
+
+__all__ = [
+    "MARKERS",
+    "heldout_bars_figure",
+    "lam_sweep_figure",
+    "line_within_unit",
+    "lower_bound_figure",
+    "msp_accuracy_figure",
+    "scaling_comparison_figure",
+    "sensitivity_figure",
+    "theorem1_figure",
+]
+
+#: Marker shapes, one per series (all available in WebGL traces too).
+MARKERS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star")
+_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
+#: Above this many points a scatter is drawn with WebGL.
+WEBGL_THRESHOLD = 500
+
+_LAYOUT = {
+    "template": TEMPLATE,
+    "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
+    "font": {"size": 13},
+}
+
+
+def _color(i: int) -> str:
+    return OKABE_ITO[i % len(OKABE_ITO)]
+
+
+def _marker(i: int) -> str:
+    return MARKERS[i % len(MARKERS)]
+
+
+def _empty(title: str, message: str, height: int) -> go.Figure:
+    fig = go.Figure()
+    fig.add_annotation(
+        text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5, font_size=14
+    )
+    relayout(fig, **_LAYOUT, title=title, height=height)
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False)
+    return fig
+
+
+def sensitivity_figure(
+    summary: pd.DataFrame,
+    *,
+    error: str = "sem",
+    title: str = "Accuracy when one feature is rescaled",
+    height: int = 420,
+) -> go.Figure:
+    """Mean accuracy (%) against the scaling factor, one line per method (MSPC paper Fig. 1).
+
+    Parameters
+    ----------
+    summary : DataFrame
+        :attr:`lab.experiments.protocols.SensitivityResult.summary` (``method``, ``factor``,
+        ``accuracy_mean``, ``accuracy_std``, ``accuracy_sem``, ``n_runs``).
+    error : {"sem", "std", "none"}, default="sem"
+        Error bars: standard error of the mean, standard deviation over the repetitions,
+        or none.
+    title : str
+    height : int
+
+    Returns
+    -------
+    go.Figure
+        x: factor on a log2 axis (1, 2, 4, 8, 16); y: accuracy in percent.
+    """
+    if summary is None or summary.empty or summary["accuracy_mean"].isna().all():
+        return _empty(title, "No successful runs to plot.", height)
+    fig = go.Figure()
+    for i, (method, part) in enumerate(summary.groupby("method", sort=False)):
+        part = part.sort_values("factor")
+        color = series_color(str(method), i)
+        bars = None
+        if error in ("sem", "std"):
+            bars = {
+                "type": "data",
+                "array": 100 * part[f"accuracy_{error}"].to_numpy(),
+                "visible": True,
+                "thickness": 1.2,
+            }
+        fig.add_trace(
+            go.Scatter(
+                x=part["factor"],
+                y=100 * part["accuracy_mean"],
+                error_y=bars,
+                mode="lines+markers",
+                name=str(method),
+                line={"color": color, "dash": _DASHES[i % len(_DASHES)], "width": 2},
+                marker={"symbol": _marker(i), "size": 10, "color": color},
+                customdata=np.stack(
+                    [100 * part["accuracy_std"].to_numpy(), part["n_runs"].to_numpy()], axis=1
+                ),
+                hovertemplate=(
+                    f"<b>{method}</b><br>factor %{{x:g}}<br>mean accuracy %{{y:.1f}}%"
+                    "<br>std %{customdata[0]:.1f} points over %{customdata[1]} runs"
+                    "<extra></extra>"
+                ),
+            )
+        )
+    factors = sorted(summary["factor"].unique())
+    what = {"sem": "bars: ± standard error", "std": "bars: ± one standard deviation"}
+    relayout(
+        fig,
+        **_LAYOUT,
+        title={"text": title, "subtitle": {"text": what.get(error, "")}},
+        height=height,
+        xaxis_title="scaling factor a of the chosen feature",
+        yaxis_title="mean clustering accuracy (%)",
+        hovermode="closest",
+    )
+    fig.update_xaxes(
+        type="log", tickvals=factors, ticktext=[f"{f:g}" for f in factors], showgrid=True
+    )
+    tidy_layout(fig)
+    return fig
+
+
+def msp_accuracy_figure(
+    table: pd.DataFrame,
+    *,
+    x: str = "msp",
+    y: str = "accuracy",
+    name: str = "name",
+    title: str = "MSP against clustering accuracy",
+    highlight: Sequence[str] = (),
+    height: int = 460,
+    x_label: str = "MSP",
+) -> go.Figure:
+    """Scatter of an MSP (x) against accuracy (y), one point per run, with the fitted line.
+
+    The least-squares line is drawn only where it stays within accuracy [0, 1] (0 % to
+    100 %), over the range of the points' MSPs.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per run with columns ``x``, ``y`` and ``name`` (e.g. from
+        :func:`lab.experiments.protocols.msp_accuracy_family`, or a ``lam_sweep`` table with
+        ``name`` set to the ``lam``); rows with NaN are left out.
+    x, y, name : str
+        Column names.
+    title : str
+        Pearson's r and the number of points are appended.
+    highlight : sequence of str
+        Names of points to mark with a star (e.g. the ``lam`` chosen by MSP).
+    height : int
+    x_label : str, default="MSP"
+        What the x column is ("held-out MSP", "in-sample MSP"): the hover text and the x
+        axis title.
+
+    Returns
+    -------
+    go.Figure
+        Accuracy in percent; WebGL (``go.Scattergl``) above ``WEBGL_THRESHOLD`` points.
+    """
+    if table is None or table.empty:
+        return _empty(title, "No runs to plot.", height)
+    data = table[[name, x, y]].copy()
+    data = data[np.isfinite(data[x].astype(float)) & np.isfinite(data[y].astype(float))]
+    if data.empty:
+        return _empty(title, "Every run failed or has no accuracy (no true classes).", height)
+    r = pearson(data[x], data[y])
+    slope, intercept = fit_line(data[x], data[y])
+    trace = go.Scattergl if len(data) > WEBGL_THRESHOLD else go.Scatter
+    fig = go.Figure()
+    fig.add_trace(
+        trace(
+            x=data[x],
+            y=100 * data[y].astype(float),
+            mode="markers",
+            name="runs",
+            text=data[name].astype(str),
+            marker={
+                "color": _color(0),
+                "symbol": "circle",
+                "size": 9,
+                "line": {"width": 1, "color": "white"},
+            },
+            hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
+            "accuracy %{y:.1f}%<extra></extra>",
+        )
+    )
+    xs = line_within_unit(slope, intercept, float(data[x].min()), float(data[x].max()))
+    if xs is not None:
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=100 * (slope * xs + intercept),
+                mode="lines",
+                name=f"least squares: accuracy = {slope:.2f}·MSP + {intercept:.2f}",
+                line={"color": _color(3), "dash": "dash", "width": 2},
+                hoverinfo="skip",
+            )
+        )
+    marked = data[data[name].astype(str).isin([str(h) for h in highlight])]
+    if not marked.empty:
+        fig.add_trace(
+            go.Scatter(
+                x=marked[x],
+                y=100 * marked[y].astype(float),
+                mode="markers",
+                name="highlighted",
+                text=marked[name].astype(str),
+                marker={"symbol": "star", "size": 16, "color": _color(1)},
+                hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
+                "accuracy %{y:.1f}%<extra></extra>",
+            )
+        )
+    r_text = "r undefined (fewer than 3 points or no spread)" if np.isnan(r) else f"r = {r:.2f}"
+    relayout(
+        fig,
+        **_LAYOUT,
+        title={"text": f"{title} — Pearson {r_text}, {len(data)} points"},
+        height=height,
+        xaxis_title=f"{x_label} (no labels needed)",
+        yaxis_title="clustering accuracy (%)",
+        hovermode="closest",
+    )
+    tidy_layout(fig)
+    return fig
+
+
+def line_within_unit(slope: float, intercept: float, lo: float, hi: float) -> np.ndarray | None:
+    """The x values (50, from ``lo`` to ``hi`` or less) where ``slope * x + intercept``
+    lies in [0, 1]; ``None`` if nowhere or the line is undefined.
+
+    Examples
+    --------
+    >>> xs = line_within_unit(2.0, -0.5, 0.0, 1.0)
+    >>> float(xs[0]), float(xs[-1])
+    (0.25, 0.75)
+    """
+    if not (np.isfinite(slope) and np.isfinite(intercept) and hi >= lo):
+        return None
+    if slope != 0:
+        ends = sorted(((0.0 - intercept) / slope, (1.0 - intercept) / slope))
+        lo, hi = max(lo, ends[0]), min(hi, ends[1])
+    elif not 0.0 <= intercept <= 1.0:
+        return None
+    if hi < lo:
+        return None
+    return np.linspace(lo, hi, 50)
+
+
+def lam_sweep_figure(
+    sweep: LamSweep,
+    *,
+    by: str = "msp_heldout",
+    title: str = "Choosing λ without labels",
+    height: int = 420,
+) -> go.Figure:
+    """Held-out MSP, in-sample MSP and accuracy against ``lam`` (log axis), with the ``lam``
+    the score ``by`` picks and the one accuracy picks marked.
+
+    Parameters
+    ----------
+    sweep : LamSweep
+        From :func:`lab.experiments.protocols.lam_sweep`.
+    by : {"msp_heldout", "msp"}, default="msp_heldout"
+        The score whose choice is starred (:func:`lab.experiments.protocols.lam_choice`).
+    title : str
+    height : int
+
+    Returns
+    -------
+    go.Figure
+        Lines sharing the [0, 1] axis: the held-out MSP (circles, solid), the in-sample
+        MSP (triangles, dotted) and accuracy (squares, dashed); a star at the ``lam`` with
+        the largest ``by`` score and a diamond at the ``lam`` with the largest accuracy.
+    """
+    table = sweep.table
+    choice = lam_choice(table, by)
+    if table.empty or table[by].isna().all():
+        return _empty(title, "Every run failed; see the messages above.", height)
+    fig = go.Figure()
+    styles = {
+        "msp_heldout": (0, "circle", "solid"),
+        "msp": (2, "triangle-up", "dot"),
+    }
+    for column, label in SCORES.items():
+        if column not in table or table[column].isna().all():
+            continue
+        colour, symbol, dash = styles[column]
+        fig.add_trace(
+            go.Scatter(
+                x=table["lam"],
+                y=table[column],
+                mode="lines+markers",
+                name=f"{label} (no labels needed)",
+                line={"color": _color(colour), "width": 2, "dash": dash},
+                marker={"symbol": symbol, "size": 9},
+                hovertemplate=f"λ = %{{x:g}}<br>{label} %{{y:.3f}}<extra></extra>",
+            )
+        )
+    has_acc = table["accuracy"].notna().any()
+    if has_acc:
+        fig.add_trace(
+            go.Scatter(
+                x=table["lam"],
+                y=table["accuracy"],
+                mode="lines+markers",
+                name="accuracy (needs the true classes)",
+                line={"color": _color(1), "width": 2, "dash": "dash"},
+                marker={"symbol": "square", "size": 9},
+                hovertemplate="λ = %{x:g}<br>accuracy %{y:.3f}<extra></extra>",
+            )
+        )
+    label = SCORES[by]
+    colour = styles[by][0]
+    if np.isfinite(choice.lam):
+        row = table.loc[table["lam"] == choice.lam].iloc[0]
+        fig.add_trace(
+            go.Scatter(
+                x=[row["lam"]],
+                y=[row[by]],
+                mode="markers",
+                name=f"largest {label}: λ = {row['lam']:g}",
+                marker={
+                    "symbol": "star",
+                    "size": 20,
+                    "color": _color(colour),
+                    "line": {"width": 1},
+                },
+                hovertemplate=f"λ chosen by the {label}: %{{x:g}}<extra></extra>",
+            )
+        )
+        if has_acc:
+            fig.add_trace(
+                go.Scatter(
+                    x=[row["lam"]],
+                    y=[row["accuracy"]],
+                    mode="markers",
+                    name=f"its accuracy: {row['accuracy']:.3f}",
+                    marker={
+                        "symbol": "star-open",
+                        "size": 20,
+                        "color": _color(colour),
+                        "line": {"width": 2},
+                    },
+                    hovertemplate=f"accuracy of the λ chosen by the {label}: %{{y:.3f}}"
+                    "<extra></extra>",
+                )
+            )
+    if has_acc and np.isfinite(sweep.best_accuracy_lam):
+        row = table.loc[table["lam"] == sweep.best_accuracy_lam].iloc[0]
+        fig.add_trace(
+            go.Scatter(
+                x=[row["lam"]],
+                y=[row["accuracy"]],
+                mode="markers",
+                name=f"largest accuracy: λ = {row['lam']:g}",
+                marker={"symbol": "diamond", "size": 16, "color": _color(1), "line": {"width": 1}},
+                hovertemplate="λ with the best accuracy: %{x:g}<extra></extra>",
+            )
+        )
+    relayout(
+        fig,
+        **_LAYOUT,
+        title=title,
+        height=height,
+        xaxis_title="λ (regulariser weight, log scale)",
+        yaxis_title="MSP / accuracy",
+        hovermode="closest",
+    )
+    fig.update_xaxes(type="log", exponentformat="power")
+    fig.update_yaxes(range=[0, 1.05])
+    tidy_layout(fig)
+    return fig
+
+
+def scaling_comparison_figure(
+    comparison: pd.DataFrame,
+    *,
+    title: str = "Before and after rescaling",
+    height: int = 380,
+) -> go.Figure:
+    """Accuracy and MSP of each method before (hatched) and after rescaling the features.
+
+    Parameters
+    ----------
+    comparison : DataFrame
+        One row per method: ``method``, ``accuracy_before``, ``accuracy_after``,
+        ``msp_before``, ``msp_after`` (NaN where undefined).
+    title : str
+    height : int
+
+    Returns
+    -------
+    go.Figure
+        Two panels of grouped bars (accuracy in %, MSP).
+    """
+    if comparison is None or comparison.empty:
+        return _empty(title, "Choose at least one method.", height)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("clustering accuracy (%)", "MSP"))
+    for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
+        color = _color(0) if when == "before" else _color(1)
+        for col, (metric, scale) in enumerate((("accuracy", 100.0), ("msp", 1.0)), start=1):
+            values = comparison[f"{metric}_{when}"].astype(float) * scale
+            fig.add_trace(
+                go.Bar(
+                    x=comparison["method"],
+                    y=values,
+                    name=f"{when} rescaling",
+                    legendgroup=when,
+                    showlegend=col == 1,
+                    marker={"color": color, "pattern": {"shape": pattern}},
+                    text=[
+                        ("" if np.isnan(v) else f"{v:.1f}" if scale > 1 else f"{v:.3f}")
+                        for v in values
+                    ],
+                    textposition="outside",
+                    offsetgroup=j,
+                    hovertemplate=f"%{{x}} {when}: %{{y:.3f}}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
+    relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
+    fig.update_yaxes(range=[0, 110], row=1, col=1)
+    fig.update_yaxes(range=[0, 1.1], row=1, col=2)
+    tidy_layout(fig)
+    # What plotly's automargin grows it to in Chromium (one legend row): laid out once.
+    return grow_margins(fig, b=68)
+
+
+def theorem1_figure(
+    checks: pd.DataFrame,
+    *,
+    title: str = "MSP of one labeling before and after rescaling",
+    height: int = 340,
+) -> go.Figure:
+    """Bars of the MSP before and after rescaling, one group per regulariser.
+
+    Parameters
+    ----------
+    checks : DataFrame
+        One row per setting: ``setting`` (e.g. ``"diag, λ=0.1"``), ``msp_before``,
+        ``msp_after``, ``relative_difference``.
+    """
+    if checks is None or checks.empty:
+        return _empty(title, "Nothing to compare.", height)
+    fig = go.Figure()
+    for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
+        fig.add_trace(
+            go.Bar(
+                # "diag, λ = 0.1" on two lines: three labels side by side ran into each
+                # other in a figure half the page wide.
+                x=[str(v).replace(", ", "<br>") for v in checks["setting"]],
+                y=checks[f"msp_{when}"],
+                name=f"{when} rescaling",
+                marker={"color": _color(j), "pattern": {"shape": pattern}},
+                text=[f"{v:.4f}" for v in checks[f"msp_{when}"]],
+                textposition="outside",
+                customdata=checks["relative_difference"],
+                hovertemplate=(
+                    f"%{{x}}<br>MSP {when}: %{{y:.6f}}<br>relative change "
+                    "%{customdata:.2e}<extra></extra>"
+                ),
+            )
+        )
+    relayout(fig, **_LAYOUT, title=title, height=height, barmode="group", yaxis_title="MSP")
+    fig.update_yaxes(range=[0, 1.1])
+    tidy_layout(fig)
+    # What plotly's automargin grows them to in Chromium (ticks 0-1.1, labels on two lines,
+    # one legend row): set here, the figure is laid out once.
+    return grow_margins(fig, l=72, b=84)
+
+
+def lower_bound_figure(
+    table: pd.DataFrame,
+    *,
+    title: str = "Theorem 2: bound (4) never exceeds κ²",
+    height: int = 380,
+) -> go.Figure:
+    """Scatter of ``kappa^2`` (x) against bound (4) (y) over labelings, with ``y = x``,
+    on log axes (random labelings have tiny ``kappa^2``, good ones large).
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``name``, ``kappa_squared``, ``bound``, ``r1`` (one row per labeling), e.g. from
+        :func:`lab.theorems.lower_bound_check` over several labelings.
+    """
+    if table is None or table.empty:
+        return _empty(title, "No labelings to compare.", height)
+    fig = go.Figure()
+    values = np.concatenate([table["kappa_squared"].to_numpy(), table["bound"].to_numpy()])
+    values = values[np.isfinite(values) & (values > 0)]
+    low = float(values.min()) / 1.5 if values.size else 1e-3
+    top = float(values.max()) * 1.5 if values.size else 1.0
+    fig.add_trace(
+        go.Scatter(
+            x=[low, top],
+            y=[low, top],
+            mode="lines",
+            name="bound = κ² (tight)",
+            line={"color": "#555555", "dash": "dot"},
+            hoverinfo="skip",
+        )
+    )
+    balance = np.minimum(table["r1"], 1 - table["r1"])
+    fig.add_trace(
+        go.Scatter(
+            x=table["kappa_squared"],
+            y=table["bound"],
+            mode="markers",
+            name="labelings",
+            text=table["name"],
+            customdata=np.stack([table["r1"], balance], axis=1),
+            marker={
+                "symbol": "circle",
+                "size": 11,
+                "color": balance,
+                "colorscale": "Cividis",
+                "cmin": 0,
+                "cmax": 0.5,
+                "colorbar": {"title": "smaller cluster<br>fraction", "thickness": 12},
+                "line": {"width": 1, "color": "white"},
+            },
+            hovertemplate=(
+                "<b>%{text}</b><br>κ² %{x:.4f}<br>bound (4) %{y:.4f}"
+                "<br>cluster 1 fraction %{customdata[0]:.2f}<extra></extra>"
+            ),
+        )
+    )
+    relayout(
+        fig,
+        **_LAYOUT,
+        title=title,
+        height=height,
+        xaxis_title="κ² of the MPM on the labeling",
+        yaxis_title="lower bound (4) at the MPM direction",
+        hovermode="closest",
+    )
+    # Random labelings have tiny kappa^2 and good ones large: log axes show both.
+    # Over two or more decades a label per decade only: plotly's 2 and 5 between the powers
+    # ran into them in a panel half the page wide.
+    ticks = {"dtick": 1} if np.log10(top / low) >= 2 else {}
+    log_axis = {
+        "type": "log",
+        "range": [np.log10(low), np.log10(top)],
+        "exponentformat": "power",
+        **ticks,
+    }
+    fig.update_xaxes(**log_axis)
+    fig.update_yaxes(**log_axis)
+    tidy_layout(fig)
+    return fig
+
+
+def heldout_bars_figure(
+    table: pd.DataFrame,
+    *,
+    title: str = "In-sample against held-out MSP",
+    height: int = 420,
+) -> go.Figure:
+    """Horizontal bars: each labeling's in-sample MSP and held-out MSP, top to bottom in
+    the table's order.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``labeling``, ``msp``, ``msp_heldout`` and optionally ``accuracy`` (one row per
+        labeling), e.g. from :func:`lab.theorems.nonsense_splits`.
+    """
+    if table is None or table.empty:
+        return _empty(title, "No labelings to compare.", height)
+    names = table["labeling"].astype(str).tolist()
+    accuracy = table["accuracy"] if "accuracy" in table else pd.Series(np.nan, index=table.index)
+    fig = go.Figure()
+    for i, (column, label, pattern) in enumerate(
+        (("msp", "in-sample MSP", ""), ("msp_heldout", "held-out MSP", "/"))
+    ):
+        fig.add_trace(
+            go.Bar(
+                y=names,
+                x=table[column],
+                orientation="h",
+                name=label,
+                marker={"color": _color(2 if i == 0 else 0), "pattern": {"shape": pattern}},
+                customdata=accuracy,
+                text=[f"{v:.3f}" if np.isfinite(v) else "—" for v in table[column]],
+                textposition="outside",
+                hovertemplate=f"<b>%{{y}}</b><br>{label} %{{x:.3f}}"
+                "<br>accuracy %{customdata:.3f}<extra></extra>",
+            )
+        )
+    relayout(
+        fig,
+        **_LAYOUT,
+        title=title,
+        height=height,
+        barmode="group",
+        xaxis_title="MSP (no labels needed)",
+        hovermode="closest",
+    )
+    fig.update_xaxes(range=[0, 1.15])
+    fig.update_yaxes(autorange="reversed")
+    tidy_layout(fig)
+    return fig

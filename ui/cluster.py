@@ -1,0 +1,233 @@
+"""The Cluster page's layout and captions, and its cached extras (no page code here).
+
+:func:`grid_rows` (methods side by side, rows of at most three), :func:`shared_ranges` (one x
+and y range for every scatter panel), :func:`axes_note`, the captions whose claims are
+computed from the numbers shown (:func:`objective_notes`, :func:`comparison_note`,
+:func:`steps_note`, :func:`curve_note`), and the computations behind buttons
+(:func:`msp_curve`, :func:`mspc_steps`, cached). Which fits may start is :mod:`ui.runs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from lab.evaluation import FitOutcome
+
+from .runs import CURVE_KS
+
+__all__ = [
+    "axes_note",
+    "comparison_note",
+    "curve_note",
+    "grid_rows",
+    "msp_curve",
+    "mspc_steps",
+    "objective_notes",
+    "shared_ranges",
+    "steps_note",
+]
+
+
+def grid_rows(n: int, per_row: int = 3) -> list[int]:
+    """How many panels each row of a grid of ``n`` holds (at most ``per_row``).
+
+    Examples
+    --------
+    >>> grid_rows(5), grid_rows(3), grid_rows(0)
+    ([3, 2], [3], [])
+    """
+    return [min(per_row, n - i) for i in range(0, max(n, 0), per_row)]
+
+
+def shared_ranges(
+    coords: Sequence[np.ndarray], pad: float = 0.05
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """One x range and one y range covering every panel's points (``None`` without points).
+
+    Examples
+    --------
+    >>> shared_ranges([np.array([[0.0, 0.0], [1.0, 2.0]]), np.array([[-1.0, 0.0]])])
+    ((-1.1, 1.1), (-0.1, 2.1))
+    """
+    arrays = [np.asarray(c, dtype=np.float64) for c in coords if np.size(c)]
+    if not arrays:
+        return None
+    allc = np.vstack(arrays)
+    allc = allc[np.all(np.isfinite(allc), axis=1)]
+    if not allc.size:
+        return None
+    out = []
+    for j in (0, 1):
+        lo, hi = float(allc[:, j].min()), float(allc[:, j].max())
+        span = pad * (hi - lo) if hi > lo else 1.0
+        out.append((round(lo - span, 12), round(hi + span, 12)))
+    return out[0], out[1]
+
+
+def axes_note(view: str) -> str:
+    """What the shared axis ranges of the scatter panels mean in ``view``."""
+    if view.startswith("discriminant"):
+        return (
+            "The panels share their axis ranges. In the discriminant view each panel's x axis "
+            "is its own method's direction w'x (unit length), so the spread of the clusters "
+            "compares across panels; a single point may sit elsewhere in each."
+        )
+    return "The panels share their axes, so the same point sits at the same place in each."
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.3f}"
+
+
+def _pair(a: float, b: float) -> tuple[str, str]:
+    """``a`` and ``b`` with enough digits to tell them apart (3 to 6)."""
+    for digits in range(3, 7):
+        sa, sb = f"{a:.{digits}f}", f"{b:.{digits}f}"
+        if sa != sb:
+            break
+    return sa, sb
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def objective_notes(results: Sequence[FitOutcome]) -> list[str]:
+    """One sentence per method with an objective history, computed from that history.
+
+    Examples
+    --------
+    >>> r = FitOutcome("m", "M", history=np.array([0.5, 0.7, 0.7]), labels=np.zeros(2))
+    >>> objective_notes([r])
+    ['M: 0.500 → 0.700 over 3 iterations (rose at 1 of 2 steps, never fell).']
+    >>> r = FitOutcome("m", "M", history=np.array([0.84901, 0.84913]), labels=np.zeros(2))
+    >>> objective_notes([r])
+    ['M: 0.8490 → 0.8491 over 2 iterations (rose at 1 of 1 step, never fell).']
+    >>> r = FitOutcome("m", "M", history=np.array([0.5, 0.5]), labels=np.zeros(2))
+    >>> print(objective_notes([r])[0])
+    M: the search converged at its start: no step changed the objective (0.500).
+    """
+    notes = []
+    for r in results:
+        h = None if r.history is None else np.asarray(r.history, dtype=np.float64).ravel()
+        if not r.ok or h is None or h.size == 0:
+            continue
+        if h.size == 1:
+            notes.append(f"{r.name}: one value, {_fmt(h[0])} (a single iteration).")
+            continue
+        if np.allclose(h, h[0], rtol=0, atol=1e-12):
+            notes.append(
+                f"{r.name}: the search converged at its start: no step changed the objective "
+                f"({_fmt(h[0])})."
+            )
+            continue
+        steps = np.diff(h)
+        up = int(np.sum(steps > 1e-12))
+        down = int(np.sum(steps < -1e-12))
+        trend = f"rose at {up} of {_count(steps.size, 'step')}"
+        trend += ", never fell" if down == 0 else f", fell at {down}"
+        first, last = _pair(h[0], h[-1])
+        notes.append(f"{r.name}: {first} → {last} over {h.size} iterations ({trend}).")
+    return notes
+
+
+def comparison_note(results: Sequence[FitOutcome]) -> str:
+    """Which method has the highest MSP and which the highest accuracy, and whether they
+    coincide (``""`` with fewer than two scored methods).
+
+    Examples
+    --------
+    >>> a = FitOutcome("a", "A", labels=np.zeros(2), metrics={"msp": 0.9, "accuracy": 0.8})
+    >>> b = FitOutcome("b", "B", labels=np.zeros(2), metrics={"msp": 0.7, "accuracy": 0.95})
+    >>> comparison_note([a, b]).split(". ")[0]
+    'Highest MSP: A (0.900); highest accuracy: B (0.950)'
+    """
+    scored = [r for r in results if r.ok and r.msp is not None and np.isfinite(r.msp)]
+    if len(scored) < 2:
+        return ""
+    # Compare the values as the table shows them (three decimals), so a tie on screen is
+    # called a tie.
+    top_msp = max(float(_fmt(r.msp)) for r in scored)
+    msp_leaders = [r for r in scored if float(_fmt(r.msp)) == top_msp]
+    text = f"Highest MSP: {' = '.join(r.name for r in msp_leaders)} ({_fmt(top_msp)})"
+    with_acc = [r for r in scored if r.metrics.get("accuracy") is not None]
+    if len(with_acc) < 2:
+        return text + "."
+    top_acc = max(float(_fmt(r.metrics["accuracy"])) for r in with_acc)
+    acc_leaders = [r for r in with_acc if float(_fmt(r.metrics["accuracy"])) == top_acc]
+    text += f"; highest accuracy: {' = '.join(r.name for r in acc_leaders)} ({_fmt(top_acc)})."
+    if len(msp_leaders) > 1:
+        return text + (
+            " The highest MSPs tie at three decimals, so here the MSP does not tell these "
+            "clusterings apart."
+        )
+    if msp_leaders[0] in acc_leaders:
+        return text + " Here the clustering with the higher MSP is also the most accurate."
+    return text + (
+        " Here the higher MSP is not the more accurate clustering: the MSP is a bound on how "
+        "well a linear rule separates the clusters, not a promise about the classes."
+    )
+
+
+# ---- expensive extras behind buttons: the MSP-vs-k curve and MSPC's iterations --------------
+
+
+@st.cache_data(max_entries=16, show_spinner="Fitting MSPC for k = 2 … 10…")
+def _msp_curve(data_fingerprint: str, lam: float, regularizer: str, _X: np.ndarray) -> dict:
+    from clustering.model_selection import msp_curve
+
+    return msp_curve(_X, ks=CURVE_KS, lam=lam, regularizer=regularizer)
+
+
+def msp_curve(data_fingerprint: str, X: np.ndarray, lam: float, regularizer: str) -> dict:
+    """:func:`clustering.model_selection.msp_curve` over :data:`CURVE_KS` (cached)."""
+    return _msp_curve(data_fingerprint, float(lam), str(regularizer), X)
+
+
+@st.cache_data(max_entries=16, show_spinner="Replaying MSPC's iterations…")
+def _mspc_steps(data_fingerprint: str, params: tuple, _X: np.ndarray) -> list:
+    from lab.animation import mspc_iterations
+
+    return mspc_iterations(_X, dict(params))
+
+
+def mspc_steps(data_fingerprint: str, X: np.ndarray, params: Mapping[str, Any]) -> list:
+    """:func:`lab.animation.mspc_iterations` of MSPC with ``params`` (cached); only
+    the parameters MSPC has are passed."""
+    from clustering import MSPC
+
+    known = MSPC().get_params()
+    clean = tuple(sorted((k, v) for k, v in params.items() if k in known and k != "random_state"))
+    return _mspc_steps(data_fingerprint, clean, X)
+
+
+def steps_note(name: str, steps: Sequence[Any]) -> str:
+    """What the step-through shows, from its steps: the start, the end and the changes."""
+    if not steps:
+        return ""
+    if len(steps) == 1:
+        return (
+            f"{name} converged at its start: no iteration changed a label (MSP "
+            f"{_fmt(steps[0].objective)})."
+        )
+    changed = sum(s.n_changed for s in steps[1:])
+    first, last = _pair(steps[0].objective, steps[-1].objective)
+    return (
+        f"{name}: MSP {first} at the start, {last} after "
+        f"{_count(len(steps) - 1, 'iteration')} that changed labels "
+        f"({_count(changed, 'label change')} in all). Move the slider to step through."
+    )
+
+
+def curve_note(curve: Mapping[str, Any]) -> str:
+    """The suggested k and why, from the curve's own numbers."""
+    ks, msp, best = list(curve["k"]), list(curve["msp"]), int(curve["suggested_k"])
+    i = ks.index(best)
+    return (
+        f"Suggested k = {best}: the MSP falls the most after it, from {msp[i]:.3f} at "
+        f"k = {best} to {msp[i + 1]:.3f} at k = {ks[i + 1]}."
+    )

@@ -1,0 +1,76 @@
+"""Showing text that came from a user: links, uploaded files, labels, backend messages.
+
+Streamlit renders ``st.markdown``, ``st.caption``, the alert boxes (``st.info``,
+``st.warning``, ``st.error``), ``st.toast``, tab and expander titles and every widget label
+as Markdown, with its own extensions (``:red[...]``, ``:material/icon:``, ``$...$`` maths,
+autolinked ``https://...`` and ``www.``). A column name such as
+``![x](http://example.invalid/pixel.png)`` would make every browser showing it fetch that
+image, and a link value such as ``[Log in](https://example.invalid)`` would put a link inside
+the lab's own warning. :func:`plain` turns any value into Markdown that displays exactly
+those characters and nothing else; every page and helper in ``ui/`` passes what it did not
+write itself through it (``tests/test_text.py`` scans ``pages/`` and ``ui/`` for
+interpolation that skips it).
+
+Plotly renders a few HTML tags in its texts (titles, tick labels, hover texts), ``<a href>``
+among them: :func:`defang_plotly` neutralises the tags that can reach outside in a figure's
+JSON (``ui.chart`` applies it to every figure it sends).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["defang_plotly", "plain", "plain_lines"]
+
+# Every ASCII punctuation character may be backslash-escaped in CommonMark (and then shows
+# as itself); escaping all of them also breaks Streamlit's directives (``:``), maths (``$``),
+# autolinks (``://``, ``www.``, ``@``), entities (``&``) and raw HTML (``<``).
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+# Streamlit autolinks ``https://...``, ``www.`` and e-mail addresses in the parsed text (after
+# the escapes are resolved): an invisible word joiner (U+2060) breaks those patterns.
+JOINER = "\u2060"
+_AUTOLINKS = re.compile(r"(?<=:)(?=/)|(?i:(?<=www))(?=\.)|(?=@)")
+
+
+def plain(value: Any) -> str:
+    """``value`` as Markdown that Streamlit shows literally: no link, image, emphasis,
+    directive, maths, autolink or HTML can come out of it.
+
+    Line breaks become spaces (a user's value is shown on one line); an invisible word joiner
+    keeps ``://``, ``www.`` and ``@`` from being turned into links.
+
+    Examples
+    --------
+    >>> print(plain("![x](http://example.invalid/p.png)").replace(JOINER, ""))
+    \\!\\[x\\]\\(http\\:\\/\\/example\\.invalid\\/p\\.png\\)
+    >>> print(plain("3.5 <b>"))
+    3\\.5 \\<b\\>
+    """
+    text = _AUTOLINKS.sub(JOINER, _LINE_BREAKS.sub(" ", str(value)))
+    return _PUNCTUATION.sub(r"\\\1", text)
+
+
+def plain_lines(value: Any) -> str:
+    """Like :func:`plain`, keeping the line breaks of a text of several lines (a data
+    set's description) as Markdown line breaks."""
+    lines = str(value).splitlines()
+    return "  \n".join(plain(line) for line in lines)
+
+
+# Plotly.js turns these tags into elements; <a href> is a link, and a style attribute could
+# load an outside resource. The lab's own figures use only <b>, <i>, <br>, <sup>, <sub>
+# and <extra> (the hover box's side label).
+_PLOTLY_TAGS = re.compile(r"<(?=\s*/?\s*(?:a|span|img|svg|image|style|link|iframe)\b)", re.I)
+
+
+def defang_plotly(spec: str) -> str:
+    """A plotly figure's JSON with every ``<a``, ``<span``... tag opener replaced by
+    ``&lt;`` (shown as ``<``), so no text in it becomes a link or loads anything."""
+    if "<" not in spec and "\\u003c" not in spec:
+        return spec
+    spec = _PLOTLY_TAGS.sub("&lt;", spec)
+    return re.sub(
+        r"\\u003c(?=\s*/?\s*(?:a|span|img|svg|image|style|link|iframe)\b)", "&lt;", spec, flags=re.I
+    )
