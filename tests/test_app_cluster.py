@@ -235,6 +235,20 @@ def test_multiclass_mspc_on_breast_waits_for_a_click():
     assert at.button(key="cluster.run.mspc-mpm")
 
 
+def test_a_waiting_method_shows_its_predicted_time():
+    """With automatic runs off, a method whose setting changed waits for Run and its panel
+    gives the cost model's prediction (MMC's included) before anything runs."""
+    at = cluster(**SMALL, algos="mmc-nmi")
+    clean(at)
+    assert "scatter.mmc-nmi" in charts(at)
+    at.toggle(key="cluster.autorun").set_value(False).run()
+    at.select_slider(key="param.mmc-nmi.C").set_value(1.0).run()
+    clean(at)
+    waiting = " ".join(i.value for i in at.info)
+    assert "Waiting: press **Run** in the sidebar (predicted" in waiting
+    assert "under a second" in waiting or " s and " in waiting
+
+
 def test_the_lam_on_the_slider_reaches_the_estimator_and_the_msp_column(monkeypatch):
     """λ and Λ set in the sidebar are the estimator's own (for a method that has them) and
     the MSP column's for every method, recorded where the fit is made."""
