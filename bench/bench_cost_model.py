@@ -19,8 +19,9 @@ least at 0. Fitted on N <= 400, the power law may under-predict methods whose O(
 Fits are timed under ``tracemalloc`` so one fit gives both numbers (the tracing overhead makes
 the model slightly pessimistic, the safe side for a guard; the methods in
 :data:`UNTRACED_TIME` are timed untraced and traced in a second fit), and with BLAS/OpenMP
-limited to one thread: on a 2-core machine shared with other jobs, multi-threaded BLAS and OpenMP spin while
-waiting for a core and made small fits 10 to 25 times slower than single-threaded ones.
+limited to one thread: on a 2-core machine shared with other jobs, multi-threaded BLAS and
+OpenMP spin while waiting for a core and made small fits 10 to 25 times slower than
+single-threaded ones.
 """
 
 from __future__ import annotations
