@@ -336,7 +336,9 @@ def lam_slider(
         or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
         "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
         "large λ treats clusters as round blobs. The MSPC paper tries "
-        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest MSP.",
+        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest (in-sample) "
+        "MSP; the MSP vs accuracy page picks it by the held-out MSP, which does not reward "
+        "splits that only fit the sample.",
     )
     state.record(KEYS.LAM, float(value))
     return float(value)
