@@ -316,7 +316,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     beta : float, default=1.5
         ``beta`` of the F-measure (``loss="f"``); ``beta > 1`` penalises splitting a cluster
         more than merging two. The paper uses 1.5.
-    C : float, default=0.3
+    C : float, default=0.5
         Weight of the loss slack ``xi`` against ``w'w / 2``, stated so that the same value
         suits any ``N`` and any units: for the per-sample feature map ``Psi / n``, data
         divided by the square root of its largest variance (``scale_``, the top eigenvalue
@@ -441,7 +441,7 @@ shape (n_samples,), default="kmeans"
         loss: str = "nmi",
         *,
         beta: float = 1.5,
-        C: float = 0.3,
+        C: float = 0.5,
         l: float = 0.01,
         tol: float = 1e-3,
         cccp_tol: float = 1e-4,
@@ -481,6 +481,12 @@ shape (n_samples,), default="kmeans"
         self : MMCMultivariate
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        if self.loss == "f" and X.shape[0] < 3:
+            raise ValueError(
+                "The F-measure loss needs at least 3 samples: with 2 there is a single pair, "
+                "and the pairwise F-measure scores one cluster as well as two. Use more "
+                "samples or another loss."
+            )
         check_clusterable(X)
         random_state = check_random_state(self.random_state)
         n = X.shape[0]
@@ -542,7 +548,7 @@ _C_PARAM = {
     loss: Param(
         "C",
         "float",
-        0.3,
+        0.5,
         "Weight of the clustering loss against a wide margin, per sample and relative to "
         "the data's largest variance (the same value suits any N and any common unit). "
         "Larger: fits the loss harder (slower, more cutting planes); smaller: wider margin.",
@@ -608,7 +614,7 @@ def grid_search_mmc(
     *,
     loss: str = "nmi",
     beta: float = 1.5,
-    Cs=(0.03, 0.1, 0.3, 1.0, 3.0),
+    Cs=(0.1, 0.2, 0.5, 1.0, 2.0),
     ls=(0.0, 0.01),
     n_runs: int = 3,
     random_state: int = 0,

@@ -111,9 +111,17 @@ def row_coords(X) -> tuple[np.ndarray, str, str]:
     return coords, "PC1", "PC2"
 
 
-def _fit_cell(row: CompareRow, key: str, params: Mapping[str, Any]) -> CompareCell:
+def _fit_cell(
+    row: CompareRow,
+    key: str,
+    params: Mapping[str, Any],
+    msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
+) -> CompareCell:
     start = time.perf_counter()
-    result = fit_and_evaluate(key, dict(params), row.X, row.y)
+    result = fit_and_evaluate(
+        key, dict(params), row.X, row.y, msp_lam=msp_lam, msp_regularizer=msp_regularizer
+    )
     elapsed = time.perf_counter() - start
     if not result.ok:
         return CompareCell(row.name, key, "error", message=str(result.error), seconds=elapsed)
@@ -134,6 +142,9 @@ def compare_grid(
     methods: Sequence[str],
     params: Mapping[str, Mapping[str, Any]] | None = None,
     *,
+    msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
+    n_clusters: int = 2,
     n_jobs: int = 2,
 ) -> list[list[CompareCell]]:
     """Fit every method on every row; ``cells[i][j]`` is row ``i``, method ``j``.
@@ -145,6 +156,13 @@ def compare_grid(
         Keys of :data:`clustering.ALGORITHMS`.
     params : mapping, optional
         ``{key: {param: value}}`` for methods that should not use their defaults.
+    msp_lam, msp_regularizer : float and str, optional
+        The one ``lam`` and ``Lambda`` every panel's MSP is computed with, so that two
+        panels with the same labels show the same MSP (by default each method's own, see
+        :func:`lab.evaluation.fit_and_evaluate`).
+    n_clusters : int, default=2
+        Asked of every method; a two-cluster method (``binary_only``) is ``"skipped"`` with
+        the reason when it is above 2.
     n_jobs : int, default=2
         joblib workers (processes); 1 fits in this process.
 
@@ -163,12 +181,22 @@ def compare_grid(
     """
     from joblib import Parallel, delayed
 
+    from clustering import ALGORITHMS
+
     params = {k: dict(v) for k, v in (params or {}).items()}
+    if n_clusters != 2:
+        for key in methods:
+            if not ALGORITHMS[key].binary_only:
+                params[key] = {**params.get(key, {}), "n_clusters": int(n_clusters)}
     grid: list[list[CompareCell | None]] = [[None] * len(methods) for _ in rows]
     jobs = []
     for i, row in enumerate(rows):
         n, d = np.asarray(row.X).shape
         for j, key in enumerate(methods):
+            if n_clusters != 2 and ALGORITHMS[key].binary_only:
+                message = f"two-cluster method (k = {n_clusters})"
+                grid[i][j] = CompareCell(row.name, key, "skipped", message=message)
+                continue
             cost = predict_cost(key, n, d, params.get(key))
             if not cost.auto_run:
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=cost.describe())
@@ -176,7 +204,10 @@ def compare_grid(
                 jobs.append((i, j))
     if jobs:
         tasks = [
-            delayed(_fit_cell)(rows[i], methods[j], params.get(methods[j], {})) for i, j in jobs
+            delayed(_fit_cell)(
+                rows[i], methods[j], params.get(methods[j], {}), msp_lam, msp_regularizer
+            )
+            for i, j in jobs
         ]
         if n_jobs == 1 or len(jobs) == 1:
             done = [t[0](*t[1], **t[2]) for t in tasks]

@@ -178,7 +178,9 @@ for row_size in cluster_ui.grid_rows(len(order)):
                 continue
             if key in waiting_keys:
                 if item.auto_run:
-                    st.info("Waiting: press **Run** in the sidebar.")
+                    st.info(
+                        f"Waiting: press **Run** in the sidebar (predicted {item.cost.describe()})."
+                    )
                 else:
                     st.info(item.wait_message(ds.n_samples, ds.n_features))
                     if st.button(

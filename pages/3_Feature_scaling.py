@@ -183,8 +183,9 @@ if not keys:
 X_after = datasets.scaling.apply(X, factors)
 fp_after = ui_scaling.scaled_fingerprint(current.fingerprint, factors)
 with st.spinner("Clustering…"):
-    before = cache.fit_many(keys, params, current.fingerprint, X, y, progress=False)
-    after = cache.fit_many(keys, params, fp_after, X_after, y, progress=False)
+    msp = {"msp_lam": lam, "msp_regularizer": reg}
+    before = cache.fit_many(keys, params, current.fingerprint, X, y, **msp, progress=False)
+    after = cache.fit_many(keys, params, fp_after, X_after, y, **msp, progress=False)
 
 
 comparison = ui_scaling.comparison_table(before, after)
@@ -205,7 +206,8 @@ st.dataframe(
         "msp_before": st.column_config.NumberColumn(
             "MSP before",
             format="%.3f",
-            help=ui_scaling.MSP_BEFORE_HELP,
+            help="MSP of the method's clustering on the original data. "
+            + widgets.msp_note(lam, reg),
         ),
         "msp_after": st.column_config.NumberColumn("MSP after", format="%.3f"),
         "msp_change": st.column_config.NumberColumn("Δ MSP", format="%+.4f"),
@@ -219,6 +221,7 @@ st.dataframe(
         ),
     },
 )
+st.caption(widgets.msp_note(lam, reg))
 # A slot kept on every run: a notice that comes and goes would shift every element below it,
 # and the browser would redraw each figure there as a new one.
 unscaled_notice = st.empty()

@@ -25,6 +25,9 @@ current = widgets.data_caption()
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
+    k = widgets.n_clusters_control("n_clusters")
+    lam = widgets.lam_slider("lam")
+    reg = widgets.regularizer_select("regularizer")
     tasks = datasets.list_datasets("tasks")
     state.seed_widget("compare.bundled", "breast" if "breast" in tasks else tasks[0])
     bundled = st.selectbox(
@@ -55,9 +58,17 @@ with presenter.theory_expander("How to read the grid", expanded=False):
 if not keys:
     st.info("Choose at least one method in the sidebar.")
 else:
-    params = {k: state.get_algorithm_params(k) for k in keys}
+    params = {key: state.get_algorithm_params(key) for key in keys}
+    st.caption(widgets.msp_note(lam, reg))
     with widgets.guard("The comparison failed"), st.spinner("Fitting every panel…"):
-        rows, cells = compare.grid(keys, params, current if with_current else None, bundled)
+        rows, cells = compare.grid(
+            keys,
+            params,
+            current if with_current else None,
+            bundled,
+            msp=(lam, reg),
+            n_clusters=k,
+        )
         big = presenter.enabled()
         fig = plots.compare_figure(
             rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210

@@ -44,6 +44,11 @@ def charts(at: AppTest) -> int:
     return len(at.get("plotly_chart"))
 
 
+def theorem1_table(at: AppTest):
+    """The Learn page's Theorem 1 table (the data frame with a 'setting' column)."""
+    return next(d.value for d in at.dataframe if "setting" in d.value.columns)
+
+
 def comparison(at: AppTest):
     frame = at.dataframe[0].value
     return frame.set_index("method")
@@ -211,8 +216,8 @@ def test_learn_default_path_and_live_theorems():
     kappa = float(at.metric[0].value)
     p = float(at.metric[1].value)
     assert p == pytest.approx(kappa**2 / (1 + kappa**2), abs=2e-3)
-    # Theorem 1 table (the third data frame): diag and total invariant, identity not.
-    t1 = at.dataframe[1].value.set_index("setting")
+    # Theorem 1 table: diag and total invariant, identity not.
+    t1 = theorem1_table(at).set_index("setting")
     for setting, row in t1.iterrows():
         if row["expected_invariant"]:
             assert row["relative_difference"] < 1e-9, setting
@@ -230,7 +235,7 @@ def test_learn_controls_rerun_without_errors():
     at.button(key="learn.t1.draw").click().run()
     at.button(key="learn.t2.draw").click().run()
     assert_clean(at)
-    t1 = at.dataframe[1].value
+    t1 = theorem1_table(at)
     # A general invertible map: invariant with lam = 0 and with Lambda = total.
     zero = t1[t1["setting"].str.endswith("λ = 0")]
     assert len(zero) == 1 and zero["relative_difference"].iloc[0] < 1e-9

@@ -79,13 +79,17 @@ def test_comparison_caption_names_the_methods_the_table_ranks_first():
     at = cluster(**SMALL, algos=FIVE)
     clean(at)
     table = metrics(at)
-    note = next(c for c in captions(at) if c.startswith("Highest MSP:"))
-    m = re.match(r"Highest MSP: (.+?) \(([\d.]+)\); highest accuracy: (.+?) \(([\d.]+)\)\.", note)
+    note = next(c for c in captions(at) if c.startswith("Highest held-out MSP:"))
+    m = re.match(
+        r"Highest held-out MSP: (.+?) \(([\d.]+)\); highest accuracy: (.+?) \(([\d.]+)\)\.",
+        note,
+    )
     assert m, note
     msp_names, msp_value, acc_names, acc_value = m.groups()
-    shown = table[["MSP", "accuracy"]].apply(lambda c: c.map(lambda v: float(f"{v:.3f}")))
-    assert shown["MSP"].max() == pytest.approx(float(msp_value), abs=5e-4)
-    assert set(msp_names.split(" = ")) == set(shown.index[shown["MSP"] == shown["MSP"].max()])
+    shown = table[["held-out MSP", "accuracy"]].apply(lambda c: c.map(lambda v: float(f"{v:.3f}")))
+    top = shown["held-out MSP"].max()
+    assert top == pytest.approx(float(msp_value), abs=5e-4)
+    assert set(msp_names.split(" = ")) == set(shown.index[shown["held-out MSP"] == top])
     assert shown["accuracy"].max() == pytest.approx(float(acc_value), abs=5e-4)
     top_acc = set(shown.index[shown["accuracy"] == shown["accuracy"].max()])
     assert set(acc_names.split(" = ")) == top_acc
@@ -229,6 +233,20 @@ def test_multiclass_mspc_on_breast_waits_for_a_click():
     assert "scatter.mspc-mpm" not in charts(at)
     assert "predicted to take" in " ".join(i.value for i in at.info)
     assert at.button(key="cluster.run.mspc-mpm")
+
+
+def test_a_waiting_method_shows_its_predicted_time():
+    """With automatic runs off, a method whose setting changed waits for Run and its panel
+    gives the cost model's prediction (MMC's included) before anything runs."""
+    at = cluster(**SMALL, algos="mmc-nmi")
+    clean(at)
+    assert "scatter.mmc-nmi" in charts(at)
+    at.toggle(key="cluster.autorun").set_value(False).run()
+    at.select_slider(key="param.mmc-nmi.C").set_value(1.0).run()
+    clean(at)
+    waiting = " ".join(i.value for i in at.info)
+    assert "Waiting: press **Run** in the sidebar (predicted" in waiting
+    assert "under a second" in waiting or " s and " in waiting
 
 
 def test_the_lam_on_the_slider_reaches_the_estimator_and_the_msp_column(monkeypatch):

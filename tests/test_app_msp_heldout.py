@@ -118,3 +118,107 @@ def test_the_least_squares_line_stays_within_0_and_100_percent(lam_family):
             y = values(line, "y")
             assert y.min() >= -1e-9 and y.max() <= 100 + 1e-9
     at.radio(key="mva.score").set_value("msp_heldout").run()
+
+
+# ---------------------------------------------------------------------------------------------
+# Learn: the in-sample MSP rewards nonsense splits of a digits pair, the held-out MSP refuses
+# ---------------------------------------------------------------------------------------------
+
+LEARN = str(ROOT / "pages" / "5_Learn.py")
+
+
+@pytest.fixture(scope="module")
+def learn():
+    at = AppTest.from_file(LEARN, default_timeout=180)
+    for key, value in {
+        "data": "synthetic:two_gaussians",
+        "gen": "n_samples=80;n_features=2",
+    }.items():
+        at.query_params[key] = value
+    at.run()
+    clean(at)
+    return at
+
+
+def splits_table(at: AppTest):
+    return next(d.value for d in at.dataframe if "msp_heldout" in d.value.columns)
+
+
+def heldout_caption(at: AppTest) -> str:
+    return next(c.value for c in at.caption if c.value.startswith("The true classes score"))
+
+
+def shown_lam(at: AppTest) -> tuple[float, str]:
+    text = next(c.value for c in at.caption if "images," in c.value)
+    lam, reg = re.search(r"λ = ([\d.e+-]+), Λ = (\w+)", text).groups()
+    return float(lam), reg
+
+
+def check_caption(table, note: str) -> None:
+    true = table.iloc[0]
+    assert true["labeling"] == "true classes"
+    assert note.startswith(
+        f"The true classes score {true['msp']:.3f} in sample and {true['msp_heldout']:.3f} "
+        "held out."
+    )
+    rand = table[table["labeling"].str.startswith("random")]
+    top = rand.loc[rand["msp"].idxmax()]
+    assert f"in sample they score up to {top['msp']:.3f} (the {top['labeling']}" in note
+    assert f"held out they score at most {rand['msp_heldout'].max():.3f}" in note
+    all_below = bool((rand["msp_heldout"] < true["msp_heldout"]).all())
+    assert (f"all below the true classes' {true['msp_heldout']:.3f}" in note) == all_below
+    sizes = rand["sizes"].str.split(" / ").map(lambda s: min(int(v) for v in s))
+    monotone = bool(np.all(np.diff(rand.assign(s=sizes).sort_values("s")["msp"]) < 0))
+    assert ("the smaller the group, the higher" in note) == monotone
+    for _, row in table[table["labeling"] == "MSPC (MPM) clustering"].iterrows():
+        assert (
+            f"MSPC (MPM) clustering (accuracy {row['accuracy']:.3f}) scores {row['msp']:.3f} "
+            f"in sample and {row['msp_heldout']:.3f} held out" in note
+        )
+        smaller = min(int(v) for v in row["sizes"].split(" / "))
+        assert ("too few to hold any out" in note) == (smaller < 2)
+
+
+def test_learn_shows_the_in_sample_msp_rewarding_random_groups_and_held_out_refusing(learn):
+    at = learn
+    assert at.selectbox(key="learn.ho.pair").value == "digits:1v3"
+    table = splits_table(at)
+    check_caption(table, heldout_caption(at))
+    # The lesson, on the numbers shown: a random group of 4 images scores high in sample
+    # and near 0 held out, below the true classes, which score high both ways.
+    true = table.iloc[0]
+    group = table[table["labeling"] == "random group of 4 points vs the rest"].iloc[0]
+    assert group["accuracy"] < 0.6
+    assert group["msp"] > 0.7
+    assert group["msp_heldout"] < 0.05
+    assert true["msp_heldout"] > 0.8
+    random = table[table["labeling"].str.startswith("random")]
+    assert (random["msp_heldout"] < 0.05).all()
+
+
+def test_learn_shows_the_same_msps_as_every_other_page(learn):
+    import datasets
+    from clustering.metrics import msp_score
+    from lab.evaluation import fit_and_evaluate, heldout_msp
+
+    at = learn
+    table = splits_table(at)
+    lam, reg = shown_lam(at)
+    ds = datasets.load("digits:1v3", normalize=True)
+    true = table.iloc[0]
+    assert true["msp"] == pytest.approx(msp_score(ds.X, ds.y, lam=lam, regularizer=reg))
+    assert true["msp_heldout"] == pytest.approx(heldout_msp(ds.X, ds.y, lam, reg))
+    # MSPC's clustering: the held-out MSP the Cluster page's table would show for it.
+    fit = fit_and_evaluate("mspc-mpm", {"lam": lam, "regularizer": reg}, ds.X, ds.y)
+    row = table[table["labeling"] == "MSPC (MPM) clustering"].iloc[0]
+    assert row["msp"] == pytest.approx(fit.msp)
+    assert row["msp_heldout"] == pytest.approx(fit.msp_heldout)
+
+
+def test_learn_follows_another_digits_pair(learn):
+    at = learn
+    at.selectbox(key="learn.ho.pair").set_value("digits:3v8").run()
+    clean(at)
+    assert any("digits\\:3v8" in c.value or "digits:3v8" in c.value for c in at.caption)
+    check_caption(splits_table(at), heldout_caption(at))
+    at.selectbox(key="learn.ho.pair").set_value("digits:1v3").run()

@@ -193,7 +193,7 @@ def test_fit_keeps_the_lowest_objective_over_its_starts():
     n = X.shape[0]
     Xt = (X - X.mean(axis=0)) / np.sqrt(_largest_variance(X - X.mean(axis=0)))
     kwargs = dict(
-        loss="nmi", beta=1.5, C=0.3, B=0.01, loss_scale=1.0, tol=1e-3, cccp_tol=1e-4,
+        loss="nmi", beta=1.5, C=0.5, B=0.01, loss_scale=1.0, tol=1e-3, cccp_tol=1e-4,
         max_iter=50, max_cccp_iter=20, solver=None,
     )  # fmt: skip
     starts = _start_labels(X, "auto", n_init=1, random_state=np.random.RandomState(0))

@@ -10,7 +10,8 @@
   :func:`family_correlations` and :func:`family_note` (the MSP vs accuracy page's r of both
   MSPs and its caption, computed from the runs shown).
 - Small cached computations for the Learn page: :func:`mpm_on_labels`,
-  :func:`random_labelings_bound`, :func:`theorem1_table`, :func:`margin_table`.
+  :func:`random_labelings_bound`, :func:`theorem1_table`, :func:`margin_table`,
+  :func:`nonsense_splits`.
 - Page-specific URL parameters next to :mod:`ui.state`'s: :func:`url_value`,
   :func:`sync_to_url`.
 """
@@ -38,6 +39,7 @@ __all__ = [
     "FACTOR_OPTIONS",
     "as_bytes",
     "cached_evaluator",
+    "digits_pairs",
     "effective_lam",
     "family_correlations",
     "family_note",
@@ -46,6 +48,7 @@ __all__ = [
     "margin_table",
     "mpm_on_labels",
     "msp_of_labelings",
+    "nonsense_splits",
     "pair_source_of",
     "random_labelings_bound",
     "run_with_progress",
@@ -169,6 +172,11 @@ def family_note(table: pd.DataFrame) -> str:
             f"of {chance['msp_heldout'].mean():.3f}."
         )
     return text
+
+
+def digits_pairs() -> list[str]:
+    """The pair tasks of scikit-learn's digits (``"digits:0v1"``, ...)."""
+    return list(datasets.pairs("digits"))
 
 
 def pair_source_of(name: str) -> str | None:
@@ -295,6 +303,21 @@ def msp_of_labelings(
         accuracy = np.nan if y is None else clustering_accuracy(y, labels)
         rows.append({"labeling": name, "MSP": msp, "accuracy": accuracy, "error": error})
     return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def nonsense_splits(
+    data_fingerprint: str,
+    lam: float,
+    regularizer: str,
+    extra: tuple[tuple[str, bytes], ...],
+    _X: np.ndarray,
+    y: np.ndarray | None,
+) -> pd.DataFrame:
+    """:func:`lab.theorems.nonsense_splits` (random groups against the rest, the true
+    classes and the labelings in ``extra``, ``int64`` bytes), cached."""
+    given = tuple((name, np.frombuffer(raw, dtype=np.int64)) for name, raw in extra)
+    return theorems.nonsense_splits(_X, y, lam, regularizer, search_from=None, extra=given)
 
 
 def as_bytes(labels) -> bytes:

@@ -19,7 +19,6 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from clustering._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from clustering.metrics import clustering_error
 from lab import plots
 from lab.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
@@ -28,7 +27,6 @@ from lab.evaluation import FitOutcome
 from . import cache
 
 __all__ = [
-    "MSP_BEFORE_HELP",
     "RANDOM_AFS_HELP",
     "animation",
     "animation_axes",
@@ -41,14 +39,6 @@ __all__ = [
     "scatter_figure",
 ]
 
-
-#: The help of the comparison table's "MSP before" column: the λ and Λ of the MSP of methods
-#: without a λ of their own (:func:`lab.evaluation.fit_and_evaluate`'s reference).
-MSP_BEFORE_HELP = (
-    "MSP of the method's clustering on the original data (with the method's own λ and Λ; "
-    f"k-means and other methods without λ use λ = {MSP_REFERENCE_LAM:g}, "
-    f"Λ = {MSP_REFERENCE_REGULARIZER})."
-)
 
 #: The help of the "Random AFS" button, with the paper's factors.
 RANDOM_AFS_HELP = (

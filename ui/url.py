@@ -43,6 +43,7 @@ from .model import (
     N_CLUSTERS_RANGE,
     VIEWS,
     DataChoice,
+    default_normalize,
     snap_lam,
 )
 
@@ -158,11 +159,14 @@ def _bundled_name(name: str) -> str | None:
 def _decode_data(params: Mapping[str, str], out: Decoded) -> None:
     data = params.get("data")
     normalize = True
+    if data and data.startswith("synthetic:"):
+        normalize = default_normalize("synthetic", data.split(":", 1)[1])
     if params.get("norm") is not None:
         try:
             normalize = _parse_bool(params["norm"])
         except ValueError:
-            _warn(out, "norm", f"got {_quote(params['norm'])}; accepted: 1 or 0 (kept 1)")
+            kept = int(normalize)
+            _warn(out, "norm", f"got {_quote(params['norm'])}; accepted: 1 or 0 (kept {kept})")
     if not data:
         if params.get("gen"):
             _warn(out, "gen", "it needs data=synthetic:<generator>")

@@ -61,6 +61,7 @@ __all__ = [
     "lam_slider",
     "msp_column_config",
     "msp_help",
+    "msp_note",
     "n_clusters_control",
     "page_link",
     "param_widget",
@@ -124,6 +125,15 @@ def msp_help(kind: str, lam: float | None = None, regularizer: str | None = None
             "the clusters separates points it has not seen. Needs no true labels."
         )
     raise ValueError(f"kind must be 'msp' or 'msp_heldout'; got {kind!r}.")
+
+
+def msp_note(lam: float, regularizer: str) -> str:
+    """The sentence naming a page's one λ and Λ of every MSP it shows."""
+    return (
+        f"Every MSP on this page is computed with λ = {format_number(lam)} and Λ = "
+        f"{regularizer} (the sidebar's), for every method, including those without a λ of "
+        "their own: the same clusters show the same MSP."
+    )
 
 
 def msp_column_config(
@@ -326,7 +336,9 @@ def lam_slider(
         or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
         "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
         "large λ treats clusters as round blobs. The MSPC paper tries "
-        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest MSP.",
+        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest (in-sample) "
+        "MSP; the MSP vs accuracy page picks it by the held-out MSP, which does not reward "
+        "splits that only fit the sample.",
     )
     state.record(KEYS.LAM, float(value))
     return float(value)

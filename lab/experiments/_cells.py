@@ -21,7 +21,7 @@ from clustering.registry import ALGORITHMS
 from lab.experiments import _methods
 from lab.experiments.evaluator import evaluate_fit
 
-__all__ = ["CACHE_VERSION", "Cell", "compute_cell"]
+__all__ = ["CACHE_VERSION", "Cell", "compute_cell", "skip_reason"]
 
 #: Bumped whenever what a cell computes changes, so stale cached results are not reused.
 CACHE_VERSION = 1
@@ -150,6 +150,24 @@ def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
     return out
 
 
+def skip_reason(cell: Cell) -> str | None:
+    """Why ``cell`` cannot run (an unknown method, a task larger than the method accepts),
+    or ``None``: what :func:`compute_cell` reports as ``"skipped"``."""
+    try:
+        variant = _methods.resolve(cell.method)
+    except KeyError as exc:
+        return str(exc.args[0])
+    spec = ALGORITHMS[variant.key]
+    if spec.max_samples is not None:
+        n = _data(cell)[0].shape[0]
+        if n > spec.max_samples:
+            return (
+                f"{spec.name} accepts at most {spec.max_samples} samples with these settings; "
+                f"{cell.task} has {n}."
+            )
+    return None
+
+
 def compute_cell(cell: Cell) -> dict[str, Any]:
     """Compute one cell; never raises for a failing method (the result says what failed).
 
@@ -168,20 +186,11 @@ def compute_cell(cell: Cell) -> dict[str, Any]:
         (MSPC only: at its own ``lam``, its ``msp_``), ``n_iter``, and for timing cells
         ``times`` and ``time_median``.
     """
-    try:
-        variant = _methods.resolve(cell.method)
-    except KeyError as exc:
-        return {"status": "skipped", "error": str(exc.args[0])}
+    reason = skip_reason(cell)
+    if reason is not None:
+        return {"status": "skipped", "error": reason}
+    variant = _methods.resolve(cell.method)
     X, y = _data(cell)
-    spec = ALGORITHMS[variant.key]
-    if spec.max_samples is not None and X.shape[0] > spec.max_samples:
-        return {
-            "status": "skipped",
-            "error": (
-                f"{spec.name} accepts at most {spec.max_samples} samples with these settings; "
-                f"{cell.task} has {X.shape[0]}."
-            ),
-        }
     params = {**variant.fixed, **cell.param_dict}
     times: list[float] = []
     result: dict[str, Any] = {}

@@ -1,0 +1,100 @@
+"""AppTest: every page scores every MSP it shows with one λ and Λ, named on the page.
+
+Methods that find the same clusters must show the same MSP, whatever their own parameters
+(k-means has no λ; MSPC has one): on the AFS trap every method below finds the classes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 240
+TRAP = {"data": "synthetic:afs_trap", "norm": "1", "lam": "0.2", "reg": "diag"}
+METHODS = "mspc-mpm,kmeans,lda-kmeans,spectral"
+
+
+def _open(page: str, query: dict) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(page)
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def _same_accuracy_same_msp(table, accuracy: str, msp: str) -> None:
+    """On the AFS trap, two methods with the same accuracy found the same clusters (checked
+    by hand: MSPC and spectral 0.9925, k-means and LDA-k-means 0.995): their MSPs agree."""
+    groups = [g for _, g in table.groupby(table[accuracy].round(6)) if len(g) > 1]
+    assert len(groups) >= 2, table
+    for group in groups:
+        assert np.ptp(group[msp].to_numpy(float)) < 1e-9, group
+
+
+def test_cluster_scores_identical_clusters_with_one_msp():
+    at = _open("pages/2_Cluster.py", {**TRAP, "algos": METHODS})
+    table = next(d.value for d in at.dataframe if "MSP" in d.value.columns)
+    _same_accuracy_same_msp(table, "accuracy", "MSP")
+
+
+def _captions(at) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+def test_feature_scaling_scores_identical_clusters_with_one_msp():
+    at = _open("pages/3_Feature_scaling.py", {**TRAP, "algos": METHODS})
+    table = at.dataframe[0].value
+    _same_accuracy_same_msp(table, "accuracy_before", "msp_before")
+    assert "λ = 0.2 and Λ = diag" in _captions(at)
+
+
+def test_compare_scores_identical_clusters_with_one_msp_and_has_k():
+    at = _open("pages/7_Compare.py", {**TRAP, "algos": METHODS})
+    assert at.number_input(key="n_clusters").value == 2
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    corners = [
+        a["text"]
+        for a in spec["layout"]["annotations"]
+        if a.get("text", "").startswith(("acc ", "not run", "failed"))
+    ]
+    first_row = corners[: len(METHODS.split(","))]  # AFS trap ×1: every method finds it
+    msps = {re.search(r"MSP ([0-9.]+)", c).group(1) for c in first_row if "acc 1.00" in c}
+    assert len([c for c in first_row if "acc 1.00" in c]) >= 3, first_row
+    assert len(msps) == 1, first_row
+    assert "λ = 0.2 and Λ = diag" in _captions(at)
+
+
+def test_the_afs_trap_springs_by_default_on_the_data_page():
+    at = _open("pages/1_Data.py", {})
+    assert at.toggle(key="data.normalize").value is True  # breast: the papers' [-1, 1]
+    at.radio(key="data.source").set_value("synthetic").run()
+    assert not at.exception
+    assert at.selectbox(key="data.generator").value == "afs_trap"
+    assert at.toggle(key="data.normalize").value is False
+    choice = at.session_state["dcl.data"]
+    assert (choice.name, choice.normalize) == ("afs_trap", False)
+    assert choice.param_dict == {"scale": 10.0}  # noise as spread as ten clusters
+    # ... and k-means falls into it on the Cluster page (0.502 raw; 0.995 scaled).
+    at.switch_page("pages/2_Cluster.py").run()
+    table = next(d.value for d in at.dataframe if "MSP" in d.value.columns)
+    kmeans = table.set_index("algorithm").loc["k-means", "accuracy"]
+    assert kmeans < 0.6, table
+    # Another data set starts scaled again; a link to the trap without norm is raw.
+    at.switch_page("pages/1_Data.py").run()
+    at.radio(key="data.source").set_value("bundled").run()
+    assert at.toggle(key="data.normalize").value is True
+    assert at.session_state["dcl.data"].normalize is True
+    from ui import url
+
+    assert url.decode({"data": "synthetic:afs_trap"}).data.normalize is False
+    assert url.decode({"data": "synthetic:afs_trap", "norm": "1"}).data.normalize is True
