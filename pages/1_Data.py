@@ -58,8 +58,9 @@ if choice.kind == "bundled" and ":" not in choice.name:
     _seed("data.task", choice.name)
 if choice.kind == "synthetic":
     _seed("data.generator", choice.name)
-    for name, value in choice.params:
-        _seed(f"gen.{choice.name}.{name}", value)
+    chosen_params = choice.param_dict
+    for p in GENERATORS[choice.name].params:
+        _seed(f"gen.{choice.name}.{p.name}", chosen_params.get(p.name, p.default))
 if choice.kind == "upload":
     _seed("data.label_column", choice.param_dict.get("label_column", NONE))
     _seed("data.missing", choice.param_dict.get("missing", "drop"))
@@ -226,10 +227,19 @@ with left:
         st.caption(spec.summary + (f" ({spec.paper})" if spec.paper else ""))
         params = {}
         for p in spec.params:
-            params[p.name] = widgets.param_widget(p, f"gen.{gen}.{p.name}")
+            start = state.GENERATOR_START.get(gen, {}).get(p.name)
+            params[p.name] = widgets.param_widget(p, f"gen.{gen}.{p.name}", start)
         params = {k: v for k, v in params.items() if v != spec.defaults()[k]}
         new_choice = state.DataChoice.make("synthetic", gen, params, True)
 
+    # A newly picked data set starts with its own default: raw units for the AFS trap,
+    # whose lesson is in its units; [-1, 1] for the rest (the papers' preprocessing).
+    _seed("data.normalize_for", (choice.kind, choice.name))
+    if new_choice is not None:
+        picked = (new_choice.kind, new_choice.name)
+        if state.widget_value("data.normalize_for") != picked:
+            state.set_widget("data.normalize", state.default_normalize(*picked))
+            state.set_widget("data.normalize_for", picked)
     normalize = st.toggle(
         "Scale every feature to [-1, 1]",
         key="data.normalize",

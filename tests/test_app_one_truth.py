@@ -17,7 +17,7 @@ AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 240
-TRAP = {"data": "synthetic:afs_trap", "lam": "0.2", "reg": "diag"}
+TRAP = {"data": "synthetic:afs_trap", "norm": "1", "lam": "0.2", "reg": "diag"}
 METHODS = "mspc-mpm,kmeans,lda-kmeans,spectral"
 
 
@@ -72,3 +72,29 @@ def test_compare_scores_identical_clusters_with_one_msp_and_has_k():
     assert len([c for c in first_row if "acc 1.00" in c]) >= 3, first_row
     assert len(msps) == 1, first_row
     assert "λ = 0.2 and Λ = diag" in _captions(at)
+
+
+def test_the_afs_trap_springs_by_default_on_the_data_page():
+    at = _open("pages/1_Data.py", {})
+    assert at.toggle(key="data.normalize").value is True  # breast: the papers' [-1, 1]
+    at.radio(key="data.source").set_value("synthetic").run()
+    assert not at.exception
+    assert at.selectbox(key="data.generator").value == "afs_trap"
+    assert at.toggle(key="data.normalize").value is False
+    choice = at.session_state["dcl.data"]
+    assert (choice.name, choice.normalize) == ("afs_trap", False)
+    assert choice.param_dict == {"scale": 10.0}  # noise as spread as ten clusters
+    # ... and k-means falls into it on the Cluster page (0.502 raw; 0.995 scaled).
+    at.switch_page("pages/2_Cluster.py").run()
+    table = next(d.value for d in at.dataframe if "MSP" in d.value.columns)
+    kmeans = table.set_index("algorithm").loc["k-means", "accuracy"]
+    assert kmeans < 0.6, table
+    # Another data set starts scaled again; a link to the trap without norm is raw.
+    at.switch_page("pages/1_Data.py").run()
+    at.radio(key="data.source").set_value("bundled").run()
+    assert at.toggle(key="data.normalize").value is True
+    assert at.session_state["dcl.data"].normalize is True
+    from ui import url
+
+    assert url.decode({"data": "synthetic:afs_trap"}).data.normalize is False
+    assert url.decode({"data": "synthetic:afs_trap", "norm": "1"}).data.normalize is True

@@ -42,6 +42,8 @@ and every setter drops the seeded widget keys so the widgets pick up the new val
 """
 
 from ..model import (
+    GENERATOR_START,
+    default_normalize,
     fingerprint,
     lam_grid,
 )
@@ -108,6 +110,7 @@ from ._session import (
 )
 
 __all__ = [
+    "GENERATOR_START",
     "KEYS",
     "N_CLUSTERS",
     "SCALE_PRESET",
@@ -123,6 +126,7 @@ __all__ = [
     "clear_data_error",
     "default_algorithms",
     "default_data_choice",
+    "default_normalize",
     "enter_page",
     "fingerprint",
     "get",
