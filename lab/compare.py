@@ -134,6 +134,7 @@ def _fit_cell(
         accuracy=m.get("accuracy"),
         msp=m.get("msp"),
         seconds=float(result.seconds),
+        extra={"kernel": result.kernel} if result.kernel else {},
     )
 
 
