@@ -75,12 +75,13 @@ def _breast_demo() -> None:
     with st.spinner("Fitting the breast-cancer task…"):
         story = ui_demos.breast_story()
     _numbers(
-        story.table[["method", "accuracy", "msp"]],
-        {"accuracy": "accuracy", "msp": "MSP"},
+        story.table[["method", "accuracy", "msp_heldout", "msp"]],
+        {"accuracy": "accuracy", "msp_heldout": "held-out MSP", "msp": "in-sample MSP"},
     )
     st.caption(
-        "Does the labeling with the higher MSP have the higher accuracy? " + story.caption,
-        help="Computed from the numbers above; the MSP needs no true labels.",
+        "Does the labeling with the higher held-out MSP have the higher accuracy? " + story.caption,
+        help="Computed from the numbers above; neither MSP needs the true labels. "
+        + widgets.msp_help("msp_heldout"),
     )
     if st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch"):
         ui_demos.open_breast()
@@ -91,13 +92,13 @@ def _digits_demo() -> None:
     with st.spinner("Fitting digits 3 vs 8…"):
         story = ui_demos.digits_story()
     _numbers(
-        story.table[["run", "msp", "accuracy"]],
-        {"msp": "MSP", "accuracy": "accuracy"},
+        story.table[["run", "msp_heldout", "msp", "accuracy"]],
+        {"msp_heldout": "held-out MSP", "msp": "in-sample MSP", "accuracy": "accuracy"},
         height=180,
     )
     st.caption(
-        "MSPC over a grid of λ, every run's MSP measured with one λ. " + story.caption,
-        help="Computed from the numbers above.",
+        "MSPC over a grid of λ, both MSPs of every run measured with one λ. " + story.caption,
+        help="Computed from the numbers above. " + widgets.msp_help("msp_heldout"),
     )
     if st.button("Open on MSP vs accuracy", key="demo.digits", type="primary", width="stretch"):
         ui_demos.open_digits()

@@ -192,7 +192,14 @@ comparison = ui_scaling.comparison_table(before, after)
 shown_cols = ["method", "accuracy_before", "accuracy_after", "accuracy_change"]
 if y is None:
     shown_cols = ["method"]
-shown_cols += ["msp_before", "msp_after", "msp_change", "changed"]
+shown_cols += [
+    "msp_before",
+    "msp_after",
+    "msp_change",
+    "msp_heldout_before",
+    "msp_heldout_after",
+    "changed",
+]
 st.dataframe(
     comparison[shown_cols],
     hide_index=True,
@@ -204,13 +211,30 @@ st.dataframe(
             "Δ accuracy", format="%+.3f", help="After minus before."
         ),
         "msp_before": st.column_config.NumberColumn(
-            "MSP before",
+            "in-sample MSP before",
             format="%.3f",
-            help="MSP of the method's clustering on the original data. "
-            + widgets.msp_note(lam, reg),
+            help="Of the method's clustering on the original data. "
+            + widgets.msp_help("msp", lam, reg),
         ),
-        "msp_after": st.column_config.NumberColumn("MSP after", format="%.3f"),
-        "msp_change": st.column_config.NumberColumn("Δ MSP", format="%+.4f"),
+        "msp_after": st.column_config.NumberColumn(
+            "in-sample MSP after",
+            format="%.3f",
+            help="Of the method's clustering on the rescaled data.",
+        ),
+        "msp_change": st.column_config.NumberColumn(
+            "Δ in-sample MSP", format="%+.4f", help="After minus before."
+        ),
+        "msp_heldout_before": st.column_config.NumberColumn(
+            "held-out MSP before",
+            format="%.3f",
+            help="Of the method's clustering on the original data. "
+            + widgets.msp_help("msp_heldout", lam, reg),
+        ),
+        "msp_heldout_after": st.column_config.NumberColumn(
+            "held-out MSP after",
+            format="%.3f",
+            help="Of the method's clustering on the rescaled data.",
+        ),
         "changed": st.column_config.ProgressColumn(
             "labels changed",
             format="percent",

@@ -50,7 +50,10 @@ with presenter.theory_expander("How to read the grid", expanded=False):
         "the same points on the same axes (the two features, or the first two principal "
         "components), so only the clustering changes: colour is the cluster, a dark ring "
         "marks a point whose cluster does not match its class. The corner gives the "
-        "accuracy, the MSP (which needs no labels) and the fit time. The two AFS-trap rows "
+        "accuracy, the in-sample MSP ('MSP': the MPM fitted and scored on the same points), "
+        "the held-out MSP ('held-out': fitted on half of each cluster, scored on the other "
+        "half, so a split that only fits the sample scores low; neither needs labels) and "
+        "the fit time. The two AFS-trap rows "
         "differ only in the units of the noise feature (x10): a method that changes its "
         "answer between them depends on units."
     )

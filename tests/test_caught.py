@@ -69,8 +69,13 @@ def test_mpm_refuses_a_negative_lam_with_a_message():
 
 
 def _outcome(name: str, msp: float, accuracy: float) -> FitOutcome:
+    """A fit whose held-out MSP (the score the caption ranks by) is ``msp``; its in-sample
+    MSP is set the other way round, so a caption ranking by it would fail."""
     return FitOutcome(
-        name.lower(), name, labels=np.zeros(4), metrics={"msp": msp, "accuracy": accuracy}
+        name.lower(),
+        name,
+        labels=np.zeros(4),
+        metrics={"msp": 1.0 - msp, "msp_heldout": msp, "accuracy": accuracy},
     )
 
 
@@ -78,8 +83,8 @@ def test_comparison_note_says_when_the_highest_msp_is_not_the_most_accurate():
     from ui.cluster import comparison_note
 
     note = comparison_note([_outcome("A", 0.95, 0.70), _outcome("B", 0.80, 0.90)])
-    assert note.startswith("Highest MSP: A (0.950); highest accuracy: B (0.900).")
-    assert "the higher MSP is not the more accurate clustering" in note
+    assert note.startswith("Highest held-out MSP: A (0.950); highest accuracy: B (0.900).")
+    assert "the higher held-out MSP is not the more accurate clustering" in note
     assert "also the most accurate" not in note
 
 
@@ -87,7 +92,7 @@ def test_comparison_note_says_when_the_highest_msp_is_also_the_most_accurate():
     from ui.cluster import comparison_note
 
     note = comparison_note([_outcome("A", 0.95, 0.90), _outcome("B", 0.80, 0.70)])
-    assert note.startswith("Highest MSP: A (0.950); highest accuracy: A (0.900).")
+    assert note.startswith("Highest held-out MSP: A (0.950); highest accuracy: A (0.900).")
     assert "also the most accurate" in note
     assert "not the more accurate" not in note
 
@@ -96,7 +101,7 @@ def test_comparison_note_calls_a_tie_at_three_decimals_a_tie():
     from ui.cluster import comparison_note
 
     note = comparison_note([_outcome("A", 0.9501, 0.90), _outcome("B", 0.9499, 0.70)])
-    assert note.startswith("Highest MSP: A = B (0.950)")
+    assert note.startswith("Highest held-out MSP: A = B (0.950)")
     assert "tie at three decimals" in note
 
 

@@ -135,25 +135,38 @@ def objective_notes(results: Sequence[FitOutcome]) -> list[str]:
     return notes
 
 
+#: The score :func:`comparison_note` ranks the methods by, and its name on screen.
+COMPARISON_SCORE = ("msp_heldout", "held-out MSP")
+
+
 def comparison_note(results: Sequence[FitOutcome]) -> str:
-    """Which method has the highest MSP and which the highest accuracy, and whether they
+    """Which method has the highest held-out MSP (the lab's label-free score,
+    :func:`lab.evaluation.heldout_msp`) and which the highest accuracy, and whether they
     coincide (``""`` with fewer than two scored methods).
 
     Examples
     --------
-    >>> a = FitOutcome("a", "A", labels=np.zeros(2), metrics={"msp": 0.9, "accuracy": 0.8})
-    >>> b = FitOutcome("b", "B", labels=np.zeros(2), metrics={"msp": 0.7, "accuracy": 0.95})
+    >>> a = FitOutcome("a", "A", labels=np.zeros(2),
+    ...                metrics={"msp": 0.9, "msp_heldout": 0.85, "accuracy": 0.8})
+    >>> b = FitOutcome("b", "B", labels=np.zeros(2),
+    ...                metrics={"msp": 0.7, "msp_heldout": 0.6, "accuracy": 0.95})
     >>> comparison_note([a, b]).split(". ")[0]
-    'Highest MSP: A (0.900); highest accuracy: B (0.950)'
+    'Highest held-out MSP: A (0.850); highest accuracy: B (0.950)'
     """
-    scored = [r for r in results if r.ok and r.msp is not None and np.isfinite(r.msp)]
+    column, name = COMPARISON_SCORE
+
+    def score(r: FitOutcome) -> float:
+        value = r.metrics.get(column)
+        return np.nan if value is None else float(value)
+
+    scored = [r for r in results if r.ok and np.isfinite(score(r))]
     if len(scored) < 2:
         return ""
     # Compare the values as the table shows them (three decimals), so a tie on screen is
     # called a tie.
-    top_msp = max(float(_fmt(r.msp)) for r in scored)
-    msp_leaders = [r for r in scored if float(_fmt(r.msp)) == top_msp]
-    text = f"Highest MSP: {' = '.join(r.name for r in msp_leaders)} ({_fmt(top_msp)})"
+    top_msp = max(float(_fmt(score(r))) for r in scored)
+    msp_leaders = [r for r in scored if float(_fmt(score(r))) == top_msp]
+    text = f"Highest {name}: {' = '.join(r.name for r in msp_leaders)} ({_fmt(top_msp)})"
     with_acc = [r for r in scored if r.metrics.get("accuracy") is not None]
     if len(with_acc) < 2:
         return text + "."
@@ -162,14 +175,14 @@ def comparison_note(results: Sequence[FitOutcome]) -> str:
     text += f"; highest accuracy: {' = '.join(r.name for r in acc_leaders)} ({_fmt(top_acc)})."
     if len(msp_leaders) > 1:
         return text + (
-            " The highest MSPs tie at three decimals, so here the MSP does not tell these "
+            f" The highest {name}s tie at three decimals, so here it does not tell these "
             "clusterings apart."
         )
     if msp_leaders[0] in acc_leaders:
-        return text + " Here the clustering with the higher MSP is also the most accurate."
+        return text + f" Here the clustering with the higher {name} is also the most accurate."
     return text + (
-        " Here the higher MSP is not the more accurate clustering: the MSP is a bound on how "
-        "well a linear rule separates the clusters, not a promise about the classes."
+        f" Here the higher {name} is not the more accurate clustering: the MSP is a bound on "
+        "how well a linear rule separates the clusters, not a promise about the classes."
     )
 
 

@@ -82,7 +82,8 @@ def _changed(a: FitOutcome, b: FitOutcome) -> float:
 
 
 def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) -> pd.DataFrame:
-    """One row per method: accuracy and MSP before/after, their changes, labels changed."""
+    """One row per method: accuracy, in-sample MSP and held-out MSP before/after, the changes
+    of the first two, labels changed."""
     rows = [
         {
             "method": rb.name,
@@ -90,6 +91,8 @@ def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) 
             "accuracy_after": _value(ra, "accuracy"),
             "msp_before": _value(rb, "msp"),
             "msp_after": _value(ra, "msp"),
+            "msp_heldout_before": _value(rb, "msp_heldout"),
+            "msp_heldout_after": _value(ra, "msp_heldout"),
             "changed": _changed(rb, ra),
         }
         for rb, ra in zip(before, after, strict=True)

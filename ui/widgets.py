@@ -336,7 +336,9 @@ def lam_slider(
         or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
         "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
         "large λ treats clusters as round blobs. The MSPC paper tries "
-        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest MSP.",
+        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest (in-sample) "
+        "MSP; the MSP vs accuracy page picks it by the held-out MSP, which does not reward "
+        "splits that only fit the sample.",
     )
     state.record(KEYS.LAM, float(value))
     return float(value)
@@ -633,7 +635,7 @@ def _safe(name: str) -> str:
 
 def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
     """The number of clusters asked of every method (persisted, in the URL as ``k``)."""
-    from .url import N_CLUSTERS_RANGE
+    from .model import N_CLUSTERS_RANGE
 
     low, high = N_CLUSTERS_RANGE
     state.seed(key, state.N_CLUSTERS, state.get_n_clusters())
