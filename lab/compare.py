@@ -138,6 +138,7 @@ def _fit_cell(
         msp=m.get("msp"),
         msp_heldout=m.get("msp_heldout"),
         seconds=float(result.seconds),
+        extra={"kernel": result.kernel} if result.kernel else {},
     )
 
 

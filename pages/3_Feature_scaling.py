@@ -297,6 +297,8 @@ for rb, ra in zip(before, after, strict=True):
             presenter.chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
             if note:
                 st.caption(plain(note))
+            if result.kernel:
+                st.caption(result.kernel)
 
 # ---- 3. Play: one factor swept --------------------------------------------------------------
 st.subheader("3 · Play: sweep one feature from ×0.001 to ×1000")

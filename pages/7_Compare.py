@@ -86,6 +86,12 @@ else:
                 + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
                 + "). Run them one at a time on the Cluster page."
             )
+        kernels = [c for row in cells for c in row if c.extra.get("kernel")]
+        if kernels:
+            st.caption(
+                "Kernel MSPC's width and rank, per row: "
+                + "; ".join(f"{c.row}: {c.extra['kernel']}" for c in kernels)
+            )
         for c in failed:
             st.warning(
                 f"{plots.method_name(c.key)} on {plain(c.row)}: {plain(c.message)}",

@@ -269,3 +269,89 @@ def test_afs_trap_scatters_keep_their_points_after_slider_moves(server):
         finally:
             browser.close()
     assert not external, f"requests left the machine: {sorted(set(external))}"
+
+
+def _graph_states(pg) -> list[tuple[str, str, int]]:
+    """(key, marker, draws) of every graph the lab's chart element holds."""
+    return pg.evaluate(
+        "() => [...document.querySelectorAll('.lab-chart-graph')].map(gd => {"
+        " let n = gd; let key = '?'; for (; n; n = n.parentElement) { const c = [...(n.classList"
+        " || [])].find(c => c.startsWith('st-key-')); if (c) { key = c; break; } }"
+        " return [key, gd.dataset.mark || '', Number(gd.dataset.draws || 0)]; })"
+    )
+
+
+def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
+    """The lab's chart element: every chart drawn by it (no st.plotly_chart, plotly.js
+    fetched once, from the app's server); a slider step redraws the changed graphs once
+    each, in the same div (a marker set on each graph survives); the lasso on a DIFFRAC
+    panel returns its points to the page; no WebGL warning in the console."""
+    sync_playwright = _require_browser()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1400, "height": 2400})
+            external = _block_external(context)
+            pg = context.new_page()
+            console: list[str] = []
+            pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+            requests: list[str] = []
+            pg.on("request", lambda r: requests.append(r.url))
+            pg.goto(server)
+            _wait_idle(pg)
+            pg.locator(".st-key-demo-afs button").click()
+            pg.locator("[class*='st-key-fs-factor-']").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
+            _wait_idle(pg)
+            graphs = _graph_states(pg)
+            assert len(graphs) >= 4, graphs
+            assert pg.locator(".js-plotly-plot").count() == len(graphs), "a chart not drawn by us"
+            assert all(draws == 1 for _, _, draws in graphs), f"drawn more than once: {graphs}"
+            pg.evaluate(
+                "() => document.querySelectorAll('.lab-chart-graph').forEach("
+                "(gd, i) => { gd.dataset.mark = 'm' + i; })"
+            )
+            before = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
+            noise = pg.locator("[class*='st-key-fs-factor-'] [data-testid='stSlider']")
+            thumb = noise.filter(has_text="noise").first.get_by_role("slider")
+            thumb.focus()
+            pg.keyboard.press("ArrowRight")
+            _wait_idle(pg)
+            after = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
+            assert after.keys() == before.keys()
+            redrawn = 0
+            for key, (mark, draws) in after.items():
+                assert mark == before[key][0], f"{key} was mounted anew by the slider step"
+                assert draws - before[key][1] in (0, 1), f"{key}: {draws - before[key][1]} draws"
+                redrawn += draws - before[key][1]
+            assert redrawn >= 1, "the slider step redrew no chart"
+
+            # The lasso on a DIFFRAC panel (Cluster page, the default data set).
+            pg.goto(f"{server}/Cluster?algos=diffrac,kmeans")
+            _wait_idle(pg)
+            gd = pg.locator(".st-key-scatter-diffrac .js-plotly-plot")
+            gd.wait_for(timeout=PAGE_TIMEOUT * 1000)
+            gd.scroll_into_view_if_needed()
+            assert gd.evaluate("gd => gd._fullLayout.dragmode") == "lasso"
+            draws = gd.evaluate("gd => { gd.dataset.mark = 'lasso'; return gd.dataset.draws; }")
+            box = gd.locator(".nsewdrag").first.bounding_box()
+            pg.mouse.move(box["x"] + 5, box["y"] + 5)
+            pg.mouse.down()
+            for fx, fy in ((0.98, 0.02), (0.98, 0.98), (0.02, 0.98), (0.02, 0.03)):
+                pg.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"], steps=8)
+            pg.mouse.up()
+            _wait_idle(pg)
+            selected = pg.locator("[data-testid='stMetric']", has_text="Selected points")
+            value = int(selected.locator("[data-testid='stMetricValue']").inner_text())
+            assert value > 0, "the lasso returned no points"
+            # The rerun the selection started did not remount or redraw the panel.
+            assert gd.evaluate("gd => [gd.dataset.mark, gd.dataset.draws]") == ["lasso", draws]
+            _assert_no_exception(pg, "Cluster after a lasso")
+        finally:
+            browser.close()
+    assert not external, f"requests left the machine: {sorted(set(external))}"
+    plotly_js = [u for u in requests if u.endswith("plotly.min.js")]
+    assert len(plotly_js) <= 2, f"plotly.js fetched {len(plotly_js)} times: {plotly_js}"
+    assert all("/component/ui.chart.plotlyjs/" in u for u in plotly_js), plotly_js
+    assert not [u for u in requests if "PlotlyChart" in u], "st.plotly_chart's bundle was loaded"
+    webgl = [m for m in console if "webgl" in m.lower()]
+    assert not webgl, webgl

@@ -23,7 +23,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
@@ -375,31 +374,3 @@ def fit_on(
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
     X = np.ascontiguousarray(X, dtype=np.float64)
     return fit(key, dict(params or {}), fingerprint(X, y), X, y, msp_lam=msp_lam)
-
-
-# ----------------------------------------------------------------------------------------
-# Figures drawn on many reruns
-# ----------------------------------------------------------------------------------------
-
-
-class FrozenFigure(go.Figure):
-    """A figure shared through ``st.cache_resource`` and never modified: its ``to_dict``
-    (which ``st.plotly_chart`` calls on every rerun, a deep copy of every property) is
-    computed once (the Feature-scaling animation's copy was measurable on every slider
-    step; bench/RESULTS.md)."""
-
-    def to_dict(self):
-        spec = self.__dict__.get("_frozen_spec")
-        if spec is None:
-            spec = super().to_dict()
-            self._frozen_spec = spec
-        return spec
-
-
-def frozen(fig: go.Figure) -> go.Figure:
-    """``fig``, drawn from then on from a specification computed once. Only for figures
-    that are cached and shared (do not modify them afterwards: the change would not be
-    drawn)."""
-    if not isinstance(fig, FrozenFigure):
-        fig.__class__ = FrozenFigure
-    return fig

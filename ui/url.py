@@ -33,11 +33,19 @@ from typing import Any
 
 import datasets
 from clustering import ALGORITHMS
-from clustering._lam import LAM_RANGE
 from clustering._moments import REGULARIZERS
 from datasets.synthetic import GENERATORS
 
-from .model import FACTOR_OPTIONS, VIEWS, DataChoice, default_normalize, snap_lam
+from .model import (
+    FACTOR_OPTIONS,
+    LAM_PARAM,
+    N_CLUSTERS_PARAM,
+    N_CLUSTERS_RANGE,
+    VIEWS,
+    DataChoice,
+    default_normalize,
+    snap_lam,
+)
 
 __all__ = [
     "N_CLUSTERS_RANGE",
@@ -73,19 +81,13 @@ def _fmt(v: float) -> str:
 
 
 def accepted(param: Any) -> str:
-    """What a ``Param`` accepts, in words (for warnings)."""
+    """What a ``Param`` accepts, in words (for warnings; numbers in ``Param.range_text``'s)."""
     if param.kind == "bool":
         return "1 or 0"
     if param.kind == "choice":
         return "one of " + ", ".join(map(str, param.choices))
     kind = "an integer" if param.kind == "int" else "a number"
-    if param.low is not None and param.high is not None:
-        return f"{kind} from {_fmt(param.low)} to {_fmt(param.high)}"
-    if param.low is not None:
-        return f"{kind} of at least {_fmt(param.low)}"
-    if param.high is not None:
-        return f"{kind} of at most {_fmt(param.high)}"
-    return f"a finite {kind.split()[-1]}"
+    return f"{kind} {param.range_text()}"
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -116,20 +118,11 @@ def decode_param(param: Any, text: str) -> Any:
     """
     try:
         if param.kind == "bool":
-            return _parse_bool(text)
+            return param.check(_parse_bool(text))
         if param.kind == "choice":
-            for choice in param.choices:
-                if str(choice) == text.strip():
-                    return choice
-            raise ValueError
-        v = _parse_number(text)
-        if param.kind == "int":
-            if v != math.floor(v):
-                raise ValueError
-            v = int(v)
-        if not param.in_range(v):
-            raise ValueError
-        return v
+            by_text = {str(choice): choice for choice in param.choices}
+            return param.check(by_text.get(text.strip(), text))
+        return param.check(_parse_number(text))
     except (ValueError, TypeError, OverflowError):
         raise ValueError(f"got {_quote(text)}; accepted: {accepted(param)}") from None
 
@@ -233,15 +226,10 @@ def _decode_algorithms(text: str, out: Decoded) -> None:
 
 
 def _decode_lam(text: str, out: Decoded) -> None:
-    low, high = LAM_RANGE
     try:
-        v = _parse_number(text)
-        if not low <= v <= high:
-            raise ValueError
-    except (ValueError, OverflowError):
-        _warn(
-            out, "lam", f"got {_quote(text)}; accepted: a number from {_fmt(low)} to {_fmt(high)}"
-        )
+        v = decode_param(LAM_PARAM, text)
+    except ValueError as err:
+        _warn(out, "lam", str(err))
         return
     out.lam = snap_lam(v)
 
@@ -411,17 +399,9 @@ def encode(
 
 # ---- number of clusters ---------------------------------------------------------
 
-#: The numbers of clusters the lab offers (the control's range; ten colours and shapes).
-N_CLUSTERS_RANGE = (2, 10)
-
 
 def _decode_n_clusters(text: str, out: Decoded) -> None:
-    low, high = N_CLUSTERS_RANGE
     try:
-        v = _parse_number(text)
-        if v != math.floor(v) or not low <= v <= high:
-            raise ValueError
-    except (ValueError, OverflowError):
-        _warn(out, "k", f"got {_quote(text)}; accepted: an integer from {low} to {high} (kept 2)")
-        return
-    out.n_clusters = int(v)
+        out.n_clusters = decode_param(N_CLUSTERS_PARAM, text)
+    except ValueError as err:
+        _warn(out, "k", f"{err} (kept 2)")

@@ -635,7 +635,7 @@ def _safe(name: str) -> str:
 
 def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
     """The number of clusters asked of every method (persisted, in the URL as ``k``)."""
-    from .url import N_CLUSTERS_RANGE
+    from .model import N_CLUSTERS_RANGE
 
     low, high = N_CLUSTERS_RANGE
     state.seed(key, state.N_CLUSTERS, state.get_n_clusters())

@@ -13,11 +13,12 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 
-from .. import cache, uploads, url
+from .. import cache, uploads
 from ..model import (
     DEFAULT_LAM,
     DEFAULT_REGULARIZER,
     DEFAULT_VIEW,
+    N_CLUSTERS_PARAM,
     VIEWS,
     CurrentData,
     DataChoice,
@@ -451,12 +452,9 @@ def get_n_clusters() -> int:
 
 
 def set_n_clusters(k: int) -> None:
-    """Set the number of clusters; outside :data:`ui.url.N_CLUSTERS_RANGE` raises
+    """Set the number of clusters; outside :data:`ui.model.N_CLUSTERS_PARAM`'s range raises
     ``ValueError``."""
-    low, high = url.N_CLUSTERS_RANGE
-    if isinstance(k, bool) or int(k) != k or not low <= int(k) <= high:
-        raise ValueError(f"The number of clusters must be an integer from {low} to {high}.")
-    _set(N_CLUSTERS, int(k))
+    _set(N_CLUSTERS, N_CLUSTERS_PARAM.check(k))
 
 
 # ----------------------------------------------------------------------------------------
