@@ -571,4 +571,17 @@ SPECS = (
         paper=_PAPER,
         expected_failed_checks=_K1_CHECKS,
     ),
+    AlgorithmSpec(
+        key="mspc-rbf",
+        name="Kernel MSPC (RBF)",
+        factory=partial(MSPC, method="mpm", kernel="rbf"),
+        params=(_LAM, _REGULARIZER),
+        summary="MSPC (MPM) in the feature space of an RBF kernel (its width from the data, "
+        "no labels used): separates clusters no hyperplane can, such as two moons.",
+        cost="O(N m d + N m^2) for the Nystroem map (m = min(N, 300) components), then MSPC "
+        "on k + 1 spectral coordinates; memory O(N m)",
+        paper=_PAPER,
+        expected_failed_checks=_K1_CHECKS,
+        test_params={"n_init": 2},
+    ),
 )

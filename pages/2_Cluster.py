@@ -235,6 +235,8 @@ for row_size in cluster_ui.grid_rows(len(order)):
                     "This method draws no hyperplane; the line and margins are those of the "
                     "MPM fitted to its clusters — what its MSP measures."
                 )
+            if result.kernel:
+                st.caption(result.kernel)
     row_start += row_size
 if ranges is not None and len(projected) > 1:
     st.caption(cluster_ui.axes_note(view))
