@@ -90,7 +90,7 @@ else:
         if kernels:
             st.caption(
                 "Kernel MSPC's width and rank, per row: "
-                + "; ".join(f"{c.row}: {c.extra['kernel']}" for c in kernels)
+                + "; ".join(plain(f"{c.row}: {c.extra['kernel']}") for c in kernels)
             )
         for c in failed:
             st.warning(
