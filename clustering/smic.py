@@ -338,7 +338,7 @@ class SMIC(ClusterMixin, BaseEstimator):
         self : SMIC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         n, c = X.shape[0], self.n_clusters
         if c > n:

@@ -5,8 +5,9 @@ scikit-learn's "comparing clustering algorithms on toy datasets".
 feature is measured in units ten times smaller, two Gaussians, two moons, a bundled task);
 :func:`compare_grid` fits every (row, method) cell, in parallel with joblib, and returns one
 :class:`CompareCell` per cell with its labels, accuracy, MSP and time. A cell whose predicted
-cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit is not started; it
-carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
+cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit, or would take the
+grid past it with the cells before it (:func:`clustering._cost.within_budget`), is not
+started; it carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
 
 No Streamlit here; the app caches :func:`compare_grid` in :mod:`ui.compare`.
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from clustering._cost import predict_cost
+from clustering._cost import AUTO_RUN_SECONDS, predict_cost, within_budget
 from lab.evaluation import fit_and_evaluate
 from lab.projections import pca_view
 
@@ -194,7 +195,7 @@ def compare_grid(
             if not ALGORITHMS[key].binary_only:
                 params[key] = {**params.get(key, {}), "n_clusters": int(n_clusters)}
     grid: list[list[CompareCell | None]] = [[None] * len(methods) for _ in rows]
-    jobs = []
+    jobs, costs = [], []
     for i, row in enumerate(rows):
         n, d = np.asarray(row.X).shape
         for j, key in enumerate(methods):
@@ -207,6 +208,14 @@ def compare_grid(
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=cost.describe())
             else:
                 jobs.append((i, j))
+                costs.append(cost)
+    # All panels together stay within the auto-run time (within_budget), in grid order.
+    fits = within_budget(costs)
+    for (i, j), cost, ok in zip(jobs, costs, fits, strict=True):
+        if not ok:
+            message = f"{cost.describe()}, past the grid's {AUTO_RUN_SECONDS:.0f} s with the others"
+            grid[i][j] = CompareCell(rows[i].name, methods[j], "skipped", message=message)
+    jobs = [job for job, ok in zip(jobs, fits, strict=True) if ok]
     if jobs:
         tasks = [
             delayed(_fit_cell)(

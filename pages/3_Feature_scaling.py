@@ -184,8 +184,12 @@ X_after = datasets.scaling.apply(X, factors)
 fp_after = ui_scaling.scaled_fingerprint(current.fingerprint, factors)
 with st.spinner("Clustering…"):
     msp = {"msp_lam": lam, "msp_regularizer": reg}
-    before = cache.fit_many(keys, params, current.fingerprint, X, y, **msp, progress=False)
-    after = cache.fit_many(keys, params, fp_after, X_after, y, **msp, progress=False)
+    # Before and after share the auto-run time: each batch gets half.
+    half = cache.AUTO_RUN_SECONDS / 2
+    before = cache.fit_many(
+        keys, params, current.fingerprint, X, y, **msp, progress=False, budget=half
+    )
+    after = cache.fit_many(keys, params, fp_after, X_after, y, **msp, progress=False, budget=half)
 
 
 comparison = ui_scaling.comparison_table(before, after)

@@ -198,39 +198,40 @@ with left:
         "pixel features (constant pixels dropped) and about 360 images, features scaled to "
         "[-1, 1].",
     )
-with right:
-    with widgets.guard("The MSPs could not be computed"):
-        pair_ds = cache.load_bundled(pair, True)
-        extra: tuple = ()
-        if "mspc-mpm" in ALGORITHMS:
-            pair_fit = ua.cached_evaluator("mspc-mpm", mspc_params, pair_ds.X, pair_ds.y)
-            if pair_fit.ok:
-                extra = (("MSPC (MPM) clustering", ua.as_bytes(pair_fit.labels)),)
-        splits = ua.nonsense_splits(
-            state.fingerprint(pair_ds.X, pair_ds.y), lam_eff, reg, extra, pair_ds.X, pair_ds.y
-        )
-        st.caption(
-            f"**{plain(pair)}**: {pair_ds.n_samples} images, {pair_ds.n_features} features; "
-            f"λ = {lam_eff:g}, Λ = {reg}."
-        )
-        presenter.chart(
-            plots.heldout_bars_figure(splits, height=400), key="learn.ho.bars", width="stretch"
-        )
-        st.dataframe(
-            splits[["labeling", "sizes", "msp", "msp_heldout", "accuracy"]],
-            hide_index=True,
-            width="stretch",
-            column_config={
-                **widgets.msp_column_config(
-                    lam_eff, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
-                ),
-                "sizes": st.column_config.TextColumn(help="Points in each cluster."),
-                "accuracy": st.column_config.NumberColumn(
-                    format="%.3f", help="Agreement with the true classes (for reference)."
-                ),
-            },
-        )
-        st.caption(learn.heldout_note(splits), help="Computed from the table above.")
+splits = None
+with right, widgets.guard("The MSPs could not be computed"):
+    pair_ds = cache.load_bundled(pair, True)
+    extra: tuple = ()
+    if "mspc-mpm" in ALGORITHMS:
+        pair_fit = ua.cached_evaluator("mspc-mpm", mspc_params, pair_ds.X, pair_ds.y)
+        if pair_fit.ok:
+            extra = (("MSPC (MPM) clustering", ua.as_bytes(pair_fit.labels)),)
+    splits = ua.nonsense_splits(
+        state.fingerprint(pair_ds.X, pair_ds.y), lam_eff, reg, extra, pair_ds.X, pair_ds.y
+    )
+    st.caption(
+        f"**{plain(pair)}**: {pair_ds.n_samples} images, {pair_ds.n_features} features; "
+        f"λ = {lam_eff:g}, Λ = {reg}."
+    )
+    presenter.chart(
+        plots.heldout_bars_figure(splits, height=400), key="learn.ho.bars", width="stretch"
+    )
+if splits is not None:
+    st.dataframe(
+        splits[["labeling", "msp", "msp_heldout", "accuracy", "sizes"]],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            **widgets.msp_column_config(
+                lam_eff, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+            ),
+            "sizes": st.column_config.TextColumn(help="Points in each cluster."),
+            "accuracy": st.column_config.NumberColumn(
+                format="%.3f", help="Agreement with the true classes (for reference)."
+            ),
+        },
+    )
+    st.caption(learn.heldout_note(splits), help="Computed from the table above.")
 
 # ---- 3. Theorem 2 -------------------------------------------------------------------------
 st.header("3 · Theorem 2: a lower bound that is cheap to maximise")

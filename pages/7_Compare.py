@@ -82,7 +82,8 @@ else:
         if skipped:
             st.caption(
                 f"{len(skipped)} panel(s) not run: each was predicted above the "
-                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit ("
+                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit, alone or with the panels "
+                "before it ("
                 + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
                 + "). Run them one at a time on the Cluster page."
             )
@@ -90,7 +91,7 @@ else:
         if kernels:
             st.caption(
                 "Kernel MSPC's width and rank, per row: "
-                + "; ".join(plain(f"{c.row}: {c.extra['kernel']}") for c in kernels)
+                + "; ".join(f"{plain(c.row)}: {plain(c.extra['kernel'])}" for c in kernels)
             )
         for c in failed:
             st.warning(

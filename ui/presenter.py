@@ -83,6 +83,8 @@ def _record(figure: Any) -> None:
 def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     """Draw a plotly figure on the page; the only way pages draw one.
 
+    ``figure`` is a plotly figure or a :class:`ui.chart.SharedChart` (a cached figure whose
+    JSON is made once).
     ``where`` is a container (a column, an expander, ``st.sidebar``; default: the current
     one). With a ``key`` the figure is drawn by the lab's chart element (:mod:`ui.chart`:
     one graph per key, updated in place); ``kwargs`` (``key``, ``width``, ``on_select``,
@@ -92,12 +94,13 @@ def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     :func:`export_button`'s slides (with large fonts there, :func:`lab.export.
     slide_layout`); the figure on the page is the same either way.
     """
+    shared = isinstance(figure, lab_chart.SharedChart)
     if enabled():
-        _record(figure)
+        _record(figure.figure if shared else figure)
     if "key" in kwargs:
         return lab_chart.chart(figure, where=where, **kwargs)
     target = st if where is None else where
-    return target.plotly_chart(figure, **kwargs)
+    return target.plotly_chart(figure.figure if shared else figure, **kwargs)
 
 
 def sidebar() -> Any:

@@ -25,6 +25,7 @@ from lab.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
 from lab.evaluation import FitOutcome
 
 from . import cache
+from .chart import SharedChart
 
 __all__ = [
     "RANDOM_AFS_HELP",
@@ -114,9 +115,10 @@ def hyperplane_in_original_units(w, factors: Sequence[float]) -> np.ndarray | No
 # ----------------------------------------------------------------------------------------
 
 
-# ``cache_resource``, not ``cache_data``: the result is shared, never copied. Unpickling a
-# cached figure of 13 frames re-validated every plotly property on every rerun (the cost is
-# in bench/RESULTS.md); nothing mutates the sweep or the figure.
+# ``cache_resource``, not ``cache_data``: the result is shared, never copied (unpickling a
+# cached figure of 13 frames re-validated every plotly property on every rerun; the cost is
+# in bench/RESULTS.md), and the figure goes out as a SharedChart, whose JSON is made once;
+# nothing mutates the sweep or the figure.
 @st.cache_resource(max_entries=16, show_spinner=False)
 def animation(
     data_fingerprint: str,
@@ -144,7 +146,7 @@ def animation(
     fig = plots.scaling_animation_figure(
         sweep, _X, _y, features=view, feature_names=list(feature_names)
     )
-    return sweep, cache.frozen(fig), describe_sweep(sweep, feature_names[int(feature)])
+    return sweep, SharedChart.of(fig), describe_sweep(sweep, feature_names[int(feature)])
 
 
 def animation_signature(
@@ -198,7 +200,7 @@ def _scatter_figure(
     fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
     # Laid out as the Cluster page's panels: margins plotly need not grow (one layout pass).
     plots.grid_panel(fig)
-    return cache.frozen(fig), proj.note
+    return SharedChart.of(fig), proj.note
 
 
 def scatter_figure(

@@ -176,6 +176,16 @@ def _leave_legacy_pages_mode() -> None:
     missing. Switching the flag off and rerunning lets ``app.py`` route the same page (its
     hash is its URL path in both modes). The flag is Streamlit's own, private attribute; if a
     later version drops it, nothing happens here and the browser test's "Home" check fails.
+
+    Why a private attribute (Streamlit 1.67): ``PagesManager.__init__`` sets
+    ``uses_pages_directory`` from whether a ``pages`` folder sits next to the entry point,
+    and while it is set the script runner runs the requested page through its legacy router
+    (``script_runner._mpa_v1``) instead of the entry point; the only public call that clears
+    it is ``st.navigation`` (``commands/navigation.py``), which the entry point never reaches
+    on that first request, and no configuration option selects the mode. The supported ways
+    out rename the folder (which the design card fixes as ``pages/``) or drop
+    ``st.navigation`` for the folder's automatic navigation, which titles the home page
+    after its file ("app"), loses the pages' Material icons and runs no shared frame.
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager
