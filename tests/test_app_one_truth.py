@@ -48,7 +48,8 @@ def test_cluster_scores_identical_clusters_with_one_msp():
 
 
 def _captions(at) -> str:
-    return " ".join(c.value for c in at.caption)
+    """Every caption, with Markdown's escapes removed (``ui.text.plain`` escapes punctuation)."""
+    return re.sub(r"\\(.)", r"\1", " ".join(c.value for c in at.caption))
 
 
 def test_feature_scaling_scores_identical_clusters_with_one_msp():
