@@ -197,7 +197,9 @@ for row_size in cluster_ui.grid_rows(len(order)):
             proj = projected[key]
             msp = result.msp
             acc = result.metrics.get("accuracy")
+            held = result.msp_heldout
             title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
+            title += f" · held-out {held:.3f}" if np.isfinite(held) else ""
             if acc is not None:
                 title += f" · accuracy {acc:.3f}"
             fig = plots.cluster_scatter(
