@@ -9,7 +9,6 @@ from :mod:`lab.plots`.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 import datasets
@@ -90,7 +89,7 @@ params = {k: state.get_algorithm_params(k) for k in keys}
 # ---- 1. the rescaling ---------------------------------------------------------------------
 st.subheader("1 · Rescale features")
 order = ua.feature_order(X)
-factors = np.array([ua.snap_factor(f) for f in state.get_scaling_factors(d)])
+factors = ui_scaling.snapped_factors(state.get_scaling_factors(d))
 
 buttons = st.columns(4)
 if buttons[0].button(
@@ -108,7 +107,7 @@ if buttons[1].button(
 ):
     state.set_scaling_factors({})
     state.set_scaling_preset("")
-    factors = np.ones(d)
+    factors = ui_scaling.unit_factors(d)
 for column, preset, icon in (
     (buttons[2], "break", ":material/call_split:"),
     (buttons[3], "rescue", ":material/healing:"),
@@ -170,7 +169,7 @@ for i, j in enumerate(shown):
     )
 factors = new_factors
 state.record(KEYS.SCALE, {j: float(f) for j, f in enumerate(factors) if f != 1.0})
-scaled = bool(np.any(factors != 1.0))
+scaled = ui_scaling.is_scaled(factors)
 st.caption(f"Rescaling: {plain(datasets.scaling.describe(factors, names))}.")
 
 # ---- 2. before and after ------------------------------------------------------------------
@@ -278,7 +277,7 @@ for rb, ra in zip(before, after, strict=True):
     st.markdown(f"**{rb.name}**")
     left, right = st.columns(2)
     for column, result, when, factor_vec in (
-        (left, rb, "before", np.ones(d)),
+        (left, rb, "before", ui_scaling.unit_factors(d)),
         (right, ra, "after", factors),
     ):
         with column:
@@ -372,12 +371,7 @@ else:
 
 # ---- 4. Theorem 1 -----------------------------------------------------------------------
 st.subheader("4 · Theorem 1, live: the MSP of a fixed labeling ignores the units")
-choices: dict[str, np.ndarray] = {}
-if y is not None and np.unique(y).shape[0] == 2:
-    choices["the true classes"] = np.asarray(y)
-for rb in before:
-    if rb.ok and rb.labels is not None and np.unique(rb.labels).shape[0] == 2:
-        choices[f"{rb.name}'s clustering (before)"] = np.asarray(rb.labels)
+choices = ui_scaling.two_cluster_labelings(y, before)
 if not choices:
     st.info("No two-cluster labeling to check: add a method that found two clusters.")
 else:

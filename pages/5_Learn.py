@@ -9,7 +9,6 @@ only: computations go through :mod:`ui.analysis` and :mod:`ui.cache`, figures co
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -33,7 +32,7 @@ st.markdown(
 current = widgets.data_caption()
 ds = current.dataset
 X, y = ds.X, ds.y
-binary_y = y is not None and np.unique(y).shape[0] == 2
+binary_y = learn.n_clusters_of(y) == 2
 
 # ---- controls -----------------------------------------------------------------------------
 with st.sidebar:
@@ -57,16 +56,16 @@ with st.sidebar:
 mspc_result = None
 mspc_params: dict = {}
 if "mspc-mpm" in ALGORITHMS:
-    mspc_params = {**state.get_algorithm_params("mspc-mpm"), "lam": lam, "regularizer": reg}
+    mspc_params = state.get_algorithm_params("mspc-mpm")
     with st.spinner("Clustering with MSPC…"):
         mspc_result = cache.fit("mspc-mpm", mspc_params, current.fingerprint, X, y)
 if source == "true classes":
-    labels = np.asarray(y)
+    labels = y
 else:
     if mspc_result is None or not widgets.show_result_problems(mspc_result):
         st.stop()
-    labels = np.asarray(mspc_result.labels)
-if np.unique(labels).shape[0] != 2:
+    labels = mspc_result.labels
+if learn.n_clusters_of(labels) != 2:
     st.error("The labeling has a single cluster, so there is nothing to separate.")
     st.stop()
 
@@ -145,15 +144,10 @@ with right:
         labelings.append(("MSPC (MPM) clustering", ua.as_bytes(mspc_result.labels)))
     if "kmeans" in ALGORITHMS:
         km = cache.fit("kmeans", state.get_algorithm_params("kmeans"), current.fingerprint, X, y)
-        if km.ok and np.unique(km.labels).shape[0] == 2:
+        if km.ok and learn.n_clusters_of(km.labels) == 2:
             labelings.append(("k-means clustering", ua.as_bytes(km.labels)))
-    rng = np.random.default_rng(0)
-    random_labels = rng.integers(0, 2, ds.n_samples)
-    labelings.append(("random labeling", ua.as_bytes(random_labels)))
-    first = np.asarray(X[:, 0])
-    labelings.append(
-        (f"split at the median of '{ds.feature_names[0]}'", ua.as_bytes(first > np.median(first)))
-    )
+    for name, reference in learn.reference_labelings(X, ds.n_samples, ds.feature_names[0]):
+        labelings.append((name, ua.as_bytes(reference)))
     table = ua.msp_of_labelings(current.fingerprint, lam_eff, reg, tuple(labelings), X, y)
     columns = ["labeling", "MSP"] + (["accuracy"] if y is not None else [])
     st.dataframe(
@@ -320,11 +314,12 @@ with left:
     if st.button("Draw another transformation", key="learn.t1.draw"):
         state.bump_counter("learn.t1.seed")
 with right:
-    rng = np.random.default_rng([int(state.widget_value("learn.t1.seed", 0)), ds.n_features])
     d = ds.n_features
+    transform, drawn, condition = learn.random_transform(
+        state.widget_value("learn.t1.seed", 0), d, kind == "rescale every feature"
+    )
     if kind == "rescale every feature":
-        factors = 10.0 ** rng.uniform(-3, 3, d)
-        transform: tuple = tuple(float(f) for f in factors)
+        factors = drawn
         st.caption(
             "Factors: "
             + ", ".join(
@@ -333,9 +328,7 @@ with right:
             + (" …" if d > 6 else "")
         )
     else:
-        P = rng.normal(size=(d, d)) + 2.0 * np.eye(d)
-        transform = tuple(tuple(float(v) for v in row) for row in P)
-        st.caption(f"A random {d} × {d} matrix P (condition number {np.linalg.cond(P):.0f}).")
+        st.caption(f"A random {d} × {d} matrix P (condition number {condition:.0f}).")
     with widgets.guard("The MSP could not be computed"):
         checks = ua.theorem1_table(current.fingerprint, transform, lam_eff, X, labels)
         if kind != "rescale every feature":
@@ -435,8 +428,8 @@ with left:
 with right:
     with widgets.guard("The multi-class MSPs could not be computed"):
         multi = [("the labeling above", labels)]
-        if y is not None and np.unique(y).shape[0] > 2:
-            multi.append(("true classes", np.asarray(y)))
+        if learn.n_clusters_of(y) > 2:
+            multi.append(("true classes", y))
         for kk in (3, 4):
             km_k = cache.fit(
                 "kmeans", {"n_clusters": kk}, current.fingerprint, X, y, msp_lam=lam_eff

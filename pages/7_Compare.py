@@ -91,7 +91,7 @@ else:
         if kernels:
             st.caption(
                 "Kernel MSPC's width and rank, per row: "
-                + "; ".join(f"{c.row}: {c.extra['kernel']}" for c in kernels)
+                + "; ".join(f"{plain(c.row)}: {plain(c.extra['kernel'])}" for c in kernels)
             )
         for c in failed:
             st.warning(

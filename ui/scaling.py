@@ -26,6 +26,7 @@ from lab.evaluation import FitOutcome
 
 from . import cache
 from .chart import SharedChart
+from .model import snap_factor
 
 __all__ = [
     "RANDOM_AFS_HELP",
@@ -34,10 +35,14 @@ __all__ = [
     "animation_signature",
     "comparison_table",
     "hyperplane_in_original_units",
+    "is_scaled",
     "paper_random_scaling",
     "preset_available",
     "scaled_fingerprint",
     "scatter_figure",
+    "snapped_factors",
+    "two_cluster_labelings",
+    "unit_factors",
 ]
 
 
@@ -237,3 +242,39 @@ def _hyperplane_key(w, b) -> tuple[tuple | None, float | None]:
     unit = np.round(wv / norm, HYPERPLANE_DECIMALS) + 0.0  # + 0.0: no -0.0 in the key
     offset = round(float(b) / norm, HYPERPLANE_DECIMALS) + 0.0
     return tuple(float(v) for v in unit), offset
+
+
+# ---- the page's small computations (no numpy in the page) -----------------------------------
+
+
+def snapped_factors(factors: Sequence[float]) -> np.ndarray:
+    """Each factor snapped to the slider's stops (:func:`ui.model.snap_factor`)."""
+    return np.array([snap_factor(f) for f in factors], dtype=np.float64)
+
+
+def unit_factors(n_features: int) -> np.ndarray:
+    """Every feature at ×1."""
+    return np.ones(int(n_features))
+
+
+def is_scaled(factors: Sequence[float]) -> bool:
+    """Whether any factor is not 1.
+
+    Examples
+    --------
+    >>> is_scaled([1.0, 2.0]), is_scaled([1.0, 1.0])
+    (True, False)
+    """
+    return bool(np.any(np.asarray(factors, dtype=np.float64) != 1.0))
+
+
+def two_cluster_labelings(y, results: Sequence[FitOutcome]) -> dict[str, np.ndarray]:
+    """The labelings Theorem 1's check can use: the true classes when there are two, and
+    each method's clustering (before the rescaling) that has two clusters."""
+    out: dict[str, np.ndarray] = {}
+    if y is not None and np.unique(y).shape[0] == 2:
+        out["the true classes"] = np.asarray(y)
+    for r in results:
+        if r.ok and r.labels is not None and np.unique(r.labels).shape[0] == 2:
+            out[f"{r.name}'s clustering (before)"] = np.asarray(r.labels)
+    return out

@@ -44,9 +44,10 @@ PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
 PLOTLY_FILE = "plotly.min.js"
 _ASSET = "plotlyjs"
 
+_LOADER = (_HERE / "load_plotly.js").read_text(encoding="utf-8")
 _component = st.components.v2.component(
     "lab_chart",
-    js=(_HERE / "chart.js").read_text(encoding="utf-8"),
+    js=_LOADER + "\n" + (_HERE / "chart.js").read_text(encoding="utf-8"),
     css=(_HERE / "chart.css").read_text(encoding="utf-8"),
     isolate_styles=False,
 )
@@ -103,12 +104,18 @@ def _figure_of(figure: Any) -> Any:
 
 
 def preload(where: Any = None) -> None:
-    """Start loading plotly.js before the page's first chart (an empty element; call it
-    early on every page, e.g. in the sidebar)."""
+    """Start downloading plotly.js before the page's first chart: a ``<link rel=preload>``
+    in a Markdown element (drawn by Streamlit's main bundle, before any component's code
+    has loaded), early on every page (the top of the sidebar, by
+    :func:`ui.presenter.sidebar`). The chart elements then run the downloaded file."""
     if not use_component():
         return
-    with st.container() if where is None else where:
-        _component(data={"src": _plotly_url()}, key="lab_chart.preload", height=1)
+    with (st if where is None else where).container(key="lab_chart_preload"):
+        st.markdown(
+            f'<link rel="preload" as="script" href="{_plotly_url()}">'
+            "<style>.st-key-lab_chart_preload { display: none; }</style>",
+            unsafe_allow_html=True,
+        )
 
 
 def chart(
