@@ -45,7 +45,7 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stCaptionContainer"] { font-size: 1.1rem; }
 h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; }
 h3 { font-size: 1.9rem !important; }
-[data-testid="stDataFrame"] { zoom: 1.4; }
+[data-testid="stDataFrame"] { zoom: 1.25; width: 80% !important; }
 [data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.2rem; }
 [data-baseweb="select"] div, [data-baseweb="tag"] span, [data-baseweb="input"] input,
 [data-testid="stNumberInputField"], [data-testid="stSliderThumbValue"],
