@@ -423,7 +423,7 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
         self : DIFFRAC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         n, k = X.shape[0], self.n_clusters
         ml = check_pairs(must_link, n, "must_link")

@@ -494,7 +494,7 @@ shape (n_samples,), default="kmeans"
                 "and the pairwise F-measure scores one cluster as well as two. Use more "
                 "samples or another loss."
             )
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         n = X.shape[0]
         mean = X.mean(axis=0)

@@ -136,6 +136,9 @@ class FitOutcome:
         Warnings raised during the fit (non-convergence, ...), for the page to show.
     msp_lam, msp_regularizer : float, str
         The ``lam`` and ``Lambda`` the MSP in ``metrics`` was computed with.
+    kernel : str
+        For a kernel method, its width and rank in words (:func:`kernel_note`); ``""``
+        otherwise.
     """
 
     key: str
@@ -154,6 +157,7 @@ class FitOutcome:
     warnings: tuple[str, ...] = ()
     msp_lam: float = MSP_REFERENCE_LAM
     msp_regularizer: str = MSP_REFERENCE_REGULARIZER
+    kernel: str = ""
 
     @property
     def ok(self) -> bool:
@@ -489,6 +493,24 @@ def fit_and_evaluate(
         metrics={**scores, "seconds": seconds, "n_iter": n_iter},
         seconds=seconds,
         warnings=messages,
+        kernel=kernel_note(estimator),
+    )
+
+
+def kernel_note(estimator) -> str:
+    """A fitted kernel MSPC's width and rank in words (``""`` for any other estimator):
+    ``"RBF width γ = 0.147 (from the data) · rank 300 (Nystroem components) · MSPC on 3
+    spectral coordinates"``."""
+    gamma = getattr(estimator, "gamma_", None)
+    fmap = getattr(getattr(estimator, "model_", None), "fmap", None)
+    if gamma is None or fmap is None or getattr(fmap, "nystroem", None) is None:
+        return ""
+    given = getattr(estimator, "gamma", None) is not None
+    rank = int(fmap.nystroem.n_components)
+    coords = int(fmap.spectral.U.shape[1])
+    return (
+        f"RBF width γ = {float(gamma):.3g} ({'given' if given else 'from the data'}) · rank "
+        f"{rank} (Nystroem components) · MSPC on {coords} spectral coordinates"
     )
 
 

@@ -10,7 +10,6 @@ layout come from :mod:`ui.cluster`, figures from :mod:`lab.plots`.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 from clustering import ALGORITHMS
@@ -18,6 +17,7 @@ from lab import plots
 from lab.evaluation import metrics_table
 from ui import cache, presenter, runs, state, widgets
 from ui import cluster as cluster_ui
+from ui.text import finite
 
 st.set_page_config(
     page_title="Cluster · Discriminative Clustering Lab",
@@ -194,18 +194,12 @@ for row_size in cluster_ui.grid_rows(len(order)):
             result = fitted[key]
             if not widgets.show_result_problems(result) or key not in projected:
                 continue
-            proj = projected[key]
-            msp = result.msp
-            acc = result.metrics.get("accuracy")
-            title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
-            if acc is not None:
-                title += f" · accuracy {acc:.3f}"
             fig = plots.cluster_scatter(
-                proj,
+                projected[key],
                 result.labels,
                 y,
                 ds.class_names,
-                title=title,
+                title=cluster_ui.panel_title(result),
                 height=420,
                 x_range=None if ranges is None else ranges[0],
                 y_range=None if ranges is None else ranges[1],
@@ -220,14 +214,7 @@ for row_size in cluster_ui.grid_rows(len(order)):
                     on_select="rerun",
                     selection_mode="lasso",
                 )
-                chosen = []
-                for point in event.selection.get("points", []):
-                    data = point.get("customdata")
-                    if data is None:
-                        trace = fig.data[point["curve_number"]]
-                        data = trace.customdata[point["point_index"]]
-                    chosen.append(int(np.ravel(data)[0]))
-                selection[key] = chosen
+                selection[key] = cluster_ui.lasso_indices(event, fig)
             else:
                 presenter.chart(fig, key=f"scatter.{key}")
             if result.hyperplane == "mpm":
@@ -235,6 +222,8 @@ for row_size in cluster_ui.grid_rows(len(order)):
                     "This method draws no hyperplane; the line and margins are those of the "
                     "MPM fitted to its clusters — what its MSP measures."
                 )
+            if result.kernel:
+                st.caption(result.kernel)
     row_start += row_size
 if ranges is not None and len(projected) > 1:
     st.caption(cluster_ui.axes_note(view))
@@ -295,13 +284,13 @@ else:
     for i, result in enumerate(margin_results):
         with cols[i % len(cols)], widgets.guard(title="The margins cannot be drawn"):
             margins = result.margins(X)
-            msp = result.msp if np.isfinite(result.msp) else None
+            msp = result.msp if finite(result.msp) else None
             fig = plots.margin_histogram(margins, result.labels, msp, rho, title=result.name)
             if len(margin_results) > 1:
                 plots.grid_panel(fig)
             figures[f"{result.key}-margins"] = fig
             presenter.chart(fig, key=f"margins.{result.key}")
-            if show_guarantee and np.isfinite(result.msp):
+            if show_guarantee and finite(result.msp):
                 curve = plots.guarantee_curve(
                     margins,
                     result.labels,

@@ -11,7 +11,6 @@ from :mod:`lab.plots`.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 import datasets
@@ -20,7 +19,7 @@ from lab import plots
 from lab.experiments import protocols
 from ui import analysis as ua
 from ui import presenter, state, widgets
-from ui.text import plain
+from ui.text import finite, number, plain
 
 st.set_page_config(page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -86,6 +85,8 @@ with st.sidebar:
     reg = widgets.regularizer_select("mva.regularizer")
     params = widgets.algorithm_params(key, widget_prefix="mva.param")
 
+# The link's fam and method are read above, after the data caption: their warnings here.
+widgets.link_warnings()
 family = st.radio(
     "Family of runs",
     list(FAMILIES),
@@ -193,7 +194,7 @@ else:
     label = protocols.SCORES[score]
     choice = None if sweep is None else protocols.lam_choice(sweep.table, score)
     highlight = []
-    if choice is not None and np.isfinite(choice.lam):
+    if choice is not None and finite(choice.lam):
         highlight = [f"λ = {choice.lam:g}"]
     fig = plots.msp_accuracy_figure(
         table,
@@ -210,18 +211,18 @@ else:
         r = rs[column]
         m[i].metric(
             f"Pearson r, {name}",
-            "—" if np.isnan(r) else f"{r:.2f}",
+            number(r, ".2f"),
             help="Linear correlation between this MSP and accuracy over the points: 1 means "
             "a higher MSP always comes with a proportionally higher accuracy, 0 means no "
             "linear relation, below 0 that a higher MSP comes with a lower accuracy.",
         )
     m[2].metric(
         "slope",
-        "—" if np.isnan(slope) else f"{slope:.2f}",
+        number(slope, ".2f"),
         help=f"Accuracy gained per unit of {label} along the least-squares line (drawn only "
         "where it stays between 0 % and 100 % accuracy).",
     )
-    m[3].metric("points", int(np.isfinite(table[score]).sum()))
+    m[3].metric("points", int(table[score].notna().sum()))
     st.caption(ua.family_note(table), help="Computed from the runs above.")
     with st.expander("Every run"):
         st.dataframe(table, hide_index=True, width="stretch")
@@ -248,23 +249,23 @@ else:
         c = st.columns(4)
         c[0].metric(
             f"λ chosen by the {label}",
-            "—" if np.isnan(choice.lam) else f"{choice.lam:g}",
+            number(choice.lam, "g"),
             help=f"The λ whose clustering has the largest {label} (no labels used).",
         )
         c[1].metric(
             "its accuracy",
-            "—" if np.isnan(choice.accuracy) else f"{choice.accuracy:.3f}",
+            number(choice.accuracy),
         )
         c[2].metric(
             "λ with the best accuracy",
-            "—" if np.isnan(choice.best_accuracy_lam) else f"{choice.best_accuracy_lam:g}",
+            number(choice.best_accuracy_lam, "g"),
             help="What an oracle that knows the true classes would pick.",
         )
         c[3].metric(
             "best accuracy",
-            "—" if np.isnan(choice.best_accuracy) else f"{choice.best_accuracy:.3f}",
+            number(choice.best_accuracy),
             delta=None
-            if np.isnan(choice.best_accuracy) or np.isnan(choice.accuracy)
+            if not (finite(choice.best_accuracy) and finite(choice.accuracy))
             else f"{choice.accuracy - choice.best_accuracy:+.3f} for the {label}'s choice",
             delta_color="normal",
         )

@@ -2,14 +2,14 @@
 
 The Minimax Probability Machine (eq. 1-2), the MSP (Definition 1) and MSPC (eq. 3), the
 lower bound (4) of Theorem 2, the invariance of Theorem 1 and the relative-margin guarantee
-of Theorem 5 of ``mspc_maximin_separation_probability_clustering.txt``. Widgets and layout
+of Theorem 5 of Huang et al., Maximin Separation Probability Clustering (AAAI 2015).
+Widgets and layout
 only: computations go through :mod:`ui.analysis` and :mod:`ui.cache`, figures come from
 :mod:`lab.plots` and :mod:`lab.plots`.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -33,7 +33,7 @@ st.markdown(
 current = widgets.data_caption()
 ds = current.dataset
 X, y = ds.X, ds.y
-binary_y = y is not None and np.unique(y).shape[0] == 2
+binary_y = learn.n_clusters_of(y) == 2
 
 # ---- controls -----------------------------------------------------------------------------
 with st.sidebar:
@@ -57,16 +57,16 @@ with st.sidebar:
 mspc_result = None
 mspc_params: dict = {}
 if "mspc-mpm" in ALGORITHMS:
-    mspc_params = {**state.get_algorithm_params("mspc-mpm"), "lam": lam, "regularizer": reg}
+    mspc_params = state.get_algorithm_params("mspc-mpm")
     with st.spinner("Clustering with MSPC…"):
         mspc_result = cache.fit("mspc-mpm", mspc_params, current.fingerprint, X, y)
 if source == "true classes":
-    labels = np.asarray(y)
+    labels = y
 else:
     if mspc_result is None or not widgets.show_result_problems(mspc_result):
         st.stop()
-    labels = np.asarray(mspc_result.labels)
-if np.unique(labels).shape[0] != 2:
+    labels = mspc_result.labels
+if learn.n_clusters_of(labels) != 2:
     st.error("The labeling has a single cluster, so there is nothing to separate.")
     st.stop()
 
@@ -145,15 +145,10 @@ with right:
         labelings.append(("MSPC (MPM) clustering", ua.as_bytes(mspc_result.labels)))
     if "kmeans" in ALGORITHMS:
         km = cache.fit("kmeans", state.get_algorithm_params("kmeans"), current.fingerprint, X, y)
-        if km.ok and np.unique(km.labels).shape[0] == 2:
+        if km.ok and learn.n_clusters_of(km.labels) == 2:
             labelings.append(("k-means clustering", ua.as_bytes(km.labels)))
-    rng = np.random.default_rng(0)
-    random_labels = rng.integers(0, 2, ds.n_samples)
-    labelings.append(("random labeling", ua.as_bytes(random_labels)))
-    first = np.asarray(X[:, 0])
-    labelings.append(
-        (f"split at the median of '{ds.feature_names[0]}'", ua.as_bytes(first > np.median(first)))
-    )
+    for name, reference in learn.reference_labelings(X, ds.n_samples, ds.feature_names[0]):
+        labelings.append((name, ua.as_bytes(reference)))
     table = ua.msp_of_labelings(current.fingerprint, lam_eff, reg, tuple(labelings), X, y)
     columns = ["labeling", "MSP"] + (["accuracy"] if y is not None else [])
     st.dataframe(
@@ -197,39 +192,40 @@ with left:
         "pixel features (constant pixels dropped) and about 360 images, features scaled to "
         "[-1, 1].",
     )
-with right:
-    with widgets.guard("The MSPs could not be computed"):
-        pair_ds = cache.load_bundled(pair, True)
-        extra: tuple = ()
-        if "mspc-mpm" in ALGORITHMS:
-            pair_fit = ua.cached_evaluator("mspc-mpm", mspc_params, pair_ds.X, pair_ds.y)
-            if pair_fit.ok:
-                extra = (("MSPC (MPM) clustering", ua.as_bytes(pair_fit.labels)),)
-        splits = ua.nonsense_splits(
-            state.fingerprint(pair_ds.X, pair_ds.y), lam_eff, reg, extra, pair_ds.X, pair_ds.y
-        )
-        st.caption(
-            f"**{plain(pair)}**: {pair_ds.n_samples} images, {pair_ds.n_features} features; "
-            f"λ = {lam_eff:g}, Λ = {reg}."
-        )
-        presenter.chart(
-            plots.heldout_bars_figure(splits, height=400), key="learn.ho.bars", width="stretch"
-        )
-        st.dataframe(
-            splits[["labeling", "sizes", "msp", "msp_heldout", "accuracy"]],
-            hide_index=True,
-            width="stretch",
-            column_config={
-                **widgets.msp_column_config(
-                    lam_eff, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
-                ),
-                "sizes": st.column_config.TextColumn(help="Points in each cluster."),
-                "accuracy": st.column_config.NumberColumn(
-                    format="%.3f", help="Agreement with the true classes (for reference)."
-                ),
-            },
-        )
-        st.caption(learn.heldout_note(splits), help="Computed from the table above.")
+splits = None
+with right, widgets.guard("The MSPs could not be computed"):
+    pair_ds = cache.load_bundled(pair, True)
+    extra: tuple = ()
+    if "mspc-mpm" in ALGORITHMS:
+        pair_fit = ua.cached_evaluator("mspc-mpm", mspc_params, pair_ds.X, pair_ds.y)
+        if pair_fit.ok:
+            extra = (("MSPC (MPM) clustering", ua.as_bytes(pair_fit.labels)),)
+    splits = ua.nonsense_splits(
+        state.fingerprint(pair_ds.X, pair_ds.y), lam_eff, reg, extra, pair_ds.X, pair_ds.y
+    )
+    st.caption(
+        f"**{plain(pair)}**: {pair_ds.n_samples} images, {pair_ds.n_features} features; "
+        f"λ = {lam_eff:g}, Λ = {reg}."
+    )
+    presenter.chart(
+        plots.heldout_bars_figure(splits, height=400), key="learn.ho.bars", width="stretch"
+    )
+if splits is not None:
+    st.dataframe(
+        splits[["labeling", "msp", "msp_heldout", "accuracy", "sizes"]],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            **widgets.msp_column_config(
+                lam_eff, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+            ),
+            "sizes": st.column_config.TextColumn(help="Points in each cluster."),
+            "accuracy": st.column_config.NumberColumn(
+                format="%.3f", help="Agreement with the true classes (for reference)."
+            ),
+        },
+    )
+    st.caption(learn.heldout_note(splits), help="Computed from the table above.")
 
 # ---- 3. Theorem 2 -------------------------------------------------------------------------
 st.header("3 · Theorem 2: a lower bound that is cheap to maximise")
@@ -319,11 +315,12 @@ with left:
     if st.button("Draw another transformation", key="learn.t1.draw"):
         state.bump_counter("learn.t1.seed")
 with right:
-    rng = np.random.default_rng([int(state.widget_value("learn.t1.seed", 0)), ds.n_features])
     d = ds.n_features
+    transform, drawn, condition = learn.random_transform(
+        state.widget_value("learn.t1.seed", 0), d, kind == "rescale every feature"
+    )
     if kind == "rescale every feature":
-        factors = 10.0 ** rng.uniform(-3, 3, d)
-        transform: tuple = tuple(float(f) for f in factors)
+        factors = drawn
         st.caption(
             "Factors: "
             + ", ".join(
@@ -332,9 +329,7 @@ with right:
             + (" …" if d > 6 else "")
         )
     else:
-        P = rng.normal(size=(d, d)) + 2.0 * np.eye(d)
-        transform = tuple(tuple(float(v) for v in row) for row in P)
-        st.caption(f"A random {d} × {d} matrix P (condition number {np.linalg.cond(P):.0f}).")
+        st.caption(f"A random {d} × {d} matrix P (condition number {condition:.0f}).")
     with widgets.guard("The MSP could not be computed"):
         checks = ua.theorem1_table(current.fingerprint, transform, lam_eff, X, labels)
         if kind != "rescale every feature":
@@ -434,8 +429,8 @@ with left:
 with right:
     with widgets.guard("The multi-class MSPs could not be computed"):
         multi = [("the labeling above", labels)]
-        if y is not None and np.unique(y).shape[0] > 2:
-            multi.append(("true classes", np.asarray(y)))
+        if learn.n_clusters_of(y) > 2:
+            multi.append(("true classes", y))
         for kk in (3, 4):
             km_k = cache.fit(
                 "kmeans", {"n_clusters": kk}, current.fingerprint, X, y, msp_lam=lam_eff
@@ -444,12 +439,14 @@ with right:
                 multi.append((f"k-means, k = {kk}", km_k.labels))
         rows = learn.multiclass_rows(X, multi, lam_eff, reg)
         st.dataframe(
-            rows,
+            learn.multiclass_display(rows),
             hide_index=True,
             width="stretch",
             column_config={
                 "MSP_k": st.column_config.NumberColumn("MSP_k", format="%.4f"),
-                "binary MSP (k = 2)": st.column_config.NumberColumn(format="%.4f"),
+                "binary MSP (k = 2)": st.column_config.TextColumn(
+                    help="The MPM's optimum for a two-cluster labeling; defined for k = 2 only."
+                ),
             },
         )
         st.caption(learn.multiclass_note(rows))

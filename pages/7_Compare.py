@@ -50,7 +50,10 @@ with presenter.theory_expander("How to read the grid", expanded=False):
         "the same points on the same axes (the two features, or the first two principal "
         "components), so only the clustering changes: colour is the cluster, a dark ring "
         "marks a point whose cluster does not match its class. The corner gives the "
-        "accuracy, the MSP (which needs no labels) and the fit time. The two AFS-trap rows "
+        "accuracy, the in-sample MSP ('MSP': the MPM fitted and scored on the same points), "
+        "the held-out MSP ('held-out': fitted on half of each cluster, scored on the other "
+        "half, so a split that only fits the sample scores low; neither needs labels) and "
+        "the fit time. The two AFS-trap rows "
         "differ only in the units of the noise feature (x10): a method that changes its "
         "answer between them depends on units."
     )
@@ -79,9 +82,16 @@ else:
         if skipped:
             st.caption(
                 f"{len(skipped)} panel(s) not run: each was predicted above the "
-                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit ("
+                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit, alone or with the panels "
+                "before it ("
                 + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
                 + "). Run them one at a time on the Cluster page."
+            )
+        kernels = [c for row in cells for c in row if c.extra.get("kernel")]
+        if kernels:
+            st.caption(
+                "Kernel MSPC's width and rank, per row: "
+                + "; ".join(f"{plain(c.row)}: {plain(c.extra['kernel'])}" for c in kernels)
             )
         for c in failed:
             st.warning(

@@ -186,7 +186,7 @@ def test_a_bad_number_of_clusters_in_a_link_is_named_and_ignored():
     assert not at.exception
     assert at.session_state["dcl.n_clusters"] == 2
     shown = " ".join(w.value for w in at.warning)
-    assert "`k`" in shown and "from 2 to 10" in shown
+    assert "`k`" in shown and "between 2 and 10" in shown
 
 
 def test_msp_curve_behind_a_button_and_its_caption():

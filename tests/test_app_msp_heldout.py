@@ -222,3 +222,62 @@ def test_learn_follows_another_digits_pair(learn):
     assert any("digits\\:3v8" in c.value or "digits:3v8" in c.value for c in at.caption)
     check_caption(splits_table(at), heldout_caption(at))
     at.selectbox(key="learn.ho.pair").set_value("digits:1v3").run()
+
+
+# ---------------------------------------------------------------------------------------------
+# Cluster, Feature scaling, Compare: the held-out MSP beside the in-sample one, the same value
+# as lab.evaluation.heldout_msp gives the same clusters
+# ---------------------------------------------------------------------------------------------
+
+CLUSTER = str(ROOT / "pages" / "2_Cluster.py")
+FEATURE_SCALING = str(ROOT / "pages" / "3_Feature_scaling.py")
+TWO_GAUSSIANS = {"data": "synthetic:two_gaussians", "gen": "n_samples=80;n_features=3"}
+
+
+def page(path: str, **query: str) -> AppTest:
+    at = AppTest.from_file(path, default_timeout=180)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    clean(at)
+    return at
+
+
+def test_cluster_table_shows_the_held_out_msp_of_the_fit_beside_the_in_sample_one():
+    from lab.evaluation import fit_and_evaluate
+    from ui.cache import load_choice
+
+    at = page(CLUSTER, **TWO_GAUSSIANS, algos="kmeans,mspc-mpm", lam="0.01", reg="diag")
+    table = at.dataframe[0].value.set_index("algorithm")
+    columns = list(table.columns)
+    assert columns.index("held-out MSP") == columns.index("MSP") + 1
+    ds = load_choice(at.session_state["dcl.data"])
+    for key, name, params in (
+        ("kmeans", "k-means", {}),
+        ("mspc-mpm", "MSPC (MPM)", {"lam": 0.01, "regularizer": "diag"}),
+    ):
+        fit = fit_and_evaluate(key, params, ds.X, ds.y, msp_lam=0.01, msp_regularizer="diag")
+        assert table.loc[name, "MSP"] == pytest.approx(fit.msp, abs=1e-9)
+        assert table.loc[name, "held-out MSP"] == pytest.approx(fit.msp_heldout, abs=1e-9)
+
+
+def test_feature_scaling_table_shows_both_msps_and_the_held_out_one_ignores_the_units():
+    at = page(FEATURE_SCALING, **TWO_GAUSSIANS, algos="kmeans,mspc-eig", scale="1:1000")
+    table = next(d.value for d in at.dataframe if "msp_heldout_before" in d.value.columns)
+    assert {"msp_before", "msp_after", "msp_heldout_before", "msp_heldout_after"} <= set(
+        table.columns
+    )
+    assert table["msp_heldout_before"].notna().all()
+    # Λ = diag: a labeling the rescaling leaves unchanged keeps its held-out MSP exactly
+    # (the splits depend only on the labels); MSPC (EIG) is immune to rescaling.
+    same = table[table["changed"] == 0]
+    assert "MSPC (EIG)" in set(same["method"])
+    for _, row in same.iterrows():
+        assert row["msp_heldout_after"] == pytest.approx(row["msp_heldout_before"], abs=1e-9)
+
+
+def test_compare_corners_give_both_msps():
+    from lab.compare import CompareCell
+
+    cell = CompareCell("row", "kmeans", "ok", accuracy=0.9, msp=0.8, msp_heldout=0.7, seconds=0.1)
+    assert cell.corner() == "acc 0.90 · MSP 0.80 · held-out 0.70 · 0.10 s"

@@ -24,9 +24,11 @@ __all__ = [
     "comparison_note",
     "curve_note",
     "grid_rows",
+    "lasso_indices",
     "msp_curve",
     "mspc_steps",
     "objective_notes",
+    "panel_title",
     "shared_ranges",
     "steps_note",
 ]
@@ -244,3 +246,36 @@ def curve_note(curve: Mapping[str, Any]) -> str:
         f"Suggested k = {best}: the MSP falls the most after it, from {msp[i]:.3f} at "
         f"k = {best} to {msp[i + 1]:.3f} at k = {ks[i + 1]}."
     )
+
+
+def panel_title(result: FitOutcome) -> str:
+    """A scatter panel's title: its in-sample MSP, its held-out MSP and, with classes, its
+    accuracy.
+
+    Examples
+    --------
+    >>> r = FitOutcome("m", "M", labels=np.zeros(2),
+    ...                metrics={"msp": 0.9, "msp_heldout": 0.85, "accuracy": 0.8})
+    >>> panel_title(r)
+    'MSP 0.900 · held-out 0.850 · accuracy 0.800'
+    """
+    msp, held = result.msp, result.msp_heldout
+    title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
+    title += f" · held-out {held:.3f}" if np.isfinite(held) else ""
+    acc = result.metrics.get("accuracy")
+    if acc is not None:
+        title += f" · accuracy {acc:.3f}"
+    return title
+
+
+def lasso_indices(event: Any, figure: Any) -> list[int]:
+    """The sample indices of the points a lasso selected on ``figure`` (their
+    ``customdata``, read from the trace when the event does not carry it)."""
+    chosen = []
+    for point in event.selection.get("points", []):
+        data = point.get("customdata")
+        if data is None:
+            trace = figure.data[point["curve_number"]]
+            data = trace.customdata[point["point_index"]]
+        chosen.append(int(np.ravel(data)[0]))
+    return chosen

@@ -19,6 +19,7 @@ __all__ = [
     "RHO_GRID",
     "heldout_note",
     "labelings_note",
+    "multiclass_display",
     "multiclass_note",
     "multiclass_rows",
     "theorem5_note",
@@ -198,6 +199,26 @@ def multiclass_rows(X, labelings: Sequence[tuple[str, np.ndarray]], lam: float, 
     return pd.DataFrame(rows)
 
 
+def multiclass_display(rows: pd.DataFrame) -> pd.DataFrame:
+    """:func:`multiclass_rows` as the page shows it: the binary MSP as text, with a dash
+    saying why for more than two clusters (a table cell never shows a bare ``None``).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"labeling": ["a", "b"], "k": [2, 3], "MSP_k": [0.8, 0.6],
+    ...                      "binary MSP (k = 2)": [0.8, None]})
+    >>> multiclass_display(rows)["binary MSP (k = 2)"].tolist()
+    ['0.8000', '— (k = 3)']
+    """
+    out = rows.copy()
+    column = "binary MSP (k = 2)"
+    out[column] = [
+        f"{v:.4f}" if v is not None and np.isfinite(v) else f"— (k = {k})"
+        for v, k in zip(rows[column], rows["k"], strict=True)
+    ]
+    return out
+
+
 def multiclass_note(rows: pd.DataFrame) -> str:
     """What the multi-class table shows: k = 2 agreement, and the MSP as k grows.
 
@@ -223,3 +244,41 @@ def multiclass_note(rows: pd.DataFrame) -> str:
         listed = ", ".join(f"{r['MSP_k']:.4f} at k = {r['k']}" for _, r in more.iterrows())
         parts.append(f"With more clusters: {listed}.")
     return " ".join(parts)
+
+
+# ---- the page's small computations (no numpy in the page) -----------------------------------
+
+
+def n_clusters_of(labels) -> int:
+    """How many distinct labels ``labels`` has (0 for ``None``).
+
+    Examples
+    --------
+    >>> n_clusters_of([0, 1, 1]), n_clusters_of(None)
+    (2, 0)
+    """
+    return 0 if labels is None else int(np.unique(np.asarray(labels)).shape[0])
+
+
+def reference_labelings(X, n_samples: int, feature_name: str) -> list[tuple[str, np.ndarray]]:
+    """Two labelings every data set has, to compare MSPs with: a random one (seed 0) and the
+    split at the median of the first feature."""
+    random_labels = np.random.default_rng(0).integers(0, 2, n_samples)
+    first = np.asarray(X[:, 0])
+    return [
+        ("random labeling", random_labels),
+        (f"split at the median of '{feature_name}'", first > np.median(first)),
+    ]
+
+
+def random_transform(seed: int, n_features: int, rescale: bool) -> tuple[tuple, Sequence, float]:
+    """A random transformation of the features for Theorem 1's check, drawn from ``seed``:
+    per-feature factors ``10^u``, ``u ~ U(-3, 3)`` (``rescale``), or an invertible matrix
+    ``P = N(0, 1) + 2 I``. Returns ``(transform, factors or P, condition number)``: the
+    transform as nested tuples (hashable, for the cache)."""
+    rng = np.random.default_rng([int(seed), int(n_features)])
+    if rescale:
+        factors = 10.0 ** rng.uniform(-3, 3, n_features)
+        return tuple(float(f) for f in factors), factors, float("nan")
+    P = rng.normal(size=(n_features, n_features)) + 2.0 * np.eye(n_features)
+    return tuple(tuple(float(v) for v in row) for row in P), P, float(np.linalg.cond(P))

@@ -22,12 +22,16 @@ import numpy as np
 
 import datasets
 from clustering._lam import DEFAULT_LAM, LAM_RANGE
+from clustering._spec import Param
 
 __all__ = [
     "DEFAULT_LAM",
     "DEFAULT_REGULARIZER",
     "DEFAULT_VIEW",
     "FACTOR_OPTIONS",
+    "LAM_PARAM",
+    "N_CLUSTERS_PARAM",
+    "N_CLUSTERS_RANGE",
     "VIEWS",
     "CurrentData",
     "DataChoice",
@@ -222,3 +226,13 @@ def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
     if y is not None:
         h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
     return h.hexdigest()
+
+
+# ---- the shared controls' ranges (the widgets and the link decoder use these) --------------
+
+#: λ as the lab offers it: the range of :data:`clustering._lam.LAM_RANGE`.
+LAM_PARAM = Param("lam", "float", DEFAULT_LAM, "Regulariser weight.", *LAM_RANGE, log=True)
+
+#: The number of clusters the lab offers (the control's range; ten colours and shapes).
+N_CLUSTERS_PARAM = Param("k", "int", 2, "Number of clusters every method is asked for.", 2, 10)
+N_CLUSTERS_RANGE = (int(N_CLUSTERS_PARAM.low), int(N_CLUSTERS_PARAM.high))

@@ -4,10 +4,10 @@ The toggle lives in the sidebar (:func:`sidebar`, called by ``app.py`` around ev
 in the URL (``present=1``, through :func:`ui.state.set_presenter`). Pages use:
 
 * :func:`theory_expander` — an expander that is open normally and collapsed for presenting;
-* :func:`chart` — draws a plotly figure (instead of ``st.plotly_chart``; tests/test_layers.py
-  checks that pages call nothing else); while presenter mode is on it also keeps the figure,
-  and :func:`export_button` offers the page's figures as one zip of slide-ready PNG and SVG
-  files (:func:`lab.export.export_figures`, offline).
+* :func:`chart` — draws a plotly figure (through the lab's chart element, :mod:`ui.chart`;
+  tests/test_layers.py checks that pages call nothing else); while presenter mode is on it
+  also keeps the figure, and :func:`export_button` offers the page's figures as one zip of
+  slide-ready PNG and SVG files (:func:`lab.export.export_figures`, offline).
 """
 
 from __future__ import annotations
@@ -83,19 +83,24 @@ def _record(figure: Any) -> None:
 def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     """Draw a plotly figure on the page; the only way pages draw one.
 
+    ``figure`` is a plotly figure or a :class:`ui.chart.SharedChart` (a cached figure whose
+    JSON is made once).
     ``where`` is a container (a column, an expander, ``st.sidebar``; default: the current
-    one, as ``st.plotly_chart``); ``kwargs`` go to ``plotly_chart`` (``key``, ``width``,
-    ``on_select``...), whose return value (a selection event with ``on_select``) is returned.
+    one). With a ``key`` the figure is drawn by the lab's chart element (:mod:`ui.chart`:
+    one graph per key, updated in place); ``kwargs`` (``key``, ``width``, ``on_select``,
+    ``selection_mode``, ``config``) follow ``st.plotly_chart``, and so does the return value
+    (a selection event with ``on_select="rerun"``). Without a key, ``st.plotly_chart``.
     In presenter mode the figure is also kept, in drawing order and named by its title, for
     :func:`export_button`'s slides (with large fonts there, :func:`lab.export.
     slide_layout`); the figure on the page is the same either way.
     """
+    shared = isinstance(figure, lab_chart.SharedChart)
     if enabled():
-        _record(figure)
+        _record(figure.figure if shared else figure)
     if "key" in kwargs:
         return lab_chart.chart(figure, where=where, **kwargs)
     target = st if where is None else where
-    return target.plotly_chart(figure, **kwargs)
+    return target.plotly_chart(figure.figure if shared else figure, **kwargs)
 
 
 def sidebar() -> Any:

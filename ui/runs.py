@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from clustering import ALGORITHMS
-from clustering._cost import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, Cost, predict_cost
+from clustering._cost import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, Cost, predict_cost, within_budget
 from lab.evaluation import FitOutcome
 
 from . import cache, state
@@ -158,7 +158,12 @@ def run_planned(
     """
     approved = state.approved_runs()
     planned = [p for p in planned if not p.unavailable]
-    now = [p for p in planned if p.refused or p.signature in approved or (autorun and p.auto_run)]
+    # Without a click, the cheap runs start only while together they stay within the
+    # auto-run time (within_budget): three methods of 8 s each do not start 24 s of work.
+    candidates = [p for p in planned if autorun and p.auto_run and p.signature not in approved]
+    fits = within_budget([p.cost for p in candidates])
+    auto = {p.key for p, ok in zip(candidates, fits, strict=True) if ok}
+    now = [p for p in planned if p.refused or p.signature in approved or p.key in auto]
     waiting = [p for p in planned if p not in now]
     msp_lam, msp_regularizer = msp if msp is not None else (None, None)
     results = cache.fit_many(

@@ -620,6 +620,7 @@ def heldout_bars_figure(
                 customdata=accuracy,
                 text=[f"{v:.3f}" if np.isfinite(v) else "—" for v in table[column]],
                 textposition="outside",
+                cliponaxis=False,
                 hovertemplate=f"<b>%{{y}}</b><br>{label} %{{x:.3f}}"
                 "<br>accuracy %{customdata:.3f}<extra></extra>",
             )
@@ -633,7 +634,7 @@ def heldout_bars_figure(
         xaxis_title="MSP (no labels needed)",
         hovermode="closest",
     )
-    fig.update_xaxes(range=[0, 1.15])
+    fig.update_xaxes(range=[0, 1.22], tickvals=[0, 0.25, 0.5, 0.75, 1])
     fig.update_yaxes(autorange="reversed")
     tidy_layout(fig)
     return fig

@@ -25,14 +25,13 @@ import plotly.graph_objects as go
 from scipy.optimize import linear_sum_assignment
 
 from clustering.metrics import chebyshev_fraction, contingency
-from lab.plots.grid import tidy_layout
+from lab.plots.grid import iteration_dtick, objective_trace, tidy_layout
 from lab.plots.style import (
     CLUSTER_SYMBOLS,
     OKABE_ITO,
     TEMPLATE,
     cluster_colors,
     relayout,
-    series_color,
 )
 from lab.projections import Projection
 
@@ -494,27 +493,15 @@ def objective_plot(
     """
     fig = go.Figure()
     for i, (name, values) in enumerate(histories.items()):
-        color = series_color(name, i)
-        values = np.asarray(values, dtype=np.float64).ravel()
-        if values.size == 0:
-            continue
-        fig.add_trace(
-            go.Scatter(
-                x=np.arange(1, values.size + 1),
-                y=values,
-                mode="lines+markers",
-                name=name,
-                line={"color": color, "width": 2},
-                marker={"size": 7},
-            )
-        )
+        if np.size(values):
+            fig.add_trace(objective_trace(name, i, values))
     relayout(
         fig,
         **_LAYOUT,
         title={"text": title},
         xaxis={
             "title": "iteration",
-            "dtick": 1 if max((len(v) for v in histories.values()), default=0) <= 20 else None,
+            "dtick": iteration_dtick(max((len(v) for v in histories.values()), default=0)),
         },
         yaxis={"title": y_title},
         height=height,

@@ -13,11 +13,12 @@ import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 
-from .. import cache, uploads, url
+from .. import cache, uploads
 from ..model import (
     DEFAULT_LAM,
     DEFAULT_REGULARIZER,
     DEFAULT_VIEW,
+    N_CLUSTERS_PARAM,
     VIEWS,
     CurrentData,
     DataChoice,
@@ -188,7 +189,35 @@ def get_current_data() -> CurrentData:
         choice = default_data_choice()
         dataset = cache.load_choice(choice, None)
     fp = cache.dataset_fingerprint(choice, get_upload(), dataset)
+    error = " ".join(filter(None, [error, *_drop_missing_features(dataset.n_features)]))
     return CurrentData(dataset, fp, choice, user_chose_data(), error)
+
+
+def _drop_missing_features(n_features: int) -> list[str]:
+    """Scaling factors and a view that name features these data do not have (a link made
+    for other data, or a hand-edited one) are dropped, so they leave the link too, and
+    said so."""
+    notes = []
+    plural = "s" if n_features != 1 else ""
+    have = f"these data have {n_features} feature{plural} (0 to {n_features - 1})"
+    scale = get(KEYS.SCALE) or {}
+    gone = sorted(j for j in scale if not 0 <= int(j) < n_features)
+    if gone:
+        _set(KEYS.SCALE, {j: f for j, f in scale.items() if 0 <= int(j) < n_features})
+        shown = ", ".join(map(str, gone[:5])) + (" …" if len(gone) > 5 else "")
+        notes.append(f"Ignored the scaling of feature {shown}: {have}.")
+    view = get_view()
+    if view.startswith("features:"):
+        try:
+            indices = [int(v) for v in view.split(":", 1)[1].split(",")]
+        except ValueError:
+            indices = [-1]
+        if not all(0 <= j < n_features for j in indices):
+            _set(KEYS.VIEW, "discriminant")
+            notes.append(f"Ignored the view {view}: {have}; showing the discriminant view.")
+    if notes:
+        st.session_state[KEYS.DATA_ERROR] = " ".join([get(KEYS.DATA_ERROR), *notes]).strip()
+    return notes
 
 
 def get_dataset():
@@ -451,12 +480,9 @@ def get_n_clusters() -> int:
 
 
 def set_n_clusters(k: int) -> None:
-    """Set the number of clusters; outside :data:`ui.url.N_CLUSTERS_RANGE` raises
+    """Set the number of clusters; outside :data:`ui.model.N_CLUSTERS_PARAM`'s range raises
     ``ValueError``."""
-    low, high = url.N_CLUSTERS_RANGE
-    if isinstance(k, bool) or int(k) != k or not low <= int(k) <= high:
-        raise ValueError(f"The number of clusters must be an integer from {low} to {high}.")
-    _set(N_CLUSTERS, int(k))
+    _set(N_CLUSTERS, N_CLUSTERS_PARAM.check(k))
 
 
 # ----------------------------------------------------------------------------------------
