@@ -40,7 +40,7 @@ def _elements(at):
 
 def test_the_element_sends_the_figure_and_plotly_js_address(monkeypatch):
     monkeypatch.setattr(lab_chart, "use_component", lambda: True)  # AppTest: st.plotly_chart
-    at = AppTest.from_function(_script).run()
+    at = AppTest.from_function(_script, default_timeout=60).run()
     assert not at.exception, at.exception
     charts = _elements(at)
     assert set(charts) == {"one", "two"}
@@ -65,7 +65,7 @@ def test_pages_under_apptest_get_st_plotly_chart():
 
         presenter.chart(go.Figure(go.Bar(x=[1], y=[2])), key="bar")
 
-    at = AppTest.from_function(script).run()
+    at = AppTest.from_function(script, default_timeout=60).run()
     assert not at.exception
     assert len(at.get("plotly_chart")) == 1 and not _elements(at)
 

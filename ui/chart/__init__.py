@@ -23,6 +23,7 @@ Under ``AppTest`` (which cannot run a component's JavaScript) :func:`chart` draw
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,9 +55,10 @@ _component = st.components.v2.component(
 
 
 def use_component() -> bool:
-    """Whether charts are drawn by the component (not under ``AppTest``, which cannot run
-    its JavaScript and would see no figure)."""
-    return not config.get_option("global.appTest")
+    """Whether charts are drawn by the component: not under ``AppTest`` (which cannot run
+    its JavaScript and would see no figure), nor with ``LAB_PLOTLY_CHART=1`` in the
+    server's environment (``st.plotly_chart`` everywhere, for comparisons)."""
+    return not config.get_option("global.appTest") and os.environ.get("LAB_PLOTLY_CHART") != "1"
 
 
 def _plotly_url() -> str:

@@ -122,7 +122,7 @@ function graphFor(key, parent) {
   if (!entry) {
     const gd = document.createElement('div');
     gd.className = 'lab-chart-graph';
-    entry = { gd, width: 0, observer: null, listening: false, spec: null, setState: null };
+    entry = { gd, width: 0, observer: null, listening: false, spec: null, look: null, setState: null };
     shared.graphs.set(key, entry);
   }
   let holder = parent.querySelector(':scope > .lab-chart');
@@ -159,8 +159,9 @@ export default function (component) {
   if (data.height) holder.style.minHeight = `${data.height}px`;
 
   plotlyReady.then((Plotly) => {
-    if (entry.spec === data.figure && gd._fullLayout) return; // nothing changed
     const t = themeColours(parentElement);
+    const look = JSON.stringify(t);
+    if (entry.spec === data.figure && entry.look === look && gd._fullLayout) return; // unchanged
     const fig = JSON.parse(replacePlaceholders(data.figure, t));
     applyTheme(fig, t);
     const layout = fig.layout;
@@ -171,6 +172,7 @@ export default function (component) {
     }
     const first = !gd._fullLayout;
     entry.spec = data.figure;
+    entry.look = look;
     return Plotly.react(gd, { data: fig.data, layout, frames: fig.frames, config: config(data) }).then(() => {
       gd.dataset.draws = String(Number(gd.dataset.draws || 0) + 1);
       if (first) watchWidth(Plotly, entry, holder);
