@@ -3,7 +3,8 @@
 
 Derivation
 ----------
-The 3SMIC paper (``shared/papers/3smic_semi_supervised_smi_clustering.txt``) is cut after
+The 3SMIC paper (Calandriello, Niu & Sugiyama, Semi-supervised information-maximization
+clustering) is cut after
 section 2; the rest is derived here from the model it gives.
 
 *Model.* The class posterior is the kernel model (5), ``p(y|x; alpha) = sum_i alpha_{y,i}

@@ -12,7 +12,7 @@
 References
 ----------
 G. Huang, J. Zhang, S. Song, Z. Chen. Maximin Separation Probability Clustering. AAAI 2015
-(``shared/papers/mspc_maximin_separation_probability_clustering.txt``).
+(Huang et al., Maximin Separation Probability Clustering (AAAI 2015)).
 """
 
 from __future__ import annotations

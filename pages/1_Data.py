@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
+from datasets.export import safe_frame
 from datasets.synthetic import GENERATORS
 from lab.plots import TEMPLATE, cluster_colors, relayout
 from ui import alerts, cache, presenter, state, uploads, widgets
@@ -275,12 +276,13 @@ with right:
     preview, stats, classes = st.tabs(["Preview", "Feature statistics", "Class counts"])
     frame = ds.to_frame()
     with preview:
-        st.dataframe(frame.head(500), height=320, width="stretch")
+        # The table's own download exports the cells as shown: formula-like text is escaped.
+        st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch")
         if ds.n_samples > 500:
             st.caption(f"The first 500 of {ds.n_samples:,} rows.")
     with stats:
         table = ds.feature_statistics()
-        st.dataframe(table, hide_index=True, width="stretch", height=320)
+        st.dataframe(safe_frame(table), hide_index=True, width="stretch", height=320)
         st.caption(
             "std: the spread of each feature. Very different spreads are what anisotropic "
             "feature scaling creates; k-means is sensitive to them, MSPC is not."

@@ -192,13 +192,14 @@ with st.spinner("Clustering…"):
 
 
 comparison = ui_scaling.comparison_table(before, after)
-shown_cols = ["method", "accuracy_before", "accuracy_after", "accuracy_change"]
+# Before and after side by side (the changes are their differences): the two MSPs' columns
+# and the accuracy's fit the page at 1280 px.
+shown_cols = ["method", "accuracy_before", "accuracy_after"]
 if y is None:
     shown_cols = ["method"]
 shown_cols += [
     "msp_before",
     "msp_after",
-    "msp_change",
     "msp_heldout_before",
     "msp_heldout_after",
     "changed",
@@ -208,43 +209,48 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     column_config={
-        "accuracy_before": st.column_config.NumberColumn("accuracy before", format="%.3f"),
-        "accuracy_after": st.column_config.NumberColumn("accuracy after", format="%.3f"),
+        "accuracy_before": st.column_config.NumberColumn(
+            "acc. before", format="%.3f", help="Accuracy on the original data."
+        ),
+        "accuracy_after": st.column_config.NumberColumn(
+            "acc. after", format="%.3f", help="Accuracy on the rescaled data."
+        ),
         "accuracy_change": st.column_config.NumberColumn(
             "Δ accuracy", format="%+.3f", help="After minus before."
         ),
         "msp_before": st.column_config.NumberColumn(
-            "in-sample MSP before",
+            "in-sample before",
             format="%.3f",
             help="Of the method's clustering on the original data. "
             + widgets.msp_help("msp", lam, reg),
         ),
         "msp_after": st.column_config.NumberColumn(
-            "in-sample MSP after",
+            "in-sample after",
             format="%.3f",
-            help="Of the method's clustering on the rescaled data.",
+            help="In-sample MSP of the method's clustering on the rescaled data.",
         ),
         "msp_change": st.column_config.NumberColumn(
             "Δ in-sample MSP", format="%+.4f", help="After minus before."
         ),
         "msp_heldout_before": st.column_config.NumberColumn(
-            "held-out MSP before",
+            "held-out before",
             format="%.3f",
             help="Of the method's clustering on the original data. "
             + widgets.msp_help("msp_heldout", lam, reg),
         ),
         "msp_heldout_after": st.column_config.NumberColumn(
-            "held-out MSP after",
+            "held-out after",
             format="%.3f",
-            help="Of the method's clustering on the rescaled data.",
+            help="Held-out MSP of the method's clustering on the rescaled data.",
         ),
         "changed": st.column_config.ProgressColumn(
-            "labels changed",
+            "changed",
             format="percent",
             min_value=0.0,
             max_value=1.0,
-            help="Share of samples whose cluster changed (swapping the two cluster names "
-            "does not count).",
+            width=90,
+            help="Labels changed: the share of samples whose cluster changed (swapping the "
+            "two cluster names does not count).",
         ),
     },
 )

@@ -85,6 +85,8 @@ with st.sidebar:
     reg = widgets.regularizer_select("mva.regularizer")
     params = widgets.algorithm_params(key, widget_prefix="mva.param")
 
+# The link's fam and method are read above, after the data caption: their warnings here.
+widgets.link_warnings()
 family = st.radio(
     "Family of runs",
     list(FAMILIES),

@@ -2,7 +2,8 @@
 
 The Minimax Probability Machine (eq. 1-2), the MSP (Definition 1) and MSPC (eq. 3), the
 lower bound (4) of Theorem 2, the invariance of Theorem 1 and the relative-margin guarantee
-of Theorem 5 of ``mspc_maximin_separation_probability_clustering.txt``. Widgets and layout
+of Theorem 5 of Huang et al., Maximin Separation Probability Clustering (AAAI 2015).
+Widgets and layout
 only: computations go through :mod:`ui.analysis` and :mod:`ui.cache`, figures come from
 :mod:`lab.plots` and :mod:`lab.plots`.
 """
@@ -438,12 +439,14 @@ with right:
                 multi.append((f"k-means, k = {kk}", km_k.labels))
         rows = learn.multiclass_rows(X, multi, lam_eff, reg)
         st.dataframe(
-            rows,
+            learn.multiclass_display(rows),
             hide_index=True,
             width="stretch",
             column_config={
                 "MSP_k": st.column_config.NumberColumn("MSP_k", format="%.4f"),
-                "binary MSP (k = 2)": st.column_config.NumberColumn(format="%.4f"),
+                "binary MSP (k = 2)": st.column_config.TextColumn(
+                    help="The MPM's optimum for a two-cluster labeling; defined for k = 2 only."
+                ),
             },
         )
         st.caption(learn.multiclass_note(rows))

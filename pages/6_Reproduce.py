@@ -58,7 +58,11 @@ if state.widget_value("repro.cache") is None:
 
 # ---- a registered experiment ---------------------------------------------------------------
 experiment = EXPERIMENTS[name]
-st.caption(f"Source: `{experiment.paper}`")
+st.caption(
+    f"Source: {experiment.paper}."
+    if experiment.paper
+    else "Not from the papers: an extension of this lab, measured here."
+)
 
 result = None
 with alerts.guard("Could not read the stored result"):

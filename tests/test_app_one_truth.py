@@ -48,7 +48,8 @@ def test_cluster_scores_identical_clusters_with_one_msp():
 
 
 def _captions(at) -> str:
-    return " ".join(c.value for c in at.caption)
+    """Every caption, with Markdown's escapes removed (``ui.text.plain`` escapes punctuation)."""
+    return re.sub(r"\\(.)", r"\1", " ".join(c.value for c in at.caption))
 
 
 def test_feature_scaling_scores_identical_clusters_with_one_msp():
@@ -130,3 +131,48 @@ def test_beyond_the_papers_chart_shows_one_nmi_per_bar_with_display_names():
         assert len(set(t["x"])) == len(t["x"]), (t["name"], t["x"])
         assert max(t["y"]) <= 1.0, (t["name"], max(t["y"]))
     assert all(c["layout"].get("barmode") != "stack" for c in charts)
+
+
+#: What a user must never read: the project's bookkeeping instead of the product.
+INTERNAL = re.compile(
+    r"\bissue \d|tests/|test_\w+\.py|\w+\.txt\b|shared/papers|Source: `?none", re.IGNORECASE
+)
+
+
+def _user_text(at) -> list[str]:
+    out = []
+    for kind in ("markdown", "caption", "info", "warning", "error", "success", "title"):
+        out += [str(el.value) for el in getattr(at, kind)]
+    out += [str(el.value) for el in at.header] + [str(el.value) for el in at.subheader]
+    for kind in ("selectbox", "multiselect", "slider", "button", "toggle", "radio", "checkbox"):
+        for w in getattr(at, kind):
+            out += [str(getattr(w, "label", "")), str(getattr(w, "help", "") or "")]
+    out += [d.value.to_string() for d in at.dataframe]
+    return out
+
+
+def test_no_internal_references_on_any_page():
+    from lab.experiments import EXPERIMENTS
+
+    found = []
+    for page in sorted(p.name for p in (ROOT / "pages").glob("[0-9]*_*.py")):
+        at = _open(f"pages/{page}", {})
+        if page == "6_Reproduce.py":
+            for name in EXPERIMENTS:
+                at.selectbox(key="repro.experiment").set_value(name).run()
+                assert not at.exception
+                found += [
+                    (f"{page} {name}", m.group())
+                    for t in _user_text(at)
+                    for m in INTERNAL.finditer(t)
+                ]
+            continue
+        found += [(page, m.group()) for t in _user_text(at) for m in INTERNAL.finditer(t)]
+    assert not found, found
+
+
+def test_learn_multiclass_table_has_no_bare_none():
+    at = _open("pages/5_Learn.py", {"data": "iris"})
+    table = next(d.value for d in at.dataframe if "MSP_k" in d.value.columns)
+    assert not table.isna().any().any(), table
+    assert "— (k = 3)" in set(table["binary MSP (k = 2)"]), table

@@ -160,6 +160,7 @@ LAB_OWNED = {
     "ds.n_features",
     "TOP_FEATURES",
     "reg",  # the regulariser, one of its choices
+    "_plotly_url()",  # the server's own path of plotly.js
     "', '.join((f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1]))",
 }
 

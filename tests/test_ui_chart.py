@@ -11,7 +11,6 @@ import plotly.io as pio
 import pytest
 
 import ui.chart as lab_chart
-from ui.cache import frozen
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
@@ -41,7 +40,7 @@ def _elements(at):
 
 def test_the_element_sends_the_figure_and_plotly_js_address(monkeypatch):
     monkeypatch.setattr(lab_chart, "use_component", lambda: True)  # AppTest: st.plotly_chart
-    at = AppTest.from_function(_script).run()
+    at = AppTest.from_function(_script, default_timeout=60).run()
     assert not at.exception, at.exception
     charts = _elements(at)
     assert set(charts) == {"one", "two"}
@@ -66,7 +65,7 @@ def test_pages_under_apptest_get_st_plotly_chart():
 
         presenter.chart(go.Figure(go.Bar(x=[1], y=[2])), key="bar")
 
-    at = AppTest.from_function(script).run()
+    at = AppTest.from_function(script, default_timeout=60).run()
     assert not at.exception
     assert len(at.get("plotly_chart")) == 1 and not _elements(at)
 
@@ -98,14 +97,21 @@ def test_a_selection_comes_back_in_st_plotly_charts_shape(monkeypatch):
     assert empty.selection["points"] == [] and empty.selection["lasso"] == []
 
 
-def test_frozen_figures_are_serialised_once():
-    fig = frozen(go.Figure(go.Scatter(x=[1, 2], y=[2, 1])))
-    first = lab_chart.figure_json(fig)
-    assert lab_chart.figure_json(fig) is first
+def test_a_shared_chart_is_sent_as_its_json_made_once(monkeypatch):
+    """A :class:`ui.chart.SharedChart` goes out as the JSON it carries (no new
+    serialisation per rerun); a plain figure is serialised as it is now."""
+    shared = lab_chart.SharedChart.of(go.Figure(go.Scatter(x=[1, 2], y=[2, 1])))
+    assert lab_chart.figure_json(shared) is shared.json
+    sent = []
+    monkeypatch.setattr(lab_chart, "use_component", lambda: True)
+    monkeypatch.setattr(lab_chart, "_plotly_url", lambda: "/plotly.min.js")
+    monkeypatch.setattr(lab_chart, "_component", lambda **kw: sent.append(kw["data"]))
+    lab_chart.chart(shared, key="s")
+    assert sent[-1]["figure"] is shared.json
     plain = go.Figure(go.Scatter(x=[1, 2], y=[2, 1]))
-    assert lab_chart.figure_json(plain) == first
-    plain.data[0].y = [5, 6]  # a figure that is not frozen is serialised as it is now
-    assert json.loads(lab_chart.figure_json(plain))["data"][0]["y"] == [5, 6]
+    plain.data[0].y = [5, 6]
+    lab_chart.chart(plain, key="p")
+    assert json.loads(sent[-1]["figure"])["data"][0]["y"] == [5, 6]
 
 
 def test_the_javascript_is_small_and_loads_nothing_from_outside():

@@ -249,16 +249,19 @@ def curve_note(curve: Mapping[str, Any]) -> str:
 
 
 def panel_title(result: FitOutcome) -> str:
-    """A scatter panel's title: its MSP and, with classes, its accuracy.
+    """A scatter panel's title: its in-sample MSP, its held-out MSP and, with classes, its
+    accuracy.
 
     Examples
     --------
-    >>> r = FitOutcome("m", "M", labels=np.zeros(2), metrics={"msp": 0.9, "accuracy": 0.8})
+    >>> r = FitOutcome("m", "M", labels=np.zeros(2),
+    ...                metrics={"msp": 0.9, "msp_heldout": 0.85, "accuracy": 0.8})
     >>> panel_title(r)
-    'MSP 0.900 · accuracy 0.800'
+    'MSP 0.900 · held-out 0.850 · accuracy 0.800'
     """
-    msp = result.msp
+    msp, held = result.msp, result.msp_heldout
     title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
+    title += f" · held-out {held:.3f}" if np.isfinite(held) else ""
     acc = result.metrics.get("accuracy")
     if acc is not None:
         title += f" · accuracy {acc:.3f}"

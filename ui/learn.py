@@ -19,6 +19,7 @@ __all__ = [
     "RHO_GRID",
     "heldout_note",
     "labelings_note",
+    "multiclass_display",
     "multiclass_note",
     "multiclass_rows",
     "theorem5_note",
@@ -196,6 +197,26 @@ def multiclass_rows(X, labelings: Sequence[tuple[str, np.ndarray]], lam: float, 
             binary = float(sol.alpha)
         rows.append({"labeling": name, "k": k, "MSP_k": value, "binary MSP (k = 2)": binary})
     return pd.DataFrame(rows)
+
+
+def multiclass_display(rows: pd.DataFrame) -> pd.DataFrame:
+    """:func:`multiclass_rows` as the page shows it: the binary MSP as text, with a dash
+    saying why for more than two clusters (a table cell never shows a bare ``None``).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"labeling": ["a", "b"], "k": [2, 3], "MSP_k": [0.8, 0.6],
+    ...                      "binary MSP (k = 2)": [0.8, None]})
+    >>> multiclass_display(rows)["binary MSP (k = 2)"].tolist()
+    ['0.8000', '— (k = 3)']
+    """
+    out = rows.copy()
+    column = "binary MSP (k = 2)"
+    out[column] = [
+        f"{v:.4f}" if v is not None and np.isfinite(v) else f"— (k = {k})"
+        for v, k in zip(rows[column], rows["k"], strict=True)
+    ]
+    return out
 
 
 def multiclass_note(rows: pd.DataFrame) -> str:

@@ -55,10 +55,15 @@ __all__ = [
     "decode_param",
     "encode",
     "encode_value",
+    "repeated_keys",
 ]
 
 #: Largest feature index a link may name (a data set of the lab has far fewer features).
 MAX_FEATURE_INDEX = 100_000
+#: Longest value a link may hold (characters): longer ones are refused by the decoder and
+#: left out by the encoder, so a link stays far below what browsers and servers accept
+#: (Streamlit answers HTTP 400 from about 128 KB).
+MAX_VALUE_CHARS = 4_000
 _SHOWN = 60  # characters of a bad value quoted in a warning
 
 
@@ -103,8 +108,17 @@ def _parse_bool(text: str) -> bool:
     raise ValueError
 
 
+def _ascii_number(text: str) -> str:
+    """``text`` stripped, refused unless written in ASCII (``float`` and ``int`` also read
+    other scripts' digits: ``int("٣")`` is 3)."""
+    text = text.strip()
+    if not text.isascii():
+        raise ValueError
+    return text
+
+
 def _parse_number(text: str) -> float:
-    v = float(text.strip())
+    v = float(_ascii_number(text))
     if not math.isfinite(v):
         raise ValueError
     return v
@@ -261,7 +275,7 @@ def _decode_scale(text: str, out: Decoded) -> None:
     for item in filter(None, text.split(",")):
         j, _, f = item.partition(":")
         try:
-            index = int(j.strip())
+            index = int(_ascii_number(j))
             if not 0 <= index < MAX_FEATURE_INDEX:
                 raise ValueError
             factor = _parse_number(f)
@@ -285,7 +299,8 @@ def _decode_view(text: str, out: Decoded) -> None:
     if ok and kind == "features":
         parts = rest.split(",")
         ok = len(parts) == 2 and all(
-            p.strip().isdigit() and int(p) < MAX_FEATURE_INDEX for p in parts
+            p.strip().isascii() and p.strip().isdigit() and int(p) < MAX_FEATURE_INDEX
+            for p in parts
         )
     if not ok:
         _warn(
@@ -298,13 +313,29 @@ def _decode_view(text: str, out: Decoded) -> None:
     out.view = text if kind == "features" else kind
 
 
-def decode(params: Mapping[str, str]) -> Decoded:
+def decode(params: Mapping[str, str], repeated: Iterable[str] = ()) -> Decoded:
     """Parse the query parameters of a link; never raises.
 
     Every key is read on its own; a value outside the declared range or choices is left out
-    and ``warnings`` says which key, what it got and what it accepts.
+    and ``warnings`` says which key, what it got and what it accepts. A key the link gives
+    more than once (``repeated``) or a value longer than :data:`MAX_VALUE_CHARS` is left
+    out the same way.
     """
     out = Decoded()
+    params = dict(params)
+    for key in sorted(set(repeated)):
+        if key in params:
+            _warn(out, key, "the link gives it more than once, so which one is meant is unclear")
+            params.pop(key)
+    for key, value in list(params.items()):
+        if value is not None and len(str(value)) > MAX_VALUE_CHARS:
+            _warn(
+                out,
+                key,
+                f"it is {len(str(value)):,} characters long; a link's value holds at most "
+                f"{MAX_VALUE_CHARS:,}",
+            )
+            params.pop(key)
     steps = [
         ("data", lambda: _decode_data(params, out)),
         ("algos", lambda: _decode_algorithms(params["algos"], out)),
@@ -341,6 +372,15 @@ def _decode_reg(text: str, out: Decoded) -> None:
         _warn(out, "reg", f"got {_quote(text)}; accepted: {', '.join(REGULARIZERS)}")
         return
     out.regularizer = text
+
+
+def repeated_keys(pairs: Iterable[tuple[str, str]]) -> set[str]:
+    """The keys that appear more than once among a query's ``(key, value)`` pairs."""
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for key, _ in pairs:
+        (twice if key in seen else seen).add(key)
+    return twice
 
 
 def decode_choice(
@@ -394,7 +434,8 @@ def encode(
         out["present"] = "1"
     if int(n_clusters) != 2:
         out["k"] = str(int(n_clusters))
-    return out
+    # A value too long for a link is left out (the decoder would refuse it).
+    return {k: v for k, v in out.items() if len(v) <= MAX_VALUE_CHARS}
 
 
 # ---- number of clusters ---------------------------------------------------------

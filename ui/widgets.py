@@ -38,6 +38,7 @@ __all__ = [
     "data_caption",
     "format_number",
     "lam_slider",
+    "link_warnings",
     "msp_column_config",
     "msp_help",
     "msp_note",
@@ -166,6 +167,15 @@ def data_caption(
         if link:
             page_link(DATA_PAGE, label="Choose a data set", icon=":material/table_chart:")
     return current
+
+
+def link_warnings() -> None:
+    """Show, on this page, the link warnings raised after :func:`data_caption` (a page's own
+    parameters read with :func:`ui.state.url_value`), instead of on the next page."""
+    pending = state.get(KEYS.DATA_ERROR)
+    if pending:
+        st.warning(plain(pending), icon=":material/warning:")
+        state.clear_data_error()
 
 
 def page_link(page: str, *, label: str, icon: str | None = None, **kwargs: Any) -> None:

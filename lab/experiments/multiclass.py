@@ -327,7 +327,7 @@ tasks above 2000 samples are a stratified subsample of 2000).
 EXPERIMENT = Experiment(
     name="multiclass",
     title="Beyond the papers: multi-class and kernel MSPC",
-    paper="none (this lab's extensions)",
+    paper="",
     methods=METHODS,
     tasks=TASKS,
     options={},

@@ -25,7 +25,7 @@ cached evaluator with the same signature. The live checks of the theorems are in
 References
 ----------
 G. Huang, J. Zhang, S. Song, Z. Chen. Maximin Separation Probability Clustering. AAAI 2015
-(``shared/papers/mspc_maximin_separation_probability_clustering.txt``).
+(Huang et al., Maximin Separation Probability Clustering (AAAI 2015)).
 """
 
 from __future__ import annotations

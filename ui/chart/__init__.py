@@ -23,6 +23,7 @@ Under ``AppTest`` (which cannot run a component's JavaScript) :func:`chart` draw
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,18 +45,20 @@ PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
 PLOTLY_FILE = "plotly.min.js"
 _ASSET = "plotlyjs"
 
+_LOADER = (_HERE / "load_plotly.js").read_text(encoding="utf-8")
 _component = st.components.v2.component(
     "lab_chart",
-    js=(_HERE / "chart.js").read_text(encoding="utf-8"),
+    js=_LOADER + "\n" + (_HERE / "chart.js").read_text(encoding="utf-8"),
     css=(_HERE / "chart.css").read_text(encoding="utf-8"),
     isolate_styles=False,
 )
 
 
 def use_component() -> bool:
-    """Whether charts are drawn by the component (not under ``AppTest``, which cannot run
-    its JavaScript and would see no figure)."""
-    return not config.get_option("global.appTest")
+    """Whether charts are drawn by the component: not under ``AppTest`` (which cannot run
+    its JavaScript and would see no figure), nor with ``LAB_PLOTLY_CHART=1`` in the
+    server's environment (``st.plotly_chart`` everywhere, for comparisons)."""
+    return not config.get_option("global.appTest") and os.environ.get("LAB_PLOTLY_CHART") != "1"
 
 
 def _plotly_url() -> str:
@@ -103,12 +106,18 @@ def _figure_of(figure: Any) -> Any:
 
 
 def preload(where: Any = None) -> None:
-    """Start loading plotly.js before the page's first chart (an empty element; call it
-    early on every page, e.g. in the sidebar)."""
+    """Start downloading plotly.js before the page's first chart: a ``<link rel=preload>``
+    in a Markdown element (drawn by Streamlit's main bundle, before any component's code
+    has loaded), early on every page (the top of the sidebar, by
+    :func:`ui.presenter.sidebar`). The chart elements then run the downloaded file."""
     if not use_component():
         return
-    with st.container() if where is None else where:
-        _component(data={"src": _plotly_url()}, key="lab_chart.preload", height=1)
+    with (st if where is None else where).container(key="lab_chart_preload"):
+        st.markdown(
+            f'<link rel="preload" as="script" href="{_plotly_url()}">'
+            "<style>.st-key-lab_chart_preload { display: none; }</style>",
+            unsafe_allow_html=True,
+        )
 
 
 def chart(

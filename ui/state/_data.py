@@ -10,7 +10,7 @@ import datasets
 
 from .. import cache, uploads
 from ..model import CurrentData, DataChoice, default_data_choice
-from ._session import KEYS, _set, get
+from ._session import KEYS, _set, get, get_view
 
 
 def get_data_choice() -> DataChoice:
@@ -70,7 +70,35 @@ def get_current_data() -> CurrentData:
         choice = default_data_choice()
         dataset = cache.load_choice(choice, None)
     fp = cache.dataset_fingerprint(choice, get_upload(), dataset)
+    error = " ".join(filter(None, [error, *_drop_missing_features(dataset.n_features)]))
     return CurrentData(dataset, fp, choice, user_chose_data(), error)
+
+
+def _drop_missing_features(n_features: int) -> list[str]:
+    """Scaling factors and a view that name features these data do not have (a link made
+    for other data, or a hand-edited one) are dropped, so they leave the link too, and
+    said so."""
+    notes = []
+    plural = "s" if n_features != 1 else ""
+    have = f"these data have {n_features} feature{plural} (0 to {n_features - 1})"
+    scale = get(KEYS.SCALE) or {}
+    gone = sorted(j for j in scale if not 0 <= int(j) < n_features)
+    if gone:
+        _set(KEYS.SCALE, {j: f for j, f in scale.items() if 0 <= int(j) < n_features})
+        shown = ", ".join(map(str, gone[:5])) + (" …" if len(gone) > 5 else "")
+        notes.append(f"Ignored the scaling of feature {shown}: {have}.")
+    view = get_view()
+    if view.startswith("features:"):
+        try:
+            indices = [int(v) for v in view.split(":", 1)[1].split(",")]
+        except ValueError:
+            indices = [-1]
+        if not all(0 <= j < n_features for j in indices):
+            _set(KEYS.VIEW, "discriminant")
+            notes.append(f"Ignored the view {view}: {have}; showing the discriminant view.")
+    if notes:
+        st.session_state[KEYS.DATA_ERROR] = " ".join([get(KEYS.DATA_ERROR), *notes]).strip()
+    return notes
 
 
 def get_dataset():

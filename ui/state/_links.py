@@ -103,6 +103,11 @@ def _query() -> dict[str, str]:
     return {k: st.query_params.get(k) for k in st.query_params.keys()}
 
 
+def _repeated() -> set[str]:
+    """The keys the link gives more than once (``st.query_params.get`` keeps the last)."""
+    return {k for k in st.query_params.keys() if len(st.query_params.get_all(k)) > 1}
+
+
 def sync_to_url(extra: Mapping[str, Any] | None = None) -> None:
     """Write the state (and a page's own parameters ``extra``) into the URL, only when it
     differs, so the browser history stays short. Call at the end of every page."""
@@ -126,7 +131,7 @@ def sync_from_url(force: bool = False) -> list[str]:
     if get(KEYS.URL_READ) and not force:
         return []
     st.session_state[KEYS.URL_READ] = True
-    decoded = url.decode(_query())
+    decoded = url.decode(_query(), repeated=_repeated())
     problems = list(decoded.warnings)
     if decoded.data is not None:
         set_data_choice(decoded.data, chosen=True)
@@ -144,7 +149,10 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_scaling_factors(decoded.scale)
     if decoded.presenter is not None:
         set_presenter(decoded.presenter)
-    problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
+    if UPLOAD_URL_KEY in _repeated():
+        problems.append(f"Ignored the link's `{UPLOAD_URL_KEY}`: the link gives it more than once.")
+    else:
+        problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
     if decoded.n_clusters is not None:
         set_n_clusters(decoded.n_clusters)
     _add_problems(problems)
@@ -156,7 +164,11 @@ def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> 
     back to ``default`` with a warning shown by :func:`ui.widgets.data_caption`)."""
     skey = f"dcl.url.{name}"
     if skey not in st.session_state:
-        value, warning = url.decode_choice(name, st.query_params.get(name), default, allowed)
+        text = st.query_params.get(name)
+        if name in _repeated():
+            text = None
+            _add_problems([f"Ignored the link's `{name}`: the link gives it more than once."])
+        value, warning = url.decode_choice(name, text, default, allowed)
         if warning:
             _add_problems([warning])
         st.session_state[skey] = value
