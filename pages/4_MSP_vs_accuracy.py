@@ -248,7 +248,7 @@ else:
         presenter.chart(plots.lam_sweep_figure(sweep, by=score), key="mva.sweep", width="stretch")
         c = st.columns(4)
         c[0].metric(
-            f"λ chosen by the {label}",
+            f"λ by the {label}",
             number(choice.lam, "g"),
             help=f"The λ whose clustering has the largest {label} (no labels used).",
         )
@@ -266,7 +266,7 @@ else:
             number(choice.best_accuracy),
             delta=None
             if not (finite(choice.best_accuracy) and finite(choice.accuracy))
-            else f"{choice.accuracy - choice.best_accuracy:+.3f} for the {label}'s choice",
+            else f"{choice.accuracy - choice.best_accuracy:+.3f} for the chosen λ",
             delta_color="normal",
         )
 

@@ -157,11 +157,12 @@ with right:
         width="stretch",
         column_config={
             "MSP": st.column_config.ProgressColumn(
-                "MSP",
+                "MSP (in sample)",
                 format="%.3f",
                 min_value=0.0,
                 max_value=1.0,
-                help="Higher: the two groups are easier to tell apart by a linear rule.",
+                help="Higher: the two groups are easier to tell apart by a linear rule. "
+                + widgets.msp_help("msp", lam_eff, reg),
             ),
             "accuracy": st.column_config.NumberColumn(
                 format="%.3f", help="Agreement with the true classes (for reference)."
