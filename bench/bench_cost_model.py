@@ -46,9 +46,9 @@ GRID = [
         for key in ALGORITHMS
         if key not in ("mvc-hard", "diffrac") and not key.startswith("mmc-")
     ),
-    # MMC's O(N^2) contingency scan only dominates from N ~ 1000: measured up to N = 1600.
+    # MMC's O(N^2) contingency scan only dominates from N ~ 2000: measured up to N = 3200.
     *(
-        (key, key, {}, (100, 200, 400, 800, 1600), (5, 40))
+        (key, key, {}, (100, 200, 400, 800, 1600, 3200), (5, 40))
         for key in ALGORITHMS
         if key.startswith("mmc-")
     ),

@@ -28,6 +28,7 @@ from ._mmc_losses import LOSSES, loss_from_table, most_violated_constraint
 from ._mmc_qp import solve_plane_qp
 from ._spec import AlgorithmSpec, Param
 from ._validation import check_clusterable
+from .exceptions import SolverFailedError
 
 INITS = ("auto", "kmeans", "kmeans-standardized", "pca", "random")
 #: The starts ``init="auto"`` tries, in order (the first wins ties of the objective).
@@ -149,7 +150,7 @@ class _CCCPProblem:
             self.problem,
             solver=solver,
             what="the CCCP subproblem (17) of MMC",
-            advice="Try solver=None (the dual method), a smaller C or a larger l.",
+            advice="Try a smaller C, a larger l or another solver (solver='SCS').",
         )
         return np.asarray(self.u.value, dtype=float), float(self.beta.value)
 
@@ -255,9 +256,15 @@ def solve_mmc(
             A = G @ Xt / n  # eq. (17): the constraint rows
             c = G.sum(axis=1) / n
             delta = _plane_losses(planes, s, loss, beta) / loss_scale
-            if cvx is None:
-                qp = solve_plane_qp(A, c, delta, C, B)
-                u, beta_ = qp.u, qp.beta
+            if solver is None:
+                try:
+                    qp = solve_plane_qp(A, c, delta, C, B)
+                    u, beta_ = qp.u, qp.beta
+                except SolverFailedError:
+                    # The interior-point method stalled (it did on 2 of 175 ionosphere
+                    # fits): this QP goes to cvxpy's default solver instead.
+                    cvx = cvx or _CCCPProblem(d, C, B, max_iter)
+                    u, beta_ = cvx.solve(A, c, delta, None)
             else:
                 u, beta_ = cvx.solve(A, c, delta, solver)
             n_qp += 1
@@ -552,7 +559,7 @@ _C_PARAM = {
         "Weight of the clustering loss against a wide margin, per sample and relative to "
         "the data's largest variance (the same value suits any N and any common unit). "
         "Larger: fits the loss harder (slower, more cutting planes); smaller: wider margin.",
-        low=1e-3,
+        low=1e-4,
         high=100.0,
         log=True,
     )

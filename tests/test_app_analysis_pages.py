@@ -182,7 +182,7 @@ def test_lam_grid_family_reports_the_two_argmaxes():
     metrics = {m.label: m.value for m in at.metric}
     table = at.dataframe[0].value
     best = table.loc[table["msp_heldout"].idxmax()]
-    assert metrics["λ chosen by the held-out MSP"] == f"{best['lam']:g}"
+    assert metrics["λ by the held-out MSP"] == f"{best['lam']:g}"
     assert metrics["its accuracy"] == f"{best['accuracy']:.3f}"
     assert metrics["best accuracy"] == f"{table['accuracy'].max():.3f}"
     assert at.query_params["fam"] == "lam" and at.query_params["method"] == "mspc-eig"

@@ -93,14 +93,14 @@ def test_lam_is_chosen_by_the_score_shown_and_the_in_sample_msp_is_one_click_awa
     at = lam_family
     table = at.dataframe[0].value
     best = table.loc[table["msp_heldout"].idxmax()]
-    assert metrics(at)["λ chosen by the held-out MSP"] == f"{best['lam']:g}"
+    assert metrics(at)["λ by the held-out MSP"] == f"{best['lam']:g}"
     at.radio(key="mva.score").set_value("msp").run()
     clean(at)
     fig = chart(at, "mva.scatter")
     assert "in-sample MSP" in fig["layout"]["xaxis"]["title"]["text"]
     best = table.loc[table["msp"].idxmax()]
     shown = metrics(at)
-    assert shown["λ chosen by the in-sample MSP"] == f"{best['lam']:g}"
+    assert shown["λ by the in-sample MSP"] == f"{best['lam']:g}"
     assert shown["its accuracy"] == f"{best['accuracy']:.3f}"
     sweep = chart(at, "mva.sweep")
     star = next(t for t in sweep["data"] if t["name"].startswith("largest in-sample MSP"))

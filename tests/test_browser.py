@@ -12,6 +12,10 @@ data (``gd._fullData``) and the coloured pixels of its plot area are counted; th
 factor-sweep animation is computed and played (plotly's own ▶ Play) to its last frame, and
 its scatters must keep theirs.
 
+Two users on one server (two browser contexts): uploads stay their own, hostile column names,
+labels and link values make no link and no request, and a refused upload does not stop the
+other user's page.
+
 Skipped when Chromium or Playwright is missing, unless ``CI=true`` (then it fails).
 """
 
@@ -355,3 +359,123 @@ def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
     assert not [u for u in requests if "PlotlyChart" in u], "st.plotly_chart's bundle was loaded"
     webgl = [m for m in console if "webgl" in m.lower()]
     assert not webgl, webgl
+
+
+# ---- several users on one server: uploads, hostile links and names ---------------------------
+
+HOSTILE_NAMES = [
+    "![x](http://example.invalid/pixel.png)",
+    "[Click here to log in again](https://example.invalid/login)",
+    "<img src=http://example.invalid/img.png>",
+    "[j](javascript:alert(1))",
+]
+
+
+def _hostile_links(pg) -> list[str]:
+    """Links on the page that a hostile value could have made (the corpus's domain, or a
+    script)."""
+    hrefs = pg.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+    return [h for h in hrefs if "example.invalid" in h or h.lower().startswith("javascript:")]
+
+
+def _upload(pg, path: Path) -> None:
+    if pg.locator("[data-testid='stFileUploaderDropzoneInput']").count() == 0:
+        pg.get_by_text("Upload a CSV file").click()
+        _wait_idle(pg)
+    pg.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
+    _wait_idle(pg)
+
+
+def _token(pg) -> str | None:
+    from urllib.parse import parse_qs
+
+    return (parse_qs(urlparse(pg.url).query).get("upload") or [None])[0]
+
+
+def test_two_users_on_one_server(server, tmp_path):
+    """Items 1-3 of the hostile-users report with two browser contexts on one server.
+
+    A uploads a file whose column names and labels are Markdown and HTML, and shares its
+    link; B opens it (read-only), uploads a file of their own; A's reload still shows A's
+    file. B opens links whose values are Markdown; A uploads a one-line file of 3 million
+    values while B opens the Cluster page: A's is refused with its reason, B's page draws.
+    No request leaves the machine and no link to the corpus's domain appears anywhere.
+    """
+    from urllib.parse import quote
+
+    sync_playwright = _require_browser()
+    rng = np.random.default_rng(0)
+    header = ["f0", HOSTILE_NAMES[0], HOSTILE_NAMES[1], "class"]
+    lines = [",".join(header)]
+    for i in range(40):
+        a, b, c = rng.normal(3 * (i % 2), 1, 3)
+        lines.append(f"{a:.3f},{b:.3f},{c:.3f},{HOSTILE_NAMES[2 + i % 2]}")
+    mine = tmp_path / "mine.csv"
+    mine.write_text("\n".join(lines) + "\n")
+    theirs = tmp_path / "theirs.csv"
+    theirs.write_text("u,v,label\n" + "".join(f"{i},{i % 5},{i % 2}\n" for i in range(30)))
+    wide = tmp_path / "wide.csv"
+    wide.write_bytes(b",".join([b"1"] * 3_000_000))
+
+    hostile_links = [
+        f"/Cluster?data={quote(HOSTILE_NAMES[0])}&algos={quote(HOSTILE_NAMES[1])}",
+        f"/Cluster?data=synthetic:two_gaussians&gen={quote(HOSTILE_NAMES[2])}",
+        f"/Cluster?ap={quote('kmeans.n_init=' + HOSTILE_NAMES[3])}&view={quote(HOSTILE_NAMES[0])}",
+    ]
+    found: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            ctx_a = browser.new_context(viewport={"width": 1400, "height": 2000})
+            ctx_b = browser.new_context(viewport={"width": 1400, "height": 2000})
+            external = _block_external(ctx_a)
+            external_b = _block_external(ctx_b)
+            a, b = ctx_a.new_page(), ctx_b.new_page()
+
+            # A uploads; column names and labels are Markdown and HTML.
+            a.goto(f"{server}/Data")
+            _wait_idle(a)
+            _upload(a, mine)
+            _assert_no_exception(a, "A's upload")
+            token = _token(a)
+            assert token, f"no upload token in A's link {a.url}"
+            assert "mine.csv" in a.inner_text("[data-testid='stApp']")
+            found += _hostile_links(a)
+            for page in ("Cluster", "Feature_scaling", "Learn"):
+                a.goto(f"{server}/{page}?upload={token}")
+                _wait_idle(a)
+                _assert_no_exception(a, f"A on {page}")
+                found += _hostile_links(a)
+
+            # B opens A's link: A's file, read-only; then B uploads their own.
+            b.goto(f"{server}/Data?upload={token}")
+            _wait_idle(b)
+            assert "mine.csv" in b.inner_text("[data-testid='stApp']")
+            _upload(b, theirs)
+            _assert_no_exception(b, "B's upload")
+            assert _token(b) and _token(b) != token
+
+            # A reloads: still A's file.
+            a.goto(f"{server}/Data?upload={token}")
+            _wait_idle(a)
+            text = a.inner_text("[data-testid='stApp']")
+            assert "mine.csv" in text and "theirs.csv" not in text
+
+            # B opens links whose values are Markdown and HTML.
+            for link in hostile_links:
+                b.goto(server + link)
+                _wait_idle(b)
+                _assert_no_exception(b, link)
+                found += _hostile_links(b)
+
+            # A uploads a one-line file of 3 million values while B opens the Cluster page.
+            _upload(a, wide)
+            b.goto(f"{server}/Cluster")
+            a.get_by_text("3,000,000 columns").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
+            _wait_idle(b)
+            _assert_no_exception(b, "B's Cluster page during A's refused upload")
+            assert b.locator(".js-plotly-plot, .lab-chart").count() > 0
+        finally:
+            browser.close()
+    assert not found, f"links from hostile values: {found}"
+    assert not external and not external_b, f"requests left: {sorted({*external, *external_b})}"
