@@ -13,7 +13,7 @@ accuracy, NMI, Rand, F, time and iterations — so the numbers agree wherever th
   :class:`~clustering.exceptions.DegenerateDataError`, ``ValueError``, ...) become a readable
   ``FitOutcome.error`` instead of an exception, so a page can show the message in place of
   the result;
-- :func:`metrics_table` lays several results out as a :class:`pandas.DataFrame`.
+- the display table of several results is :func:`lab.tables.metrics_table`.
 
 Pure Python: never imports streamlit.
 
@@ -53,14 +53,12 @@ from clustering.registry import ALGORITHMS
 __all__ = [
     "EXPECTED_ERRORS",
     "HELDOUT_RANDOM_STATE",
-    "METRIC_COLUMNS",
     "FitOutcome",
     "FitResult",
     "evaluate",
     "fit_and_evaluate",
     "heldout_msp",
     "heldout_msp_or_reason",
-    "metrics_table",
 ]
 
 #: The seed of the random splits of the lab's held-out MSP (:func:`heldout_msp`): one value
@@ -68,19 +66,6 @@ __all__ = [
 #: and ``Lambda``.
 HELDOUT_RANDOM_STATE = 0
 
-
-#: Keys of :attr:`FitOutcome.metrics` and the column titles :func:`metrics_table` gives them.
-METRIC_COLUMNS: Mapping[str, str] = {
-    "msp": "MSP",
-    "msp_heldout": "held-out MSP",
-    "accuracy": "accuracy",
-    "nmi": "NMI",
-    "rand": "Rand",
-    "ari": "ARI",
-    "f": "F",
-    "seconds": "time (s)",
-    "n_iter": "iterations",
-}
 
 #: Exceptions a method raises on purpose, with a message meant for the user. Anything else
 #: is a bug and propagates.
@@ -191,14 +176,6 @@ class FitOutcome:
         if self.w is None or self.b is None:
             return None
         return np.asarray(X, dtype=np.float64) @ self.w - self.b
-
-    def row(self) -> dict[str, Any]:
-        """The metrics row keyed by display column, with the algorithm's name first."""
-        out: dict[str, Any] = {"algorithm": self.name}
-        for key, title in METRIC_COLUMNS.items():
-            out[title] = self.metrics.get(key)
-        out["error"] = self.error or ""
-        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The outcome as plain JSON values (what an experiment cell stores on disk).
@@ -526,22 +503,3 @@ def kernel_note(estimator) -> str:
         f"RBF width γ = {float(gamma):.3g} ({'given' if given else 'from the data'}) · rank "
         f"{rank} (Nystroem components) · MSPC on {coords} spectral coordinates"
     )
-
-
-def metrics_table(results: Sequence[FitOutcome]):
-    """The metrics rows of several results as a :class:`pandas.DataFrame` (one row each).
-
-    Failed fits keep their row, with empty metrics and the message in ``error``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from lab.evaluation import fit_and_evaluate, metrics_table
-    >>> X = np.array([[0.0, 0], [0, 1], [1, 0], [5, 5], [5, 6], [6, 5]])
-    >>> table = metrics_table([fit_and_evaluate("mspc-eig", {}, X, [0, 0, 0, 1, 1, 1])])
-    >>> list(table.columns)[:4], float(table["accuracy"].iloc[0])
-    (['algorithm', 'MSP', 'held-out MSP', 'accuracy'], 1.0)
-    """
-    import pandas as pd
-
-    return pd.DataFrame([r.row() for r in results])

@@ -14,8 +14,8 @@ import streamlit as st
 
 from clustering import ALGORITHMS
 from lab import plots
-from lab.evaluation import metrics_table
-from ui import cache, presenter, runs, state, widgets
+from lab.tables import metrics_table
+from ui import alerts, cache, downloads, presenter, runs, state, widgets
 from ui import cluster as cluster_ui
 from ui.text import finite
 
@@ -157,7 +157,7 @@ constraint_keys = [r.key for r in ok_results if ALGORITHMS[r.key].constraints]
 
 projected: dict[str, object] = {}
 for result in ok_results:
-    with widgets.guard(title="This view cannot be drawn"):
+    with alerts.guard(title="This view cannot be drawn"):
         projected[result.key] = cache.projection(
             view, current.fingerprint, X, result.w, result.b, ds.feature_names
         )
@@ -192,7 +192,7 @@ for row_size in cluster_ui.grid_rows(len(order)):
                         st.rerun()
                 continue
             result = fitted[key]
-            if not widgets.show_result_problems(result) or key not in projected:
+            if not alerts.show_result_problems(result) or key not in projected:
                 continue
             fig = plots.cluster_scatter(
                 projected[key],
@@ -245,7 +245,7 @@ if constraint_keys:
         st.toast(f"{added} must-link pairs added.")
         st.rerun()
     if c3.button("Cannot-link to the group", key="constraints.cannot", disabled=not chosen):
-        with widgets.guard():
+        with alerts.guard():
             added = state.add_constraints(current.fingerprint, "cannot", chosen)
             st.toast(f"{added} cannot-link pairs added.")
             st.rerun()
@@ -282,7 +282,7 @@ else:
     )
     cols = st.columns(min(len(margin_results), 3))
     for i, result in enumerate(margin_results):
-        with cols[i % len(cols)], widgets.guard(title="The margins cannot be drawn"):
+        with cols[i % len(cols)], alerts.guard(title="The margins cannot be drawn"):
             margins = result.margins(X)
             msp = result.msp if finite(result.msp) else None
             fig = plots.margin_histogram(margins, result.labels, msp, rho, title=result.name)
@@ -328,7 +328,7 @@ if stepper is not None and k == 2:
     # On request only: the figure with its frames is the page's heaviest to draw (see
     # bench/RESULTS.md).
     if st.toggle("Replay it", key="cluster.steps_on"):
-        with widgets.guard(title="The iterations cannot be replayed"):
+        with alerts.guard(title="The iterations cannot be replayed"):
             steps = cluster_ui.mspc_steps(current.fingerprint, X, stepper.params)
             feats = (0, 1 if ds.n_features > 1 else 0)
             if view.startswith("features:"):
@@ -352,7 +352,7 @@ if cost.refused:
 elif st.button(f"Compute the MSP curve ({cost.describe()})", key="cluster.curve"):
     state.set_widget("cluster.curve_for", curve_key)
 if state.widget_value("cluster.curve_for") == curve_key:
-    with widgets.guard(title="The MSP curve cannot be computed"):
+    with alerts.guard(title="The MSP curve cannot be computed"):
         curve = cluster_ui.msp_curve(current.fingerprint, X, lam, reg)
         fig = plots.msp_curve_figure(curve)
         figures["msp-curve"] = fig
@@ -362,8 +362,8 @@ if state.widget_value("cluster.curve_for") == curve_key:
 # ---- downloads --------------------------------------------------------------------------
 st.subheader("Downloads")
 d1, d2, d3 = st.columns(3)
-widgets.download_labels(ds, results, key="download.labels", container=d1)
-widgets.download_config(
+downloads.download_labels(ds, results, key="download.labels", container=d1)
+downloads.download_config(
     key="download.config",
     container=d2,
     extra={
@@ -376,6 +376,6 @@ widgets.download_config(
 if figures:
     with d3:
         name = st.selectbox("Figure", list(figures), key="download.figure_name")
-        widgets.download_figure(figures[name], f"{ds.name}-{name}", key="download.figure")
+        downloads.download_figure(figures[name], f"{ds.name}-{name}", key="download.figure")
 
 state.sync_to_url()

@@ -17,8 +17,8 @@ import datasets
 from clustering import ALGORITHMS
 from lab import plots
 from lab.experiments import protocols
+from ui import alerts, downloads, presenter, state, widgets
 from ui import analysis as ua
-from ui import presenter, state, widgets
 from ui.text import finite, number, plain
 
 st.set_page_config(page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide")
@@ -133,7 +133,7 @@ else:
 
 signature = (family, source, key, tuple(sorted(fit_params.items())), lam, current.fingerprint)
 if st.button("Compute the family", type="primary", key="mva.run"):
-    with widgets.guard("The runs could not be computed"):
+    with alerts.guard("The runs could not be computed"):
         if family == "lam":
             sweep = ua.run_with_progress(
                 protocols.lam_sweep,
@@ -227,7 +227,7 @@ else:
     with st.expander("Every run"):
         st.dataframe(table, hide_index=True, width="stretch")
     d = st.columns(2)
-    widgets.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
+    downloads.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
     d[1].download_button(
         "Runs (CSV)",
         data=table.to_csv(index=False),

@@ -9,12 +9,15 @@ from typing import Any
 import streamlit as st
 
 from .. import uploads, url
+from ._data import (
+    get_data_choice,
+    set_data_choice,
+)
 from ._session import (
     KEYS,
     get,
     get_algorithm_params,
     get_algorithms,
-    get_data_choice,
     get_lam,
     get_n_clusters,
     get_presenter,
@@ -22,7 +25,6 @@ from ._session import (
     get_view,
     set_algorithm_params,
     set_algorithms,
-    set_data_choice,
     set_lam,
     set_n_clusters,
     set_presenter,
