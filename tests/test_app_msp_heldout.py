@@ -281,3 +281,17 @@ def test_compare_corners_give_both_msps():
 
     cell = CompareCell("row", "kmeans", "ok", accuracy=0.9, msp=0.8, msp_heldout=0.7, seconds=0.1)
     assert cell.corner() == "acc 0.90 · MSP 0.80 · held-out 0.70 · 0.10 s"
+
+
+def test_learn_says_why_the_held_out_msp_is_undefined_without_a_regulariser():
+    # Λ = none (λ unused): the MPM fitted on half of a small cluster has singular covariances
+    # in 55 dimensions, so the held-out MSP is undefined; the page says so, no traceback.
+    at = page(LEARN, **TWO_GAUSSIANS, reg="none")
+    table = splits_table(at)
+    undefined = int(table["msp_heldout"].isna().sum())
+    assert undefined > 0
+    note = next(c.value for c in at.caption if "is undefined here" in c.value)
+    assert note.startswith(
+        f"The held-out MSP of {undefined} of the {len(table)} labelings is undefined here:"
+    )
+    assert "singular" in note
