@@ -13,7 +13,7 @@ import datasets
 from datasets.export import safe_frame
 from datasets.synthetic import GENERATORS
 from lab.plots import TEMPLATE, cluster_colors, relayout
-from ui import cache, presenter, state, uploads, widgets
+from ui import alerts, cache, presenter, state, uploads, widgets
 from ui.text import plain, plain_lines
 
 st.set_page_config(
@@ -211,7 +211,7 @@ with left:
             except datasets.DatasetError as err:
                 upload_error = err
             if upload_error is not None:
-                widgets.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
+                alerts.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
             st.caption(state.upload_link_note(upload_kind=True))
     else:
         keys = list(GENERATORS)
@@ -253,7 +253,7 @@ with left:
             new_choice.kind, new_choice.name, new_choice.params, bool(normalize)
         )
         if new_choice != choice:
-            with widgets.guard(title="This data set cannot be used"):
+            with alerts.guard(title="This data set cannot be used"):
                 if new_choice.kind == "upload":
                     cache.load_choice(new_choice, state.get_upload())
                 else:

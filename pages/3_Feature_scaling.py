@@ -17,8 +17,8 @@ from clustering.mspc import INITS
 from lab import plots
 from lab.animation import DEFAULT_FACTORS, PRESETS
 from lab.experiments import protocols
+from ui import alerts, cache, downloads, presenter, state, widgets
 from ui import analysis as ua
-from ui import cache, presenter, state, widgets
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
@@ -281,7 +281,7 @@ for rb, ra in zip(before, after, strict=True):
         (right, ra, "after", factors),
     ):
         with column:
-            if not widgets.show_result_problems(result):
+            if not alerts.show_result_problems(result):
                 continue
             w = ui_scaling.hyperplane_in_original_units(result.w, factor_vec)
             acc = result.metrics.get("accuracy")
@@ -382,7 +382,7 @@ else:
         help="Theorem 1 is about a fixed labeling: we keep these labels, rescale the "
         "features with the sliders above, and compute the MSP again.",
     )
-    with widgets.guard("The MSP could not be computed"):
+    with alerts.guard("The MSP could not be computed"):
         checks = ua.theorem1_table(
             current.fingerprint, tuple(float(f) for f in factors), lam, X, choices[which]
         )
@@ -472,7 +472,7 @@ else:
         n_rep,
     )
     if st.button("Run the experiment", type="primary", key="fs.s.run", disabled=not methods):
-        with widgets.guard("The experiment could not run"):
+        with alerts.guard("The experiment could not run"):
             result = ua.run_with_progress(
                 protocols.afs_sensitivity,
                 X,
@@ -513,7 +513,7 @@ else:
         with st.expander("Every run"):
             st.dataframe(runs, hide_index=True, width="stretch")
         d_cols = st.columns(3)
-        widgets.download_figure(
+        downloads.download_figure(
             fig,
             "afs-sensitivity",
             key="fs.s.download",
@@ -533,15 +533,15 @@ else:
 
 st.divider()
 dl = st.columns(3)
-widgets.download_figure(
+downloads.download_figure(
     comparison_fig,
     "before-after",
     key="fs.download.fig",
     label="Before/after figure (HTML)",
     container=dl[0],
 )
-widgets.download_labels(ds, after, key="fs.download.labels", container=dl[1])
-widgets.download_config(
+downloads.download_labels(ds, after, key="fs.download.labels", container=dl[1])
+downloads.download_config(
     "fs.download.config",
     extra={"scaling_factors_vector": [float(f) for f in factors]},
     container=dl[2],

@@ -15,8 +15,8 @@ import streamlit as st
 
 from clustering import ALGORITHMS
 from lab import plots
+from ui import alerts, cache, learn, presenter, state, widgets
 from ui import analysis as ua
-from ui import cache, learn, presenter, state, widgets
 from ui.text import plain
 
 st.set_page_config(page_title="Learn · Discriminative Clustering Lab", layout="wide")
@@ -63,7 +63,7 @@ if "mspc-mpm" in ALGORITHMS:
 if source == "true classes":
     labels = y
 else:
-    if mspc_result is None or not widgets.show_result_problems(mspc_result):
+    if mspc_result is None or not alerts.show_result_problems(mspc_result):
         st.stop()
     labels = mspc_result.labels
 if learn.n_clusters_of(labels) != 2:
@@ -97,7 +97,7 @@ with left:
     )
     st.caption("λΛ is the regulariser of eq. (3), set in the sidebar.")
 with right:
-    with widgets.guard("The MPM could not be fitted"):
+    with alerts.guard("The MPM could not be fitted"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
         c = st.columns(3)
         c[0].metric("κ", f"{mpm['kappa']:.3f}", help="Optimal value of eq. (2).")
@@ -194,7 +194,7 @@ with left:
         "[-1, 1].",
     )
 splits = None
-with right, widgets.guard("The MSPs could not be computed"):
+with right, alerts.guard("The MSPs could not be computed"):
     pair_ds = cache.load_bundled(pair, True)
     extra: tuple = ()
     if "mspc-mpm" in ALGORITHMS:
@@ -264,7 +264,7 @@ with right:
     extra = ()
     if source != "true classes":
         extra = (("MSPC (MPM) clustering", ua.as_bytes(labels)),)
-    with widgets.guard("The bound could not be computed"):
+    with alerts.guard("The bound could not be computed"):
         bound_table = ua.random_labelings_bound(
             current.fingerprint,
             lam_eff,
@@ -331,7 +331,7 @@ with right:
         )
     else:
         st.caption(f"A random {d} × {d} matrix P (condition number {condition:.0f}).")
-    with widgets.guard("The MSP could not be computed"):
+    with alerts.guard("The MSP could not be computed"):
         checks = ua.theorem1_table(current.fingerprint, transform, lam_eff, X, labels)
         if kind != "rescale every feature":
             zero = ua.theorem1_table(current.fingerprint, transform, 0.0, X, labels, ("diag",))
@@ -385,7 +385,7 @@ with left:
         "the hyperplane, ρ = 1 for half the distance between the cluster means.",
     )
 with right:
-    with widgets.guard("The guarantee could not be computed"):
+    with alerts.guard("The guarantee could not be computed"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
         margins = X @ mpm["w"] - mpm["b"]
         presenter.chart(
@@ -428,7 +428,7 @@ with left:
         "well separated clusters; compare MSPs across $k$ with that in mind."
     )
 with right:
-    with widgets.guard("The multi-class MSPs could not be computed"):
+    with alerts.guard("The multi-class MSPs could not be computed"):
         multi = [("the labeling above", labels)]
         if learn.n_clusters_of(y) > 2:
             multi.append(("true classes", y))

@@ -13,7 +13,7 @@ import streamlit as st
 
 import datasets
 from lab import plots
-from ui import compare, presenter, state, widgets
+from ui import alerts, compare, presenter, state, widgets
 from ui.text import plain
 
 st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")
@@ -25,7 +25,7 @@ current = widgets.data_caption()
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters")
+    k = widgets.n_clusters_control("n_clusters", current=current)
     lam = widgets.lam_slider("lam")
     reg = widgets.regularizer_select("regularizer")
     tasks = datasets.list_datasets("tasks")
@@ -63,7 +63,7 @@ if not keys:
 else:
     params = {key: state.get_algorithm_params(key) for key in keys}
     st.caption(widgets.msp_note(lam, reg))
-    with widgets.guard("The comparison failed"), st.spinner("Fitting every panel…"):
+    with alerts.guard("The comparison failed"), st.spinner("Fitting every panel…"):
         rows, cells = compare.grid(
             keys,
             params,

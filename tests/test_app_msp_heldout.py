@@ -93,14 +93,14 @@ def test_lam_is_chosen_by_the_score_shown_and_the_in_sample_msp_is_one_click_awa
     at = lam_family
     table = at.dataframe[0].value
     best = table.loc[table["msp_heldout"].idxmax()]
-    assert metrics(at)["λ chosen by the held-out MSP"] == f"{best['lam']:g}"
+    assert metrics(at)["λ by the held-out MSP"] == f"{best['lam']:g}"
     at.radio(key="mva.score").set_value("msp").run()
     clean(at)
     fig = chart(at, "mva.scatter")
     assert "in-sample MSP" in fig["layout"]["xaxis"]["title"]["text"]
     best = table.loc[table["msp"].idxmax()]
     shown = metrics(at)
-    assert shown["λ chosen by the in-sample MSP"] == f"{best['lam']:g}"
+    assert shown["λ by the in-sample MSP"] == f"{best['lam']:g}"
     assert shown["its accuracy"] == f"{best['accuracy']:.3f}"
     sweep = chart(at, "mva.sweep")
     star = next(t for t in sweep["data"] if t["name"].startswith("largest in-sample MSP"))
@@ -281,3 +281,34 @@ def test_compare_corners_give_both_msps():
 
     cell = CompareCell("row", "kmeans", "ok", accuracy=0.9, msp=0.8, msp_heldout=0.7, seconds=0.1)
     assert cell.corner() == "acc 0.90 · MSP 0.80 · held-out 0.70 · 0.10 s"
+
+
+def test_learn_says_why_the_held_out_msp_is_undefined_without_a_regulariser():
+    # Λ = none (λ unused): the MPM fitted on half of a small cluster has singular covariances
+    # in 55 dimensions, so the held-out MSP is undefined; the page says so, no traceback.
+    at = page(LEARN, **TWO_GAUSSIANS, reg="none")
+    table = splits_table(at)
+    undefined = int(table["msp_heldout"].isna().sum())
+    assert undefined > 0
+    note = next(c.value for c in at.caption if "is undefined here" in c.value)
+    assert note.startswith(
+        f"The held-out MSP of {undefined} of the {len(table)} labelings is undefined here:"
+    )
+    assert "singular" in note
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_the_lab_shows_the_held_out_msp_mspc_reports(k):
+    # The lab's one held-out MSP (splits seeded with HELDOUT_RANDOM_STATE) is the fitted
+    # model's msp_heldout_ when the model is fitted with random_state = 0, as every page fits.
+    import datasets
+    from clustering import MSPC
+    from lab.evaluation import HELDOUT_RANDOM_STATE, fit_and_evaluate, heldout_msp
+
+    ds = datasets.load("wine:1v2", normalize=True)
+    model = MSPC(lam=0.2, n_clusters=k, random_state=HELDOUT_RANDOM_STATE).fit(ds.X)
+    assert heldout_msp(ds.X, model.labels_, 0.2, "diag") == pytest.approx(
+        model.msp_heldout_, abs=1e-12
+    )
+    fit = fit_and_evaluate("mspc-mpm", {"lam": 0.2, "n_clusters": k}, ds.X, ds.y)
+    assert fit.msp_heldout == pytest.approx(model.msp_heldout_, abs=1e-12)

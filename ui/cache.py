@@ -72,7 +72,8 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
     return datasets.normalize(dataset) if normalize else dataset
 
 
-@st.cache_data(max_entries=8, show_spinner="Reading the file…")
+# Uploads are large: few entries, each dropped an hour after it was made.
+@st.cache_data(max_entries=4, ttl=3600, show_spinner="Reading the file…")
 def read_upload(
     content: bytes,
     name: str,
@@ -316,7 +317,15 @@ def fit_many(
     out = []
     for i, key in enumerate(keys):
         if bar is not None:
-            bar.progress(i / len(keys), text=f"Running {ALGORITHMS[key].name}…")
+            try:
+                cost = predict_cost(key, X.shape[0], X.shape[1], params.get(key, {}))
+                expected = f" (predicted {cost.describe()})"
+            except (KeyError, TypeError, ValueError, IndexError):
+                expected = ""
+            bar.progress(
+                i / len(keys),
+                text=f"Running {ALGORITHMS[key].name}{expected}: {i} of {len(keys)} done…",
+            )
         takes = ALGORITHMS[key].constraints
         out.append(
             fit(

@@ -9,12 +9,15 @@ from typing import Any
 import streamlit as st
 
 from .. import uploads, url
+from ._data import (
+    get_data_choice,
+    set_data_choice,
+)
 from ._session import (
     KEYS,
     get,
     get_algorithm_params,
     get_algorithms,
-    get_data_choice,
     get_lam,
     get_n_clusters,
     get_presenter,
@@ -22,7 +25,6 @@ from ._session import (
     get_view,
     set_algorithm_params,
     set_algorithms,
-    set_data_choice,
     set_lam,
     set_n_clusters,
     set_presenter,
@@ -132,7 +134,7 @@ def sync_from_url(force: bool = False) -> list[str]:
     decoded = url.decode(_query(), repeated=_repeated())
     problems = list(decoded.warnings)
     if decoded.data is not None:
-        set_data_choice(decoded.data, chosen=True)
+        set_data_choice(decoded.data, chosen=True, propose_k=False)
     if decoded.algorithms is not None:
         set_algorithms(decoded.algorithms)
     if decoded.lam is not None:
