@@ -225,7 +225,15 @@ else:
     m[3].metric("points", int(table[score].notna().sum()))
     st.caption(ua.family_note(table), help="Computed from the runs above.")
     with st.expander("Every run"):
-        st.dataframe(table, hide_index=True, width="stretch")
+        msp_lam = protocols.SWEEP_MSP_LAM if family == "lam" else lam
+        st.dataframe(
+            table,
+            hide_index=True,
+            width="stretch",
+            column_config=widgets.msp_column_config(
+                msp_lam, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+            ),
+        )
     d = st.columns(2)
     downloads.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
     d[1].download_button(
@@ -235,7 +243,8 @@ else:
         mime="text/csv",
         key="mva.download.csv",
         on_click="ignore",
-        help="One row per run: its name, MSP, accuracy, size and time.",
+        help="One row per run: its name, in-sample MSP (msp), held-out MSP (msp_heldout), "
+        "accuracy, size and time.",
     )
 
     if choice is not None:

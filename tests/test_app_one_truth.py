@@ -176,3 +176,29 @@ def test_learn_multiclass_table_has_no_bare_none():
     table = next(d.value for d in at.dataframe if "MSP_k" in d.value.columns)
     assert not table.isna().any().any(), table
     assert "— (k = 3)" in set(table["binary MSP (k = 2)"]), table
+
+
+def test_presenter_mode_enlarges_chart_text_and_names_slides_by_page_method_and_data():
+    at = _open("pages/2_Cluster.py", {"data": "breast", "algos": "mspc-mpm,kmeans", "present": "1"})
+    specs = {c.proto.id: json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.proto.spec}
+    assert specs
+    for spec in specs.values():
+        layout = spec["layout"]
+        assert layout["font"]["size"] >= 18
+        for name, axis in layout.items():
+            if name.startswith(("xaxis", "yaxis")):
+                assert axis["tickfont"]["size"] >= 16, (name, axis.get("tickfont"))
+        for note in layout.get("annotations", []):
+            assert note["font"]["size"] >= 16
+    names = [name for name, _ in at.session_state["presenter.figures"]]
+    assert "Cluster - MSPC (MPM) - breast - MSP" in " | ".join(names), names
+    assert any(n.startswith("Cluster - k-means - breast") for n in names), names
+    (prepare,) = [b for b in at.button if b.key == "presenter.prepare"]
+    assert f"{len(names)} figures" in prepare.label
+    # Off: the page's own sizes (Streamlit's 12 px base).
+    at.toggle(key="presenter.toggle").set_value(False).run()
+    small = [
+        json.loads(c.proto.spec)["layout"].get("font", {}).get("size")
+        for c in at.get("plotly_chart")
+    ]
+    assert all(s is None or s < 18 for s in small), small

@@ -72,7 +72,8 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
     return datasets.normalize(dataset) if normalize else dataset
 
 
-@st.cache_data(max_entries=8, show_spinner="Reading the file…")
+# Uploads are large: few entries, each dropped an hour after it was made.
+@st.cache_data(max_entries=4, ttl=3600, show_spinner="Reading the file…")
 def read_upload(
     content: bytes,
     name: str,

@@ -49,7 +49,7 @@ MAX_BYTES = 400_000_000
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@st.cache_data(max_entries=4, ttl=3600, show_spinner=False)
 def preview(content: bytes) -> CsvPreview | None:
     """:func:`datasets.upload.preview_csv` of an uploaded file: its columns and label guess,
     read with :func:`datasets.read_csv`'s limits and decoding (``None`` when the reader

@@ -69,6 +69,7 @@ def _defaults() -> dict[str, Any]:
         KEYS.PRESENTER: False,
         KEYS.UPLOAD_TOKEN: "",
         KEYS.UPLOAD_OWN_TOKEN: "",
+        KEYS.PAGE: "",
     }
 
 
