@@ -202,3 +202,41 @@ def test_presenter_mode_enlarges_chart_text_and_names_slides_by_page_method_and_
         for c in at.get("plotly_chart")
     ]
     assert all(s is None or s < 18 for s in small), small
+
+
+def _titles(at) -> list[str]:
+    out = []
+    for c in at.get("plotly_chart"):
+        title = json.loads(c.proto.spec)["layout"].get("title", {})
+        out.append(title.get("text", "") if isinstance(title, dict) else str(title))
+    return out
+
+
+def test_k_follows_the_data_and_the_margin_view_shows_one_cluster_against_the_rest():
+    at = _open("pages/1_Data.py", {"algos": "mspc-mpm,kmeans"})
+    at.radio(key="data.source").set_value("multiclass").run()
+    at.selectbox(key="data.multiclass").set_value("iris").run()
+    assert at.session_state["dcl.data"].name == "iris"
+    at.switch_page("pages/2_Cluster.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.number_input(key="n_clusters").value == 3
+    assert "k = 3: the number of classes of iris." in _captions(at)
+    # k > 2: one cluster against the rest instead of a notice, for every method.
+    assert not any("two clusters" in i.value for i in at.info)
+    titles = _titles(at)
+    assert sum("cluster 0 vs the rest" in t for t in titles) == 2, titles
+    at.selectbox(key="cluster.vs_rest").set_value(2).run()
+    titles = _titles(at)
+    assert sum("cluster 2 vs the rest" in t for t in titles) == 2, titles
+    # Compare follows the same k.
+    at.switch_page("pages/7_Compare.py").run()
+    assert at.number_input(key="n_clusters").value == 3
+
+
+def test_a_method_waiting_for_its_button_says_why_in_the_metrics_table():
+    at = _open("pages/2_Cluster.py", {"data": "ionosphere", "algos": "mspc-mpm,kmeans", "k": "3"})
+    table = next(d.value for d in at.dataframe if "algorithm" in d.value.columns)
+    rows = table.set_index("algorithm")
+    assert "MSPC (MPM)" in rows.index, table
+    assert rows.loc["MSPC (MPM)", "error"].startswith("waits for its Run button (predicted ")
+    assert not rows.loc["k-means", "error"]

@@ -558,7 +558,8 @@ def msp_accuracy_family(
     -------
     DataFrame
         ``name``, ``msp`` (in-sample), ``msp_heldout`` (:func:`lab.evaluation.heldout_msp`,
-        same ``lam`` and ``Lambda``), ``accuracy``, ``n_samples``, ``n_features``,
+        same ``lam`` and ``Lambda``), ``accuracy``, ``smallest`` (points in the smallest
+        cluster; 0 when the fit failed), ``n_samples``, ``n_features``,
         ``seconds``, ``error``; one row per task, in order. Correlate with
         ``pearson(df.msp_heldout, df.accuracy)``.
     """
@@ -575,6 +576,7 @@ def msp_accuracy_family(
                 "msp": outcome.msp,
                 "msp_heldout": outcome.msp_heldout,
                 "accuracy": outcome.accuracy,
+                "smallest": _smallest_cluster(outcome.labels),
                 "n_samples": X.shape[0],
                 "n_features": X.shape[1],
                 "seconds": outcome.seconds,
@@ -589,9 +591,16 @@ def msp_accuracy_family(
             "msp",
             "msp_heldout",
             "accuracy",
+            "smallest",
             "n_samples",
             "n_features",
             "seconds",
             "error",
         ],
     )
+
+
+def _smallest_cluster(labels) -> int:
+    if labels is None:
+        return 0
+    return int(np.unique(np.asarray(labels), return_counts=True)[1].min())
