@@ -77,11 +77,19 @@ with st.sidebar:
         "MSP.",
     )
     ua.set_url_value("method", key)
-    lam = widgets.lam_slider(
-        "mva.lam",
-        help="λ of every run in the task families (the λ-grid family tries them all). The "
-        "MSP of each run is measured with the method's own λ, as in the paper.",
-    )
+    if state.widget_value("mva.family") == "lam":
+        # The λ-grid family tries every λ of the grid: no slider that it would ignore.
+        lam = state.get_lam()
+        st.caption(
+            f"λ: the λ-grid family fits every λ from {protocols.DEFAULT_LAMS[0]:g} to "
+            f"{protocols.DEFAULT_LAMS[-1]:g}; the λ slider is for the task families."
+        )
+    else:
+        lam = widgets.lam_slider(
+            "mva.lam",
+            help="λ of every run in the task families. The MSP of each run is measured with "
+            "the method's own λ, as in the paper.",
+        )
     reg = widgets.regularizer_select("mva.regularizer")
     params = widgets.algorithm_params(key, widget_prefix="mva.param")
 
@@ -132,7 +140,14 @@ else:
     )
 
 signature = (family, source, key, tuple(sorted(fit_params.items())), lam, current.fingerprint)
-if st.button("Compute the family", type="primary", key="mva.run"):
+# A first visit shows the λ grid on the current data when it is predicted to be quick
+# (every run is cached, so coming back costs nothing); other families wait for the button.
+first = state.widget_value("mva.result") is None
+cheap = family == "lam" and ua.sweep_is_cheap(key, ds.n_samples, ds.n_features, len(lams))
+pressed = st.button("Compute the family", type="primary", key="mva.run")
+asked = bool(state.widget_value(ua.RUN_ONCE, False))  # a Home demo's button
+state.set_widget(ua.RUN_ONCE, False)
+if pressed or asked or (first and cheap):
     with alerts.guard("The runs could not be computed"):
         if family == "lam":
             sweep = ua.run_with_progress(
