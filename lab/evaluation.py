@@ -58,6 +58,7 @@ __all__ = [
     "evaluate",
     "fit_and_evaluate",
     "heldout_msp",
+    "heldout_msp_or_reason",
 ]
 
 #: The seed of the random splits of the lab's held-out MSP (:func:`heldout_msp`): one value
@@ -282,7 +283,7 @@ def heldout_msp(X, labels, lam: float, regularizer: str) -> float | None:
     ``Lambda`` give the same number wherever the lab shows it. A cluster too small to hold
     any point out (fewer than two points) scores 0, as MSPC's ``msp_heldout_`` does:
     nothing of it can be validated. ``None`` for a single cluster or when the MPM cannot
-    be fitted (as :func:`evaluate`'s ``msp``).
+    be fitted (:func:`heldout_msp_or_reason` says why).
 
     Examples
     --------
@@ -295,20 +296,33 @@ def heldout_msp(X, labels, lam: float, regularizer: str) -> float | None:
     >>> round(heldout_msp(noise, halves, 0.01, "diag"), 3)
     0.0
     """
+    return heldout_msp_or_reason(X, labels, lam, regularizer)[0]
+
+
+def heldout_msp_or_reason(X, labels, lam: float, regularizer: str) -> tuple[float | None, str]:
+    """:func:`heldout_msp` and, when it is ``None``, the reason (``""`` otherwise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(40, 30))  # fewer points than features
+    >>> value, reason = heldout_msp_or_reason(X, np.arange(40) % 2, 0.0, "none")
+    >>> value is None, "singular" in reason
+    (True, True)
+    """
     labels = np.asarray(labels)
     _values, counts = np.unique(labels, return_counts=True)
     if counts.shape[0] < 2:
-        return None
+        return None, "a single cluster: nothing to separate."
     if counts.min() < min_cluster_size(DEFAULT_N_SPLITS):
-        return 0.0
+        return 0.0, ""
     try:
-        return float(
-            _metrics.msp_heldout_score(
-                X, labels, lam=lam, regularizer=regularizer, random_state=HELDOUT_RANDOM_STATE
-            )
+        value = _metrics.msp_heldout_score(
+            X, labels, lam=lam, regularizer=regularizer, random_state=HELDOUT_RANDOM_STATE
         )
-    except (ValueError, np.linalg.LinAlgError, ArithmeticError):
-        return None
+    except (DegenerateDataError, ValueError, np.linalg.LinAlgError, ArithmeticError) as err:
+        return None, str(err) or type(err).__name__
+    return float(value), ""
 
 
 def _hyperplane(estimator, X, labels, lam, regularizer):

@@ -272,7 +272,7 @@ def nonsense_splits(
     """
     from clustering import MSPC
     from clustering.metrics import clustering_accuracy
-    from lab.evaluation import heldout_msp
+    from lab.evaluation import heldout_msp_or_reason
 
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
@@ -320,8 +320,9 @@ def nonsense_splits(
         else:
             try:
                 row["msp"] = float(msp_score(X, labels, lam=lam_eff, regularizer=regularizer))
-                held = heldout_msp(X, labels, lam_eff, regularizer)
+                held, reason = heldout_msp_or_reason(X, labels, lam_eff, regularizer)
                 row["msp_heldout"] = np.nan if held is None else float(held)
+                row["error"] = "" if held is not None else f"held-out MSP undefined: {reason}"
             except (ValueError, np.linalg.LinAlgError, ArithmeticError) as err:
                 row["error"] = str(err)
         rows.append(row)

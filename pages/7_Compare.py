@@ -25,7 +25,7 @@ current = widgets.data_caption()
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters")
+    k = widgets.n_clusters_control("n_clusters", current=current)
     lam = widgets.lam_slider("lam")
     reg = widgets.regularizer_select("regularizer")
     tasks = datasets.list_datasets("tasks")

@@ -139,7 +139,9 @@ def test_a_method_above_the_auto_run_limit_waits_for_its_button(monkeypatch):
     clean(at)
     assert "scatter.kmeans" not in charts(at)
     assert "scatter.mspc-eig" in charts(at)  # the cheap one ran by itself
-    assert list(metrics(at).index) == ["MSPC (EIG)"]
+    # The waiting method has a row saying why, and no numbers.
+    assert list(metrics(at).index) == ["MSPC (EIG)", "k-means"]
+    assert metrics(at).loc["k-means", "error"].startswith("waits for its Run button")
     waiting = " ".join(i.value for i in at.info)
     assert "predicted to take about 60 s" in waiting and "k-means" in waiting
     at.button(key="cluster.run.kmeans").click().run()
@@ -170,7 +172,8 @@ def test_number_of_clusters_in_the_url_round_trip_and_binary_methods_say_so():
     assert at.query_params["k"] == ["3"] or at.query_params["k"] == "3"
     panel = " ".join(i.value for i in at.info)
     assert "MMC (NMI loss) is a two-cluster method by nature" in panel
-    assert list(metrics(at).index) == ["k-means"]
+    assert list(metrics(at).index) == ["k-means", "MMC (NMI loss)"]
+    assert metrics(at).loc["MMC (NMI loss)", "error"].startswith("not run: a two-cluster method")
     assert "ARI" in metrics(at).columns
     scatter = charts(at)["scatter.kmeans"]
     clusters = {t["legendgroup"] for t in scatter["data"] if t.get("legendgroup")}

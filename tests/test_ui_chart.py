@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import plotly
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
@@ -51,10 +52,34 @@ def test_the_element_sends_the_figure_and_plotly_js_address(monkeypatch):
     assert charts["one"]["height"] == 300
     # plotly.js comes from the app's own server: the plotly package's file, not a CDN.
     src = charts["one"]["src"]
-    assert src == "/component/ui.chart.plotlyjs/plotly.min.js"
-    assert (lab_chart.PLOTLY_DIR / lab_chart.PLOTLY_FILE).is_file()
+    package_file = lab_chart.PLOTLY_DIR / lab_chart.PLOTLY_FILE
+    assert package_file.is_file()
+    assert src in (
+        "/component/ui.chart.plotlyjs/plotly.min.js",
+        f"/app/static/plotly-{plotly.__version__}.min.js",
+    ), src
     # No selection yet: the same empty event st.plotly_chart returns.
     assert "selected 0" in [m.value for m in at.markdown]
+
+
+def test_plotly_js_is_copied_into_the_static_folder_once(tmp_path, monkeypatch):
+    """With the app's static folder served, plotly.js is the package's file copied there
+    (same bytes and modification time, so its Last-Modified is the package's)."""
+    from types import SimpleNamespace
+
+    from streamlit.runtime.scriptrunner_utils import script_run_context
+
+    ctx = SimpleNamespace(main_script_path=str(tmp_path / "app.py"))
+    monkeypatch.setattr(script_run_context, "get_script_run_ctx", lambda **kw: ctx)
+    monkeypatch.setattr(lab_chart.config, "get_option", lambda name: name.endswith("Serving"))
+    name = lab_chart._static_copy()
+    copy = tmp_path / "static" / name
+    package_file = lab_chart.PLOTLY_DIR / lab_chart.PLOTLY_FILE
+    assert copy.read_bytes() == package_file.read_bytes()
+    assert copy.stat().st_mtime == package_file.stat().st_mtime
+    before = copy.stat().st_ino
+    assert lab_chart._static_copy() == name and copy.stat().st_ino == before  # not copied again
+    assert [p.name for p in (tmp_path / "static").iterdir()] == [name]
 
 
 def test_pages_under_apptest_get_st_plotly_chart():

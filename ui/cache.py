@@ -317,7 +317,15 @@ def fit_many(
     out = []
     for i, key in enumerate(keys):
         if bar is not None:
-            bar.progress(i / len(keys), text=f"Running {ALGORITHMS[key].name}…")
+            try:
+                cost = predict_cost(key, X.shape[0], X.shape[1], params.get(key, {}))
+                expected = f" (predicted {cost.describe()})"
+            except (KeyError, TypeError, ValueError, IndexError):
+                expected = ""
+            bar.progress(
+                i / len(keys),
+                text=f"Running {ALGORITHMS[key].name}{expected}: {i} of {len(keys)} done…",
+            )
         takes = ALGORITHMS[key].constraints
         out.append(
             fit(

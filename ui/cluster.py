@@ -279,3 +279,28 @@ def lasso_indices(event: Any, figure: Any) -> list[int]:
             data = trace.customdata[point["point_index"]]
         chosen.append(int(np.ravel(data)[0]))
     return chosen
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _one_vs_rest(
+    data_fingerprint: str, labels: tuple, cluster: int, lam: float, regularizer: str, _X
+) -> tuple[np.ndarray, float, float]:
+    from clustering.mpm import fit_mpm_to_labels
+
+    binary = (np.asarray(labels) == cluster).astype(int)
+    sol, w, b = fit_mpm_to_labels(np.asarray(_X, dtype=np.float64), binary, lam, regularizer)
+    return np.asarray(w), float(b), float(sol.alpha)
+
+
+def one_vs_rest(
+    data_fingerprint: str, X: np.ndarray, labels, cluster: int, lam: float, regularizer: str
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The margins view of one cluster of a k-cluster labeling against the rest: the
+    signed margins of the MPM fitted to "cluster against the rest", the 0/1 labels (1: the
+    cluster) and that MPM's MSP (cached)."""
+    labels = np.asarray(labels)
+    w, b, alpha = _one_vs_rest(
+        data_fingerprint, tuple(labels.tolist()), int(cluster), float(lam), str(regularizer), X
+    )
+    margins = np.asarray(X, dtype=np.float64) @ w - b
+    return margins, (labels == cluster).astype(int), alpha

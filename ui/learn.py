@@ -97,6 +97,15 @@ def heldout_note(table: pd.DataFrame) -> str:
     """
     ok = table[np.isfinite(table["msp"].astype(float)) & np.isfinite(table["msp_heldout"])]
     parts = []
+    undefined = table[~np.isfinite(table["msp_heldout"].astype(float))]
+    if len(undefined):
+        reason = str(undefined["error"].iloc[0]).removeprefix("held-out MSP undefined: ")
+        parts.append(
+            f"The held-out MSP of {len(undefined)} of the {len(table)} labelings is undefined "
+            f"here: {reason}"
+        )
+    if ok.empty:
+        return " ".join(parts)
     true = ok[ok["kind"] == "true classes"]
     true_ho = None
     if not true.empty:

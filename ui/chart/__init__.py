@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,16 +63,47 @@ def use_component() -> bool:
 
 
 def _plotly_url() -> str:
-    """URL of plotly.js on this server. The folder is registered as a static component
-    folder (Streamlit serves it under ``/component/<name>/``), once per server."""
+    """URL of plotly.js on this server: the app's static folder when the server serves it
+    (a copy made once; its ETag and Last-Modified let a browser keep the file and its
+    compiled code between pages), else the package's folder registered as a static
+    component folder (Streamlit serves it under ``/component/<name>/``, without them)."""
+    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    prefix = "/" + base if base else ""
+    static = _static_copy()
+    if static is not None:
+        return f"{prefix}/app/static/{static}"
     from streamlit.runtime import Runtime
 
     registry = Runtime.instance().component_registry
     name = f"{__name__}.{_ASSET}"
     if registry.get_component_path(name) is None:
         declare_component(_ASSET, path=PLOTLY_DIR)
-    base = (config.get_option("server.baseUrlPath") or "").strip("/")
-    return f"{'/' + base if base else ''}/component/{name}/{PLOTLY_FILE}"
+    return f"{prefix}/component/{name}/{PLOTLY_FILE}"
+
+
+def _static_copy() -> str | None:
+    """The name of plotly.js in the app's ``static/`` folder (copied there, with the
+    package file's modification time, if it is not there yet), or None when the server
+    does not serve that folder or it cannot be written."""
+    if not config.get_option("server.enableStaticServing"):
+        return None
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not ctx.main_script_path:
+        return None
+    name = f"plotly-{plotly.__version__}.min.js"
+    source = PLOTLY_DIR / PLOTLY_FILE
+    target = Path(ctx.main_script_path).resolve().parent / "static" / name
+    try:
+        if not target.is_file() or target.stat().st_size != source.stat().st_size:
+            target.parent.mkdir(exist_ok=True)
+            partial = target.with_suffix(f".{os.getpid()}.part")
+            shutil.copy2(source, partial)
+            os.replace(partial, target)
+    except OSError:
+        return None
+    return name
 
 
 def figure_json(figure: Any) -> str:

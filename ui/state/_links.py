@@ -134,7 +134,7 @@ def sync_from_url(force: bool = False) -> list[str]:
     decoded = url.decode(_query(), repeated=_repeated())
     problems = list(decoded.warnings)
     if decoded.data is not None:
-        set_data_choice(decoded.data, chosen=True)
+        set_data_choice(decoded.data, chosen=True, propose_k=False)
     if decoded.algorithms is not None:
         set_algorithms(decoded.algorithms)
     if decoded.lam is not None:
