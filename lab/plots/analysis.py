@@ -12,7 +12,7 @@
 - :func:`theorem1_figure`: the MSP of one labeling before and after rescaling, per
   regulariser.
 - :func:`lower_bound_figure`: Theorem 2's bound (4) against ``kappa^2`` over labelings.
-- :func:`heldout_bars_figure`: the in-sample and the held-out MSP of labelings side by side
+- the in-sample and held-out MSP bars are :func:`lab.plots.heldout.heldout_bars_figure`
   (:func:`lab.theorems.nonsense_splits`).
 
 Colours come from the Okabe-Ito palette (:data:`lab.plots.OKABE_ITO`) and every
@@ -31,11 +31,10 @@ from plotly.subplots import make_subplots
 
 from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
 from lab.plots.grid import grow_margins, tidy_layout
-from lab.plots.style import OKABE_ITO, TEMPLATE, relayout, series_color
+from lab.plots.style import GUIDE_GREY, OKABE_ITO, TEMPLATE, relayout, series_color
 
 __all__ = [
     "MARKERS",
-    "heldout_bars_figure",
     "lam_sweep_figure",
     "line_within_unit",
     "lower_bound_figure",
@@ -540,7 +539,7 @@ def lower_bound_figure(
             y=[low, top],
             mode="lines",
             name="bound = κ² (tight)",
-            line={"color": "#555555", "dash": "dot"},
+            line={"color": GUIDE_GREY, "dash": "dot"},
             hoverinfo="skip",
         )
     )
@@ -590,58 +589,5 @@ def lower_bound_figure(
     }
     fig.update_xaxes(**log_axis)
     fig.update_yaxes(**log_axis)
-    tidy_layout(fig)
-    return fig
-
-
-def heldout_bars_figure(
-    table: pd.DataFrame,
-    *,
-    title: str = "In-sample against held-out MSP",
-    height: int = 420,
-) -> go.Figure:
-    """Horizontal bars: each labeling's in-sample MSP and held-out MSP, top to bottom in
-    the table's order.
-
-    Parameters
-    ----------
-    table : DataFrame
-        ``labeling``, ``msp``, ``msp_heldout`` and optionally ``accuracy`` (one row per
-        labeling), e.g. from :func:`lab.theorems.nonsense_splits`.
-    """
-    if table is None or table.empty:
-        return _empty(title, "No labelings to compare.", height)
-    names = table["labeling"].astype(str).tolist()
-    accuracy = table["accuracy"] if "accuracy" in table else pd.Series(np.nan, index=table.index)
-    fig = go.Figure()
-    for i, (column, label, pattern) in enumerate(
-        (("msp", "in-sample MSP", ""), ("msp_heldout", "held-out MSP", "/"))
-    ):
-        fig.add_trace(
-            go.Bar(
-                y=names,
-                x=table[column],
-                orientation="h",
-                name=label,
-                marker={"color": _color(2 if i == 0 else 0), "pattern": {"shape": pattern}},
-                customdata=accuracy,
-                text=[f"{v:.3f}" if np.isfinite(v) else "—" for v in table[column]],
-                textposition="outside",
-                cliponaxis=False,
-                hovertemplate=f"<b>%{{y}}</b><br>{label} %{{x:.3f}}"
-                "<br>accuracy %{customdata:.3f}<extra></extra>",
-            )
-        )
-    relayout(
-        fig,
-        **_LAYOUT,
-        title=title,
-        height=height,
-        barmode="group",
-        xaxis_title="MSP (no labels needed)",
-        hovermode="closest",
-    )
-    fig.update_xaxes(range=[0, 1.22], tickvals=[0, 0.25, 0.5, 0.75, 1])
-    fig.update_yaxes(autorange="reversed")
     tidy_layout(fig)
     return fig
