@@ -138,8 +138,9 @@ with left:
         )
         if file is not None:
             known = state.get_upload()
-            if known is None or known["content"] != file.getvalue() or known["name"] != file.name:
-                state.set_upload(file.name, file.getvalue())
+            content = file.getvalue()  # a copy of the file: taken once
+            if known is None or known["name"] != file.name or known["content"] != content:
+                state.set_upload(file.name, content)
         upload = state.get_upload()
         if upload is None:
             st.info("Upload a file to use it; the lab keeps the current data until then.")
@@ -151,7 +152,7 @@ with left:
                 )
             # Columns and label guess read with read_csv's limits and decoding; a refused
             # file has none, and read_csv below explains the problem.
-            preview = uploads.preview(upload["content"])
+            preview, refused = uploads.preview(upload["content"])
             header = list(preview.columns) if preview is not None else []
             guess = preview.label_guess if preview is not None else None
             guessed = guess.column if guess is not None and guess.column in header else NONE
@@ -206,10 +207,13 @@ with left:
                 True,
             )
             try:
+                if refused:  # the same limits and checks as read_csv: its message
+                    raise datasets.DatasetError(refused)
                 cache.load_choice(candidate, upload)
                 new_choice = candidate
             except datasets.DatasetError as err:
                 upload_error = err
+                state.forget_refused_upload()
             if upload_error is not None:
                 alerts.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
             st.caption(state.upload_link_note(upload_kind=True))

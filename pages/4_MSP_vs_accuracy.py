@@ -145,7 +145,9 @@ signature = (family, source, key, tuple(sorted(fit_params.items())), lam, curren
 first = state.widget_value("mva.result") is None
 cheap = family == "lam" and ua.sweep_is_cheap(key, ds.n_samples, ds.n_features, len(lams))
 pressed = st.button("Compute the family", type="primary", key="mva.run")
-if pressed or (first and cheap):
+asked = bool(state.widget_value(ua.RUN_ONCE, False))  # a Home demo's button
+state.set_widget(ua.RUN_ONCE, False)
+if pressed or asked or (first and cheap):
     with alerts.guard("The runs could not be computed"):
         if family == "lam":
             sweep = ua.run_with_progress(

@@ -253,3 +253,24 @@ def test_msp_vs_accuracy_shows_a_result_on_first_visit_and_no_slider_the_family_
     at.radio(key="mva.family").set_value("pairs").run()
     assert not at.exception
     assert [s for s in at.select_slider if s.key == "mva.lam"]
+
+
+def test_the_digits_demo_button_opens_the_experiment_the_demo_shows():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception
+    demo = next(d.value for d in at.dataframe if "run" in d.value.columns)
+    at.button(key="demo.digits").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.radio(key="mva.family").value == "lam"  # not the digits pairs family
+    assert at.session_state["dcl.data"].name == "digits:3v8"
+    runs = next(d.value for d in at.dataframe if "msp_heldout" in d.value.columns)
+    page = runs.set_index(runs["lam"].round(10))
+    assert len(page) == len(demo)
+    for _, row in demo.iterrows():
+        lam = float(str(row["run"]).removeprefix("λ = "))
+        shown = page.loc[round(lam, 10)]
+        assert abs(shown["accuracy"] - row["accuracy"]) < 1e-9, (row["run"], shown, row)
+        for column in ("msp", "msp_heldout"):
+            if column in demo.columns:
+                assert abs(shown[column] - row[column]) < 1e-9, (row["run"], column)

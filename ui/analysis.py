@@ -368,3 +368,7 @@ def sweep_is_cheap(key: str, n_samples: int, n_features: int, n_runs: int) -> bo
 
     cost = predict_cost(key, n_samples, n_features)
     return cost.auto_run and cost.seconds * n_runs <= AUTO_RUN_SECONDS
+
+
+#: Set by a Home demo's button: MSP vs accuracy computes its family on arrival.
+RUN_ONCE = "mva.run_once"

@@ -54,6 +54,7 @@ from ..model import (
 )
 from ._data import (
     clear_data_error,
+    forget_refused_upload,
     get_current_data,
     get_data_choice,
     get_dataset,
@@ -134,6 +135,7 @@ __all__ = [
     "default_normalize",
     "enter_page",
     "fingerprint",
+    "forget_refused_upload",
     "get",
     "get_algorithm_params",
     "get_algorithms",

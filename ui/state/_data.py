@@ -53,6 +53,14 @@ def set_upload(name: str, content: bytes) -> None:
     _remember_upload()
 
 
+def forget_refused_upload() -> None:
+    """Drop this session's upload from the server store when the reader refused it: no
+    reload or link needs a file that cannot be used (the session keeps it until it ends)."""
+    token = get(KEYS.UPLOAD_OWN_TOKEN)
+    if token and token == get(KEYS.UPLOAD_TOKEN):
+        uploads.forget(token)
+
+
 def get_current_data() -> CurrentData:
     """Load the current data set (through the caches in :mod:`ui.cache`).
 
