@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
 from ui import demos as ui_demos
@@ -37,10 +38,26 @@ def _page(path: str, fallback: str = "pages/2_Cluster.py") -> str:
     return path if (ROOT / path).exists() else fallback
 
 
+#: The two MSP columns of the demos' tables: short names (the tables are a third of the page
+#: wide), the full name and what each estimates in the tooltip.
+MSP_COLUMNS = {"msp_heldout": "held-out", "msp": "in-sample"}
+#: Width of a number column in the demos' tables (pixels): four columns fit a third of the
+#: page at 1280 px.
+DEMO_COLUMN_PX = 62
+
+
 def _numbers(frame, columns: dict[str, str], height: int | str = "auto") -> None:
-    """A demo's numbers, three decimals, with readable column names."""
+    """A demo's numbers, three decimals, with readable column names (the MSPs' with their
+    tooltips)."""
     config = {
-        c: st.column_config.NumberColumn(label, format="%.3f")
+        c: st.column_config.NumberColumn(
+            label,
+            format="%.3f",
+            width=DEMO_COLUMN_PX,
+            help=widgets.msp_help(c) if c in MSP_COLUMNS else None,
+        )
+        if pd.api.types.is_numeric_dtype(frame[c])
+        else st.column_config.TextColumn(label)
         for c, label in columns.items()
         if c in frame
     }
@@ -75,12 +92,13 @@ def _breast_demo() -> None:
     with st.spinner("Fitting the breast-cancer task…"):
         story = ui_demos.breast_story()
     _numbers(
-        story.table[["method", "accuracy", "msp"]],
-        {"accuracy": "accuracy", "msp": "MSP"},
+        story.table[["method", "accuracy", "msp_heldout"]],
+        {"accuracy": "accuracy", "msp_heldout": MSP_COLUMNS["msp_heldout"]},
     )
     st.caption(
-        "Does the labeling with the higher MSP have the higher accuracy? " + story.caption,
-        help="Computed from the numbers above; the MSP needs no true labels.",
+        "Does the labeling with the higher held-out MSP have the higher accuracy? " + story.caption,
+        help="Computed from the numbers above; neither MSP needs the true labels. "
+        + widgets.msp_help("msp_heldout"),
     )
     if st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch"):
         ui_demos.open_breast()
@@ -90,14 +108,15 @@ def _digits_demo() -> None:
     st.markdown("#### Digits 3 vs 8")
     with st.spinner("Fitting digits 3 vs 8…"):
         story = ui_demos.digits_story()
+    runs = story.table[["run", "msp_heldout", "msp", "accuracy"]]
     _numbers(
-        story.table[["run", "msp", "accuracy"]],
-        {"msp": "MSP", "accuracy": "accuracy"},
+        runs.assign(run=runs["run"].str.removeprefix("λ = ")),
+        {"run": "λ", **MSP_COLUMNS, "accuracy": "accuracy"},
         height=180,
     )
     st.caption(
-        "MSPC over a grid of λ, every run's MSP measured with one λ. " + story.caption,
-        help="Computed from the numbers above.",
+        "MSPC over a grid of λ, both MSPs of every run measured with one λ. " + story.caption,
+        help="Computed from the numbers above. " + widgets.msp_help("msp_heldout"),
     )
     if st.button("Open on MSP vs accuracy", key="demo.digits", type="primary", width="stretch"):
         ui_demos.open_digits()

@@ -13,8 +13,8 @@ last N fitted within the limit is reported. ``--quick``: limit 10 s, budget 5 mi
 
 Stated costs:
 - IterSVR: one libsvm regression per iteration, O(N^2 d)-O(N^3); < 10 iterations.
-- MMC (NMI/Rand/F/error): per cutting plane an O(N^2) contingency scan plus a few QPs with
-  d + 2 variables; tens of planes.
+- MMC (NMI/Rand/F/error): per cutting plane an O(N^2) contingency scan plus a few small
+  dual QPs (one variable per plane); tens of planes.
 - Soft-label MVC: O(N^2 d) graph, O(N^3) eigendecomposition, O(N^2) per SQP step.
 - Hard-label MVC: SDP, O(N^6.5); refuses N > 150 by default.
 """

@@ -124,6 +124,12 @@ INIT_JS = r"""
 """
 
 
+#: True when every chart element of the lab (``.lab-chart``) holds a drawn plotly graph.
+_ALL_DRAWN = (
+    "() => [...document.querySelectorAll('.lab-chart')].every(h => h.querySelector('.main-svg'))"
+)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -274,6 +280,9 @@ def _idle(pg, clock: WireClock, mark, *, expect_rerun: bool = True, wait_key: st
             + pg.locator("[data-testid='stSkeleton']").count()
         )
         ready = wait_key is None or _by_key(pg, wait_key).locator(".main-svg").count() > 0
+        # The lab's chart element mounts before plotly.js has loaded: every one must hold a
+        # drawn graph, or a reload would stop at the first quiet moment before any chart.
+        ready = ready and pg.evaluate(_ALL_DRAWN)
         if done and not busy and ready:
             break
         pg.wait_for_timeout(25)

@@ -17,9 +17,11 @@ least at 0. Fitted on N <= 400, the power law may under-predict methods whose O(
 ``bytes = m0 + m1 * N * d + m2 * N**2 (+ m3 * N**3 for an SDP)`` (non-negative least squares).
 ``--from-log FILE`` refits from the table printed by an earlier run.
 Fits are timed under ``tracemalloc`` so one fit gives both numbers (the tracing overhead makes
-the model slightly pessimistic, the safe side for a guard), and with BLAS/OpenMP limited to one
-thread: on a 2-core machine shared with other jobs, multi-threaded BLAS and OpenMP spin while
-waiting for a core and made small fits 10 to 25 times slower than single-threaded ones.
+the model slightly pessimistic, the safe side for a guard; the methods in
+:data:`UNTRACED_TIME` are timed untraced and traced in a second fit), and with BLAS/OpenMP
+limited to one thread: on a 2-core machine shared with other jobs, multi-threaded BLAS and
+OpenMP spin while waiting for a core and made small fits 10 to 25 times slower than
+single-threaded ones.
 """
 
 from __future__ import annotations
@@ -44,9 +46,9 @@ GRID = [
         for key in ALGORITHMS
         if key not in ("mvc-hard", "diffrac") and not key.startswith("mmc-")
     ),
-    # MMC's O(N^2) contingency scan only dominates from N ~ 1000: measured up to N = 1600.
+    # MMC's O(N^2) contingency scan only dominates from N ~ 2000: measured up to N = 3200.
     *(
-        (key, key, {}, (100, 200, 400, 800, 1600), (5, 40))
+        (key, key, {}, (100, 200, 400, 800, 1600, 3200), (5, 40))
         for key in ALGORITHMS
         if key.startswith("mmc-")
     ),
@@ -63,6 +65,10 @@ MIN_EXPONENT = {"mvc-hard": 3.0, "diffrac:convex": 3.0}
 #: without that term, which small-N noise would otherwise inflate when extrapolated.
 CUBIC_MEMORY = {"diffrac:convex", "mvc-hard"}
 
+#: Methods timed without tracemalloc (memory from a second, traced fit): MMC's dual QP makes
+#: many small numpy calls, and tracing made its fits 5-8 times slower (N = 100-400).
+UNTRACED_TIME = {"mmc-nmi", "mmc-rand", "mmc-f", "mmc-error"}
+
 #: Stop growing N for a method once one fit takes longer than this (seconds).
 BUDGET = 8.0
 
@@ -75,22 +81,35 @@ def data(n: int, d: int, seed: int = 0) -> np.ndarray:
 
 
 def measure(key: str, params: dict, n: int, d: int) -> tuple[float, int]:
+    """Seconds of one fit, and the traced peak memory of a second one (``UNTRACED_TIME``
+    models) or of the same fit (the others)."""
     X = data(n, d)
-    est = make_estimator(key, **params)
-    if "random_state" in est.get_params():
-        est.set_params(random_state=0)
-    tracemalloc.start()
-    start = time.perf_counter()
-    with threadpool_limits(1), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            est.fit(X)
-        except Exception as exc:
-            print(f"  ({key} N={n} d={d}: {type(exc).__name__})")
-    seconds = time.perf_counter() - start
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return seconds, peak
+
+    def fit(traced: bool) -> tuple[float, int]:
+        est = make_estimator(key, **params)
+        if "random_state" in est.get_params():
+            est.set_params(random_state=0)
+        if traced:
+            tracemalloc.start()
+        start = time.perf_counter()
+        with threadpool_limits(1), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                est.fit(X)
+            except Exception as exc:
+                print(f"  ({key} N={n} d={d}: {type(exc).__name__})")
+        seconds = time.perf_counter() - start
+        peak = 0
+        if traced:
+            _, peak = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+        return seconds, peak
+
+    if key in UNTRACED_TIME:
+        seconds, _ = fit(traced=False)
+        _, peak = fit(traced=True)
+        return seconds, peak
+    return fit(traced=True)
 
 
 def fit_model(name, points):

@@ -93,7 +93,12 @@ def dense_qp(P, q, G, h, x0, *, tol: float = 1e-9, max_iter: int = 100):
         raise ValueError("dense_qp needs a strictly feasible start")
     z = np.ones_like(s)
     p = s.shape[0]
-    tiny = np.finfo(float).tiny
+    # Below this the objective counts as 0 (a degenerate QP, e.g. one plane with A = 0, has
+    # optimum 0 and a gap that is only ever small relative to the data's scale).
+    scale = max(np.abs(P).max(initial=0.0), np.abs(q).max(initial=0.0))
+    if scale == 0.0:
+        return x, np.zeros_like(s), 0
+    tiny = 1e-12 * scale
     loose = None
     for it in range(1, max_iter + 1):
         Px, Gx, Gz = P @ x, G @ x, G.T @ z

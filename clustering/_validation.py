@@ -114,14 +114,34 @@ def validated_ranges(estimator, X, **kwargs):
     col_min, col_max = column_reduce(np.minimum, X), column_reduce(np.maximum, X)
     if not (np.isfinite(col_min).all() and np.isfinite(col_max).all()):
         validate_data(estimator, X, **kwargs)  # raises scikit-learn's message
-    return X, checked_ranges(X, ranges=(col_min, col_max))
+    ranges = checked_ranges(X, ranges=(col_min, col_max))
+    check_fit_cost(estimator, X)
+    return X, ranges
 
 
-def check_clusterable(X: np.ndarray) -> np.ndarray:
+def check_clusterable(X: np.ndarray, estimator=None) -> np.ndarray:
     """Refuse identical samples and magnitudes no method can compute with (the checks of
-    :func:`checked_ranges`); return ``X`` unchanged."""
+    :func:`checked_ranges`) and, given the ``estimator`` being fitted, a fit this machine
+    cannot finish (:func:`check_fit_cost`); return ``X`` unchanged."""
     checked_ranges(X)
+    if estimator is not None:
+        check_fit_cost(estimator, X)
     return X
+
+
+def check_fit_cost(estimator, X: np.ndarray) -> None:
+    """Refuse, before any work, a fit predicted above this machine's hard cap.
+
+    The registered method the estimator is (:func:`clustering._cost.registry_key`) and
+    its parameters give the prediction (:func:`clustering._cost.check_cost`); the
+    :class:`~clustering.exceptions.TooExpensiveError` names the predicted time and memory
+    and what to change. An estimator the registry does not know is not checked.
+    """
+    from ._cost import check_cost, registry_key
+
+    key = registry_key(estimator)
+    if key is not None and X.ndim == 2:
+        check_cost(key, X.shape[0], X.shape[1], estimator.get_params(deep=False))
 
 
 def checked_ranges(

@@ -143,7 +143,7 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self : DiscriminativeKMeans
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         self.mean_ = X.mean(axis=0)
         Xc = X - self.mean_

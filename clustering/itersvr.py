@@ -196,7 +196,7 @@ class IterSVR(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self : IterSVR
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         labels = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels.copy()

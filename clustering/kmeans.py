@@ -212,7 +212,7 @@ class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self : KMeansBaseline
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         km = KMeans(
             n_clusters=self.n_clusters,

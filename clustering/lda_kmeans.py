@@ -172,7 +172,7 @@ class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self : LDAKMeans
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         k = self.n_clusters
         self.mean_ = X.mean(axis=0)

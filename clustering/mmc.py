@@ -28,6 +28,7 @@ from ._mmc_losses import LOSSES, loss_from_table, most_violated_constraint
 from ._mmc_qp import solve_plane_qp
 from ._spec import AlgorithmSpec, Param
 from ._validation import check_clusterable
+from .exceptions import SolverFailedError
 
 INITS = ("auto", "kmeans", "kmeans-standardized", "pca", "random")
 #: The starts ``init="auto"`` tries, in order (the first wins ties of the objective).
@@ -149,7 +150,7 @@ class _CCCPProblem:
             self.problem,
             solver=solver,
             what="the CCCP subproblem (17) of MMC",
-            advice="Try solver=None (the dual method), a smaller C or a larger l.",
+            advice="Try a smaller C, a larger l or another solver (solver='SCS').",
         )
         return np.asarray(self.u.value, dtype=float), float(self.beta.value)
 
@@ -255,9 +256,15 @@ def solve_mmc(
             A = G @ Xt / n  # eq. (17): the constraint rows
             c = G.sum(axis=1) / n
             delta = _plane_losses(planes, s, loss, beta) / loss_scale
-            if cvx is None:
-                qp = solve_plane_qp(A, c, delta, C, B)
-                u, beta_ = qp.u, qp.beta
+            if solver is None:
+                try:
+                    qp = solve_plane_qp(A, c, delta, C, B)
+                    u, beta_ = qp.u, qp.beta
+                except SolverFailedError:
+                    # The interior-point method stalled (it did on 2 of 175 ionosphere
+                    # fits): this QP goes to cvxpy's default solver instead.
+                    cvx = cvx or _CCCPProblem(d, C, B, max_iter)
+                    u, beta_ = cvx.solve(A, c, delta, None)
             else:
                 u, beta_ = cvx.solve(A, c, delta, solver)
             n_qp += 1
@@ -316,7 +323,7 @@ class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     beta : float, default=1.5
         ``beta`` of the F-measure (``loss="f"``); ``beta > 1`` penalises splitting a cluster
         more than merging two. The paper uses 1.5.
-    C : float, default=0.3
+    C : float, default=0.5
         Weight of the loss slack ``xi`` against ``w'w / 2``, stated so that the same value
         suits any ``N`` and any units: for the per-sample feature map ``Psi / n``, data
         divided by the square root of its largest variance (``scale_``, the top eigenvalue
@@ -441,7 +448,7 @@ shape (n_samples,), default="kmeans"
         loss: str = "nmi",
         *,
         beta: float = 1.5,
-        C: float = 0.3,
+        C: float = 0.5,
         l: float = 0.01,
         tol: float = 1e-3,
         cccp_tol: float = 1e-4,
@@ -481,7 +488,13 @@ shape (n_samples,), default="kmeans"
         self : MMCMultivariate
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X)
+        if self.loss == "f" and X.shape[0] < 3:
+            raise ValueError(
+                "The F-measure loss needs at least 3 samples: with 2 there is a single pair, "
+                "and the pairwise F-measure scores one cluster as well as two. Use more "
+                "samples or another loss."
+            )
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         n = X.shape[0]
         mean = X.mean(axis=0)
@@ -542,11 +555,11 @@ _C_PARAM = {
     loss: Param(
         "C",
         "float",
-        0.3,
+        0.5,
         "Weight of the clustering loss against a wide margin, per sample and relative to "
         "the data's largest variance (the same value suits any N and any common unit). "
         "Larger: fits the loss harder (slower, more cutting planes); smaller: wider margin.",
-        low=1e-3,
+        low=1e-4,
         high=100.0,
         log=True,
     )
@@ -608,7 +621,7 @@ def grid_search_mmc(
     *,
     loss: str = "nmi",
     beta: float = 1.5,
-    Cs=(0.03, 0.1, 0.3, 1.0, 3.0),
+    Cs=(0.1, 0.2, 0.5, 1.0, 2.0),
     ls=(0.0, 0.01),
     n_runs: int = 3,
     random_state: int = 0,

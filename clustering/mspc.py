@@ -24,7 +24,7 @@ from ._compat import (
     check_random_state,
     validate_data,
 )
-from ._lam import DEFAULT_LAM, effective_lam
+from ._lam import DEFAULT_LAM, LAM_RANGE, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._spec import AlgorithmSpec, Param
 from ._starts import (
@@ -572,8 +572,8 @@ _LAM = Param(
     DEFAULT_LAM,
     "How strongly each cluster's covariance is pulled towards the data's feature variances. "
     "Small: trust the cluster shapes; large: treat clusters as round.",
-    low=1e-4,
-    high=1e4,
+    low=LAM_RANGE[0],
+    high=LAM_RANGE[1],
     log=True,
     label="λ (regulariser weight)",
 )
@@ -647,5 +647,18 @@ SPECS = (
         linear=True,
         paper=_PAPER,
         expected_failed_checks=_K1_CHECKS,
+    ),
+    AlgorithmSpec(
+        key="mspc-rbf",
+        name="Kernel MSPC (RBF)",
+        factory=partial(MSPC, method="mpm", kernel="rbf"),
+        params=(_LAM, _REGULARIZER),
+        summary="MSPC (MPM) in the feature space of an RBF kernel (its width from the data, "
+        "no labels used): separates clusters no hyperplane can, such as two moons.",
+        cost="O(N m d + N m^2) for the Nystroem map (m = min(N, 300) components), then MSPC "
+        "on k + 1 spectral coordinates; memory O(N m)",
+        paper=_PAPER,
+        expected_failed_checks=_K1_CHECKS,
+        test_params={"n_init": 2},
     ),
 )

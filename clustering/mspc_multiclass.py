@@ -135,6 +135,46 @@ def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
     return 1.0 / (2.0 * sigma**2)
 
 
+#: A kernel value below this is zero for the clustering (the sample is on its own).
+KERNEL_FLOOR = 1e-12
+
+
+def check_gamma(Z: np.ndarray, gamma: float, random_state) -> None:
+    """Refuse an RBF width that makes the kernel useless on ``Z`` (z-scored samples).
+
+    Too wide (``gamma`` tiny): every kernel value is within :data:`KERNEL_FLOOR` of 1, all
+    samples look the same. Too narrow: a sample's kernel values to every other sample fall
+    below it (the longest edge of a minimum spanning tree is past the width), so it would
+    form a cluster on its own. Both messages give the automatic width.
+    """
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from sklearn.metrics.pairwise import euclidean_distances
+
+    S = np.unique(_subsample(Z, random_state), axis=0)
+    if S.shape[0] < 2:
+        return  # the data checks name coinciding samples
+    D = euclidean_distances(S)
+    sigma = float(minimum_spanning_tree(D).data.max())
+    auto = 1.0 / (2.0 * sigma**2)
+    diameter2 = float(D.max()) ** 2
+    if gamma * diameter2 < KERNEL_FLOOR:
+        raise DegenerateDataError(
+            f"gamma={gamma:g} is so small that every RBF kernel value is within "
+            f"{KERNEL_FLOOR:g} of 1 (the samples are at most {diameter2**0.5:.3g} apart in "
+            "z-scored units): every pair of samples looks the same. Use a larger gamma, "
+            f"or gamma=None for the automatic width ({auto:.3g} here)."
+        )
+    limit = -np.log(KERNEL_FLOOR) / sigma**2
+    if gamma > limit:
+        raise DegenerateDataError(
+            f"gamma={gamma:g} is so narrow that the samples fall apart into groups with no "
+            f"RBF kernel value above {KERNEL_FLOOR:g} between them (a minimum spanning tree "
+            f"of the z-scored samples has an edge of {sigma:.3g}): such a group, even a "
+            f"single sample, would be a cluster of its own. Use gamma below {limit:.3g}, or "
+            f"gamma=None for the automatic width ({auto:.3g} here)."
+        )
+
+
 class SpectralMap:
     """The normalised kernel's leading eigenvectors, for samples and new points.
 
@@ -179,6 +219,8 @@ class FeatureMap:
         self.spectral = None
         self.gamma_ = None
         if kernel == "rbf":
+            if gamma is not None:
+                check_gamma(Z, float(gamma), random_state)
             self.gamma_ = (
                 float(gamma) if gamma is not None else spanning_tree_gamma(Z, random_state)
             )

@@ -358,7 +358,7 @@ class SoftLabelMVC(ClusterMixin, BaseEstimator):
         self : SoftLabelMVC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
-        check_clusterable(X)
+        check_clusterable(X, self)
         if np.ptp(X, axis=0).max() == 0:
             raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
         Q = self._build_Q(X)

@@ -172,7 +172,7 @@ class HardLabelMVC(ClusterMixin, BaseEstimator):
         self : HardLabelMVC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X)
+        check_clusterable(X, self)
         n = X.shape[0]
         if n > self.max_samples:
             raise ProblemTooLargeError(

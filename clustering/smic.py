@@ -3,7 +3,8 @@
 
 Derivation
 ----------
-The 3SMIC paper (``shared/papers/3smic_semi_supervised_smi_clustering.txt``) is cut after
+The 3SMIC paper (Calandriello, Niu & Sugiyama, Semi-supervised information-maximization
+clustering) is cut after
 section 2; the rest is derived here from the model it gives.
 
 *Model.* The class posterior is the kernel model (5), ``p(y|x; alpha) = sum_i alpha_{y,i}
@@ -337,7 +338,7 @@ class SMIC(ClusterMixin, BaseEstimator):
         self : SMIC
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
-        check_clusterable(X)
+        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         n, c = X.shape[0], self.n_clusters
         if c > n:

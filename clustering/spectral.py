@@ -274,7 +274,7 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         self : SpectralBaseline
         """
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
-        check_clusterable(X)
+        check_clusterable(X, self)
         if X.shape[0] <= self.n_clusters:
             raise ValueError(
                 f"Spectral clustering needs more samples than n_clusters={self.n_clusters}; "

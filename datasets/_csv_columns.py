@@ -111,14 +111,23 @@ class _Column:
         return np.concatenate(self.chunks) if self.chunks else np.empty(0)
 
 
-def _label_values(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
-    """(known mask, integer codes, class names) of a label column's cells (text).
+def _label_values(
+    cells: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, tuple[str, ...], dict[str, list[str]]]:
+    """(known mask, integer codes, class names, merged) of a label column's cells (text).
 
-    The work is done on the distinct values (pandas' hash table), not on every cell: a
-    label column has few of them.
+    Cells are compared without their surrounding spaces, tabs and line breaks; ``merged``
+    maps each label that several different cells became this way to those cells, so the
+    reader can say so. The work is done on the distinct values (pandas' hash table), not on
+    every cell: a label column has few of them.
     """
     raw_codes, raw_uniques = pd.factorize(pd.Series(cells, dtype=object).fillna(""))
-    stripped_codes, uniques = pd.factorize(pd.Series([str(u).strip() for u in raw_uniques]))
+    stripped = [str(u).strip() for u in raw_uniques]
+    groups: dict[str, list[str]] = {}
+    for raw, clean in zip(raw_uniques, stripped, strict=True):
+        groups.setdefault(clean, []).append(str(raw))
+    merged = {k: v for k, v in groups.items() if len(v) > 1 and k.lower() not in _NA_TOKENS}
+    stripped_codes, uniques = pd.factorize(pd.Series(stripped, dtype=object))
     codes = stripped_codes[raw_codes]
     uniques = np.asarray(uniques, dtype=object)
     unique_known = ~pd.Series(uniques, dtype=object).str.lower().isin(_NA_TOKENS).to_numpy()
@@ -133,7 +142,7 @@ def _label_values(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, tuple[str,
         names = tuple(str(v) for v in classes)
     class_of = np.full(len(uniques), -1, dtype=np.int64)
     class_of[unique_known] = np.asarray(index, dtype=np.int64).ravel()
-    return known, class_of[codes[known]], names
+    return known, class_of[codes[known]], names, merged
 
 
 def _format_number(value: float) -> str:

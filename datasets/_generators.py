@@ -151,7 +151,8 @@ def diffrac_bumps(
 ) -> Dataset:
     """Two linearly separable bumps in 2-D plus independent Gaussian noise dimensions.
 
-    The synthetic task of ``diffrac_discriminative_flexible_clustering.txt``, Fig. 1: "two
+    The synthetic task of Bach & Harchaoui, *DIFFRAC: a discriminative and flexible
+    framework for clustering*, Fig. 1: "two
     linearly separable bumps (100 data points) with additional random independent noise
     dimensions (with normal distributions with same marginal variances as the 2D data)". As
     noise dimensions are added, k-means' error grows while DIFFRAC (and MSPC, both invariant

@@ -1,7 +1,8 @@
 """Range scaling to ``[-1, 1]``, the preprocessing of the MSPC paper's experiments.
 
 "For comparisons to be fair, we normalize each feature of the UCI data sets to the range
-``[-1, 1]^d``" (``mspc_maximin_separation_probability_clustering.txt``, Empirical Study).
+``[-1, 1]^d``" (Huang et al., Maximin Separation Probability Clustering, AAAI 2015,
+Empirical Study).
 A constant feature has no range to scale; it carries no information for clustering, so it is
 dropped and the drop is reported.
 """

@@ -51,7 +51,8 @@ DEFAULT_DATASET = "breast"
 #: The seven UCI tasks of the MSPC paper's Table 2, in the table's order.
 UCI_TASKS = ("ionosphere", "breast", "australian", "diabetes", "letter", "satellite", "spam")
 
-#: The digits pairs of ``mmc_multivariate_loss.txt`` Table II ("pairs that are difficult to
+#: The digits pairs of Zhao, Kwok & Zhang, Maximum Margin Clustering with Multivariate Loss
+#: Function, Table II ("pairs that are difficult to
 #: differentiate").
 MMC_DIGITS_PAIRS = ("digits:1v7", "digits:2v7", "digits:3v8", "digits:8v9")
 

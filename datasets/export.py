@@ -18,7 +18,7 @@ import re
 
 import pandas as pd
 
-__all__ = ["escape_formula", "safe_csv"]
+__all__ = ["escape_formula", "safe_csv", "safe_frame"]
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
@@ -36,12 +36,22 @@ def escape_formula(value):
     return "'" + value
 
 
+def safe_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` with every text cell, column name and text index value passed
+    through :func:`escape_formula`: what a table shown on a page must hold, since its
+    built-in download exports the cells as shown."""
+    out = frame.rename(columns=lambda c: escape_formula(str(c)))
+    if out.index.dtype == object:
+        out.index = out.index.map(escape_formula)
+    for column in out.columns:
+        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
+            out[column] = out[column].map(escape_formula)
+    return out
+
+
 def safe_csv(frame: pd.DataFrame, **to_csv_kwargs) -> str:
     """``frame.to_csv(...)`` with every text cell and column name passed through
     :func:`escape_formula` and quoted (a carriage return inside an unquoted cell would split
     the row); numeric columns are written as they are."""
-    out = frame.rename(columns=lambda c: escape_formula(str(c)))
-    for column in out.columns:
-        if out[column].dtype == object or pd.api.types.is_string_dtype(out[column]):
-            out[column] = out[column].map(escape_formula)
+    out = safe_frame(frame)
     return out.to_csv(**{"index": False, "quoting": csv.QUOTE_NONNUMERIC, **to_csv_kwargs})

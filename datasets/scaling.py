@@ -3,7 +3,7 @@
 A unit change (seconds instead of minutes) multiplies one feature by a constant. k-means,
 maximum margin and maximum volume clustering change their answer when that happens; MSPC's
 objective does not (it is invariant to invertible linear maps, Theorem 1 of
-``mspc_maximin_separation_probability_clustering.txt``). The paper's experiment picks a
+Huang et al., Maximin Separation Probability Clustering (AAAI 2015)). The paper's experiment picks a
 feature at random and multiplies it by ``a`` in {2, 4, 8, 16} (:data:`PAPER_FACTORS`), ten
 times with ten different features (all eight for *diabetes*): :func:`random_afs` and
 :func:`afs_feature_schedule`.

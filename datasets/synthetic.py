@@ -8,7 +8,7 @@ arguments give the same numbers. :data:`GENERATORS` describes each generator's p
 * :func:`two_gaussians` — two Gaussian clusters with a chosen Mahalanobis separation,
   covariance shape and class balance.
 * :func:`diffrac_bumps` — two linearly separable bumps plus independent noise dimensions
-  (``diffrac_discriminative_flexible_clustering.txt``, Fig. 1).
+  (Bach & Harchaoui, DIFFRAC: a discriminative and flexible framework for clustering, Fig. 1).
 * :func:`moons`, :func:`circles` — scikit-learn's non-linear shapes, where every linear
   method fails.
 * :func:`afs_trap` — two clusters along one feature plus one uninformative feature: give the

@@ -492,7 +492,13 @@ def _parse(
     keep = np.ones(n_rows, dtype=bool)
     label_name = header[label_index] if label_index is not None else None
     if label_index is not None:
-        known, codes, class_names = _label_values(label_cells)
+        known, codes, class_names, merged = _label_values(label_cells)
+        for label, cells in list(merged.items())[:3]:
+            shown = ", ".join(repr(c) for c in cells[:4]) + (", ..." if len(cells) > 4 else "")
+            notes.append(
+                f"In the label column '{label_name}', {shown} differ only in spaces, tabs "
+                f"or line breaks around them and were read as one class, {label!r}."
+            )
         if not known.any():
             raise DatasetError(
                 f"The label column '{label_name}' has no values. Fill it in, pick another "

@@ -5,8 +5,9 @@ scikit-learn's "comparing clustering algorithms on toy datasets".
 feature is measured in units ten times smaller, two Gaussians, two moons, a bundled task);
 :func:`compare_grid` fits every (row, method) cell, in parallel with joblib, and returns one
 :class:`CompareCell` per cell with its labels, accuracy, MSP and time. A cell whose predicted
-cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit is not started; it
-carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
+cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit, or would take the
+grid past it with the cells before it (:func:`clustering._cost.within_budget`), is not
+started; it carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
 
 No Streamlit here; the app caches :func:`compare_grid` in :mod:`ui.compare`.
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from clustering._cost import predict_cost
+from clustering._cost import AUTO_RUN_SECONDS, predict_cost, within_budget
 from lab.evaluation import fit_and_evaluate
 from lab.projections import pca_view
 
@@ -51,12 +52,14 @@ class CompareCell:
     labels: np.ndarray | None = None
     accuracy: float | None = None
     msp: float | None = None
+    msp_heldout: float | None = None
     seconds: float | None = None
     message: str = ""
     extra: dict = field(default_factory=dict)
 
     def corner(self) -> str:
-        """The panel's corner text: ``acc 0.96 · MSP 0.89 · 0.12 s`` (or why it is empty)."""
+        """The panel's corner text: ``acc 0.96 · MSP 0.89 · held-out 0.85 · 0.12 s`` (or why
+        it is empty); "MSP" is the in-sample MSP."""
         if self.status == "skipped":
             return "not run: " + self.message
         if self.status == "error":
@@ -65,6 +68,7 @@ class CompareCell:
         if self.accuracy is not None:
             parts.append(f"acc {self.accuracy:.2f}")
         parts.append("MSP " + ("–" if self.msp is None else f"{self.msp:.2f}"))
+        parts.append("held-out " + ("–" if self.msp_heldout is None else f"{self.msp_heldout:.2f}"))
         if self.seconds is not None:
             parts.append(f"{self.seconds:.2f} s")
         return " · ".join(parts)
@@ -111,9 +115,17 @@ def row_coords(X) -> tuple[np.ndarray, str, str]:
     return coords, "PC1", "PC2"
 
 
-def _fit_cell(row: CompareRow, key: str, params: Mapping[str, Any]) -> CompareCell:
+def _fit_cell(
+    row: CompareRow,
+    key: str,
+    params: Mapping[str, Any],
+    msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
+) -> CompareCell:
     start = time.perf_counter()
-    result = fit_and_evaluate(key, dict(params), row.X, row.y)
+    result = fit_and_evaluate(
+        key, dict(params), row.X, row.y, msp_lam=msp_lam, msp_regularizer=msp_regularizer
+    )
     elapsed = time.perf_counter() - start
     if not result.ok:
         return CompareCell(row.name, key, "error", message=str(result.error), seconds=elapsed)
@@ -125,7 +137,9 @@ def _fit_cell(row: CompareRow, key: str, params: Mapping[str, Any]) -> CompareCe
         labels=np.asarray(result.labels),
         accuracy=m.get("accuracy"),
         msp=m.get("msp"),
+        msp_heldout=m.get("msp_heldout"),
         seconds=float(result.seconds),
+        extra={"kernel": result.kernel} if result.kernel else {},
     )
 
 
@@ -134,6 +148,9 @@ def compare_grid(
     methods: Sequence[str],
     params: Mapping[str, Mapping[str, Any]] | None = None,
     *,
+    msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
+    n_clusters: int = 2,
     n_jobs: int = 2,
 ) -> list[list[CompareCell]]:
     """Fit every method on every row; ``cells[i][j]`` is row ``i``, method ``j``.
@@ -145,6 +162,13 @@ def compare_grid(
         Keys of :data:`clustering.ALGORITHMS`.
     params : mapping, optional
         ``{key: {param: value}}`` for methods that should not use their defaults.
+    msp_lam, msp_regularizer : float and str, optional
+        The one ``lam`` and ``Lambda`` every panel's MSP is computed with, so that two
+        panels with the same labels show the same MSP (by default each method's own, see
+        :func:`lab.evaluation.fit_and_evaluate`).
+    n_clusters : int, default=2
+        Asked of every method; a two-cluster method (``binary_only``) is ``"skipped"`` with
+        the reason when it is above 2.
     n_jobs : int, default=2
         joblib workers (processes); 1 fits in this process.
 
@@ -163,20 +187,41 @@ def compare_grid(
     """
     from joblib import Parallel, delayed
 
+    from clustering import ALGORITHMS
+
     params = {k: dict(v) for k, v in (params or {}).items()}
+    if n_clusters != 2:
+        for key in methods:
+            if not ALGORITHMS[key].binary_only:
+                params[key] = {**params.get(key, {}), "n_clusters": int(n_clusters)}
     grid: list[list[CompareCell | None]] = [[None] * len(methods) for _ in rows]
-    jobs = []
+    jobs, costs = [], []
     for i, row in enumerate(rows):
         n, d = np.asarray(row.X).shape
         for j, key in enumerate(methods):
+            if n_clusters != 2 and ALGORITHMS[key].binary_only:
+                message = f"two-cluster method (k = {n_clusters})"
+                grid[i][j] = CompareCell(row.name, key, "skipped", message=message)
+                continue
             cost = predict_cost(key, n, d, params.get(key))
             if not cost.auto_run:
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=cost.describe())
             else:
                 jobs.append((i, j))
+                costs.append(cost)
+    # All panels together stay within the auto-run time (within_budget), in grid order.
+    fits = within_budget(costs)
+    for (i, j), cost, ok in zip(jobs, costs, fits, strict=True):
+        if not ok:
+            message = f"{cost.describe()}, past the grid's {AUTO_RUN_SECONDS:.0f} s with the others"
+            grid[i][j] = CompareCell(rows[i].name, methods[j], "skipped", message=message)
+    jobs = [job for job, ok in zip(jobs, fits, strict=True) if ok]
     if jobs:
         tasks = [
-            delayed(_fit_cell)(rows[i], methods[j], params.get(methods[j], {})) for i, j in jobs
+            delayed(_fit_cell)(
+                rows[i], methods[j], params.get(methods[j], {}), msp_lam, msp_regularizer
+            )
+            for i, j in jobs
         ]
         if n_jobs == 1 or len(jobs) == 1:
             done = [t[0](*t[1], **t[2]) for t in tasks]

@@ -7,11 +7,15 @@ the numbers as a table and a caption whose every claim is decided by those numbe
 * :func:`afs_trap_story` — does multiplying ``noise`` by 10 break k-means (accuracy drops
   by at least 20 points)? Does MSPC from the standardised start move? Does multiplying
   ``signal`` by 10 as well rescue k-means?
-* :func:`breast_story` — is the labeling with the higher MSP the more accurate one? Said
-  outright only if it holds for every pair of methods; otherwise "usually, in X of Y" or
-  "here it does not", with the counts.
-* :func:`digits_story` — across MSPC's runs on digits 3 vs 8 over the λ grid (MSP measured
-  with one λ), Pearson's r between MSP and accuracy and the same pair count.
+* :func:`breast_story` — is the labeling with the higher held-out MSP the more accurate one?
+  Said outright only if it holds for every pair of methods; otherwise "usually, in X of Y"
+  or "here it does not", with the counts.
+* :func:`digits_story` — across MSPC's runs on digits 3 vs 8 over the λ grid (both MSPs
+  measured with one λ), Pearson's r between the held-out MSP and accuracy (and the in-sample
+  MSP's r beside it) and the same pair count.
+
+Both stories judge by the held-out MSP (:func:`lab.evaluation.heldout_msp`, the lab's
+label-free score) and keep the in-sample MSP in their tables.
 
 :func:`msp_order_claim` is the rule shared by the last two. Every fit goes through a ``fit``
 callable with the signature of :func:`lab.evaluation.fit_and_evaluate` (the page
@@ -67,6 +71,9 @@ BREAST_METHODS = {
     "MSPC (EIG)": ("mspc-eig", {"lam": 0.01, "regularizer": "diag"}),
 }
 DIGITS_LAMS = tuple(10.0 ** np.arange(-4, 5))
+#: The score the breast and digits stories judge the labelings by (the lab's label-free
+#: score, :func:`lab.evaluation.heldout_msp`); their tables show the in-sample MSP beside it.
+HELDOUT = "held-out MSP"
 
 
 @dataclass(frozen=True)
@@ -123,7 +130,9 @@ def _pct(x: float) -> str:
     return f"{x:.3f}"
 
 
-def msp_order_claim(names: Sequence[str], msp, accuracy, *, what: str = "methods") -> Claim:
+def msp_order_claim(
+    names: Sequence[str], msp, accuracy, *, what: str = "methods", score: str = "MSP"
+) -> Claim:
     """Does the higher MSP go with the higher accuracy? Decided pair by pair.
 
     A pair of labelings counts when their MSPs differ (by more than 1e-9); it is concordant
@@ -139,6 +148,8 @@ def msp_order_claim(names: Sequence[str], msp, accuracy, *, what: str = "methods
         Their MSP and accuracy (NaN entries are left out).
     what : str, default="methods"
         What the labelings are, for the sentence ("methods", "runs").
+    score : str, default="MSP"
+        The name of the score in the sentence ("held-out MSP", ...).
 
     Returns
     -------
@@ -167,29 +178,29 @@ def msp_order_claim(names: Sequence[str], msp, accuracy, *, what: str = "methods
         hi, lo = (i, j) if msp[i] > msp[j] else (j, i)
         concordant += bool(acc[hi] > acc[lo])
     if total == 0:
-        text = "The labelings have the same MSP here, so the MSP cannot tell them apart."
+        text = f"The labelings have the same {score} here, so the {score} cannot tell them apart."
         return Claim(text, 0, 0, False, False)
     holds = concordant == total
     usually = not holds and concordant > total / 2
     if holds and total == 1:
         i, j = ok[:2] if msp[ok[0]] > msp[ok[1]] else ok[:2][::-1]
         text = (
-            f"The labeling with the higher MSP ({names[i]}, {_pct(msp[i])}) is the more "
+            f"The labeling with the higher {score} ({names[i]}, {_pct(msp[i])}) is the more "
             f"accurate one ({_pct(acc[i])} against {_pct(acc[j])})."
         )
     elif holds:
         text = (
-            "The labeling with the higher MSP is the more accurate one, in all "
+            f"The labeling with the higher {score} is the more accurate one, in all "
             f"{total} pairs of {what} here."
         )
     elif usually:
         text = (
-            "Usually the labeling with the higher MSP is the more accurate: in "
+            f"Usually the labeling with the higher {score} is the more accurate: in "
             f"{concordant} of {total} pairs of {what}."
         )
     else:
         text = (
-            "Here the higher MSP does not pick the more accurate labeling: it does in "
+            f"Here the higher {score} does not pick the more accurate labeling: it does in "
             f"{concordant} of {total} pairs of {what}."
         )
     return Claim(text, concordant, total, holds, usually)
@@ -308,6 +319,7 @@ def _run_table(fit: Fit, runs: Mapping[str, tuple[str, Mapping[str, Any]]], X, y
                 "method": name,
                 "accuracy": _metric(result, "accuracy"),
                 "msp": _metric(result, "msp"),
+                "msp_heldout": _metric(result, "msp_heldout"),
                 "error": result.error or "",
             }
         )
@@ -339,15 +351,18 @@ def breast_story(
 
         dataset = datasets.load("breast", normalize=True)
     table = _run_table(fit, dict(methods or BREAST_METHODS), dataset.X, dataset.y)
-    claim = msp_order_claim(list(table["method"]), table["msp"], table["accuracy"])
-    best = table.loc[table["msp"].idxmax()] if table["msp"].notna().any() else None
+    claim = msp_order_claim(
+        list(table["method"]), table["msp_heldout"], table["accuracy"], score=HELDOUT
+    )
+    held = table["msp_heldout"]
+    best = table.loc[held.idxmax()] if held.notna().any() else None
     caption = claim.text
     if best is not None and not claim.holds:
         top = table["accuracy"].max()
         verdict = "is" if best["accuracy"] >= top else "is not"
         caption += (
-            f" The highest MSP ({best['method']}, {_pct(best['msp'])}) {verdict} the most "
-            f"accurate labeling ({_pct(best['accuracy'])}; best {_pct(top)})."
+            f" The highest {HELDOUT} ({best['method']}, {_pct(best['msp_heldout'])}) {verdict} "
+            f"the most accurate labeling ({_pct(best['accuracy'])}; best {_pct(top)})."
         )
     return DemoStory("breast", table, caption, {"claim": claim})
 
@@ -386,25 +401,39 @@ def digits_story(
     runs = {f"λ = {lam:g}": (key, {**base, "lam": float(lam)}) for lam in lams}
     table = _run_table(fit, runs, dataset.X, dataset.y, msp_lam=msp_lam)
     table = table.rename(columns={"method": "run"})
-    claim = msp_order_claim(list(table["run"]), table["msp"], table["accuracy"], what="runs")
-    ok = table[["msp", "accuracy"]].dropna()
-    distinct = ok["msp"].nunique() > 1 and ok["accuracy"].nunique() > 1
-    r = float(np.corrcoef(ok["msp"], ok["accuracy"])[0, 1]) if distinct else np.nan
+    claim = msp_order_claim(
+        list(table["run"]), table["msp_heldout"], table["accuracy"], what="runs", score=HELDOUT
+    )
+
+    def pearson(column: str) -> tuple[float, int]:
+        ok = table[[column, "accuracy"]].dropna()
+        distinct = ok[column].nunique() > 1 and ok["accuracy"].nunique() > 1
+        return (float(np.corrcoef(ok[column], ok["accuracy"])[0, 1]) if distinct else np.nan), len(
+            ok
+        )
+
+    r, n = pearson("msp_heldout")
+    r_in, _ = pearson("msp")
     sentences = []
     if np.isfinite(r):
         trend = (
-            "a higher MSP comes with a higher accuracy"
+            f"a higher {HELDOUT} comes with a higher accuracy"
             if r >= 0.8
-            else "a higher MSP tends to come with a higher accuracy"
+            else f"a higher {HELDOUT} tends to come with a higher accuracy"
             if r >= 0.5
-            else "a higher MSP comes with a lower accuracy"
+            else f"a higher {HELDOUT} comes with a lower accuracy"
             if r <= -0.5
-            else "MSP and accuracy are only weakly related"
+            else f"the {HELDOUT} and accuracy are only weakly related"
         )
-        sentences.append(f"Across the {len(ok)} runs {trend} (Pearson's r = {r:.2f}).")
+        in_sample = "undefined" if np.isnan(r_in) else f"{r_in:.2f}"
+        sentences.append(
+            f"Across the {n} runs {trend} (Pearson's r = {r:.2f}; with the in-sample MSP "
+            f"r is {in_sample})."
+        )
     else:
         sentences.append(
-            f"The {len(ok)} runs do not differ enough in MSP or accuracy for a correlation."
+            f"The {n} runs do not differ enough in {HELDOUT} or accuracy for a correlation."
         )
     sentences.append(claim.text)
-    return DemoStory("digits", table, " ".join(sentences), {"claim": claim, "pearson_r": r})
+    facts = {"claim": claim, "pearson_r": r, "pearson_r_in_sample": r_in}
+    return DemoStory("digits", table, " ".join(sentences), facts)

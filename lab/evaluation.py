@@ -13,7 +13,7 @@ accuracy, NMI, Rand, F, time and iterations — so the numbers agree wherever th
   :class:`~clustering.exceptions.DegenerateDataError`, ``ValueError``, ...) become a readable
   ``FitOutcome.error`` instead of an exception, so a page can show the message in place of
   the result;
-- :func:`metrics_table` lays several results out as a :class:`pandas.DataFrame`.
+- the display table of several results is :func:`lab.tables.metrics_table`.
 
 Pure Python: never imports streamlit.
 
@@ -53,13 +53,12 @@ from clustering.registry import ALGORITHMS
 __all__ = [
     "EXPECTED_ERRORS",
     "HELDOUT_RANDOM_STATE",
-    "METRIC_COLUMNS",
     "FitOutcome",
     "FitResult",
     "evaluate",
     "fit_and_evaluate",
     "heldout_msp",
-    "metrics_table",
+    "heldout_msp_or_reason",
 ]
 
 #: The seed of the random splits of the lab's held-out MSP (:func:`heldout_msp`): one value
@@ -67,19 +66,6 @@ __all__ = [
 #: and ``Lambda``.
 HELDOUT_RANDOM_STATE = 0
 
-
-#: Keys of :attr:`FitOutcome.metrics` and the column titles :func:`metrics_table` gives them.
-METRIC_COLUMNS: Mapping[str, str] = {
-    "msp": "MSP",
-    "msp_heldout": "held-out MSP",
-    "accuracy": "accuracy",
-    "nmi": "NMI",
-    "rand": "Rand",
-    "ari": "ARI",
-    "f": "F",
-    "seconds": "time (s)",
-    "n_iter": "iterations",
-}
 
 #: Exceptions a method raises on purpose, with a message meant for the user. Anything else
 #: is a bug and propagates.
@@ -136,6 +122,9 @@ class FitOutcome:
         Warnings raised during the fit (non-convergence, ...), for the page to show.
     msp_lam, msp_regularizer : float, str
         The ``lam`` and ``Lambda`` the MSP in ``metrics`` was computed with.
+    kernel : str
+        For a kernel method, its width and rank in words (:func:`kernel_note`); ``""``
+        otherwise.
     """
 
     key: str
@@ -154,6 +143,7 @@ class FitOutcome:
     warnings: tuple[str, ...] = ()
     msp_lam: float = MSP_REFERENCE_LAM
     msp_regularizer: str = MSP_REFERENCE_REGULARIZER
+    kernel: str = ""
 
     @property
     def ok(self) -> bool:
@@ -186,14 +176,6 @@ class FitOutcome:
         if self.w is None or self.b is None:
             return None
         return np.asarray(X, dtype=np.float64) @ self.w - self.b
-
-    def row(self) -> dict[str, Any]:
-        """The metrics row keyed by display column, with the algorithm's name first."""
-        out: dict[str, Any] = {"algorithm": self.name}
-        for key, title in METRIC_COLUMNS.items():
-            out[title] = self.metrics.get(key)
-        out["error"] = self.error or ""
-        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The outcome as plain JSON values (what an experiment cell stores on disk).
@@ -301,7 +283,7 @@ def heldout_msp(X, labels, lam: float, regularizer: str) -> float | None:
     ``Lambda`` give the same number wherever the lab shows it. A cluster too small to hold
     any point out (fewer than two points) scores 0, as MSPC's ``msp_heldout_`` does:
     nothing of it can be validated. ``None`` for a single cluster or when the MPM cannot
-    be fitted (as :func:`evaluate`'s ``msp``).
+    be fitted (:func:`heldout_msp_or_reason` says why).
 
     Examples
     --------
@@ -314,20 +296,33 @@ def heldout_msp(X, labels, lam: float, regularizer: str) -> float | None:
     >>> round(heldout_msp(noise, halves, 0.01, "diag"), 3)
     0.0
     """
+    return heldout_msp_or_reason(X, labels, lam, regularizer)[0]
+
+
+def heldout_msp_or_reason(X, labels, lam: float, regularizer: str) -> tuple[float | None, str]:
+    """:func:`heldout_msp` and, when it is ``None``, the reason (``""`` otherwise).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).normal(size=(40, 30))  # fewer points than features
+    >>> value, reason = heldout_msp_or_reason(X, np.arange(40) % 2, 0.0, "none")
+    >>> value is None, "singular" in reason
+    (True, True)
+    """
     labels = np.asarray(labels)
     _values, counts = np.unique(labels, return_counts=True)
     if counts.shape[0] < 2:
-        return None
+        return None, "a single cluster: nothing to separate."
     if counts.min() < min_cluster_size(DEFAULT_N_SPLITS):
-        return 0.0
+        return 0.0, ""
     try:
-        return float(
-            _metrics.msp_heldout_score(
-                X, labels, lam=lam, regularizer=regularizer, random_state=HELDOUT_RANDOM_STATE
-            )
+        value = _metrics.msp_heldout_score(
+            X, labels, lam=lam, regularizer=regularizer, random_state=HELDOUT_RANDOM_STATE
         )
-    except (ValueError, np.linalg.LinAlgError, ArithmeticError):
-        return None
+    except (DegenerateDataError, ValueError, np.linalg.LinAlgError, ArithmeticError) as err:
+        return None, str(err) or type(err).__name__
+    return float(value), ""
 
 
 def _hyperplane(estimator, X, labels, lam, regularizer):
@@ -489,23 +484,22 @@ def fit_and_evaluate(
         metrics={**scores, "seconds": seconds, "n_iter": n_iter},
         seconds=seconds,
         warnings=messages,
+        kernel=kernel_note(estimator),
     )
 
 
-def metrics_table(results: Sequence[FitOutcome]):
-    """The metrics rows of several results as a :class:`pandas.DataFrame` (one row each).
-
-    Failed fits keep their row, with empty metrics and the message in ``error``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from lab.evaluation import fit_and_evaluate, metrics_table
-    >>> X = np.array([[0.0, 0], [0, 1], [1, 0], [5, 5], [5, 6], [6, 5]])
-    >>> table = metrics_table([fit_and_evaluate("mspc-eig", {}, X, [0, 0, 0, 1, 1, 1])])
-    >>> list(table.columns)[:4], float(table["accuracy"].iloc[0])
-    (['algorithm', 'MSP', 'held-out MSP', 'accuracy'], 1.0)
-    """
-    import pandas as pd
-
-    return pd.DataFrame([r.row() for r in results])
+def kernel_note(estimator) -> str:
+    """A fitted kernel MSPC's width and rank in words (``""`` for any other estimator):
+    ``"RBF width γ = 0.147 (from the data) · rank 300 (Nystroem components) · MSPC on 3
+    spectral coordinates"``."""
+    gamma = getattr(estimator, "gamma_", None)
+    fmap = getattr(getattr(estimator, "model_", None), "fmap", None)
+    if gamma is None or fmap is None or getattr(fmap, "nystroem", None) is None:
+        return ""
+    given = getattr(estimator, "gamma", None) is not None
+    rank = int(fmap.nystroem.n_components)
+    coords = int(fmap.spectral.U.shape[1])
+    return (
+        f"RBF width γ = {float(gamma):.3g} ({'given' if given else 'from the data'}) · rank "
+        f"{rank} (Nystroem components) · MSPC on {coords} spectral coordinates"
+    )

@@ -82,6 +82,54 @@ def slide_layout(
     return out
 
 
+#: Plotly's (and Streamlit's chart theme's) font sizes where a figure sets none.
+_DEFAULT_SIZES = {"font": 12, "tick": 12, "axis_title": 14, "legend": 12, "title": 16}
+
+
+def _bigger(font, default: int, scale: float, minimum: int) -> dict:
+    size = getattr(font, "size", None) if not isinstance(font, dict) else font.get("size")
+    return {"size": max(minimum, round((size or default) * scale))}
+
+
+def projector_fonts(fig: go.Figure, *, scale: float = 1.5, minimum: int = 16) -> go.Figure:
+    """A copy of ``fig`` whose every text is ``scale`` times larger and at least ``minimum``
+    px (``fig`` is not changed): the base font, the title, each axis's tick labels and
+    title, the legend, the annotations, the hover labels and the traces' text. For a
+    projector (presenter mode); a slide export uses :func:`slide_layout`.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> fig = go.Figure(go.Scatter(x=[0, 1], y=[1, 0]), layout={"xaxis": {"title": "x"}})
+    >>> big = projector_fonts(fig)
+    >>> big.layout.font.size, big.layout.xaxis.tickfont.size, big.layout.xaxis.title.font.size
+    (18, 18, 21)
+    """
+    out = go.Figure(fig)
+    layout = out.layout
+    d = _DEFAULT_SIZES
+    update: dict = {
+        "font": _bigger(layout.font, d["font"], scale, minimum),
+        "title": {"font": _bigger(layout.title.font, d["title"], scale, minimum)},
+        "legend": {"font": _bigger(layout.legend.font, d["legend"], scale, minimum)},
+        "hoverlabel": {"font": _bigger(layout.hoverlabel.font, d["font"], scale, minimum)},
+    }
+    for name in layout:
+        if name.startswith(("xaxis", "yaxis")) and layout[name] is not None:
+            axis = layout[name]
+            update[name] = {
+                "tickfont": _bigger(axis.tickfont, d["tick"], scale, minimum),
+                "title": {"font": _bigger(axis.title.font, d["axis_title"], scale, minimum)},
+            }
+    out.update_layout(update)
+    for annotation in out.layout.annotations:
+        annotation.font.size = _bigger(annotation.font, d["font"], scale, minimum)["size"]
+    for trace in out.data:
+        if "textfont" in trace and trace.textfont.size is not None:
+            trace.textfont.size = _bigger(trace.textfont, d["font"], scale, minimum)["size"]
+    return out
+
+
 def _plotly_js() -> Path:
     import plotly
 
@@ -112,6 +160,7 @@ def export_figures(
     scale: float = 2.0,
     browser: str | None = None,
     timeout: float = 120.0,
+    progress=None,
 ) -> list[dict[str, bytes]]:
     """Render figures as PNG and SVG without the network.
 
@@ -129,6 +178,8 @@ def export_figures(
         Browser executable; default :func:`find_browser`.
     timeout : float, default=120
         Seconds the browser may take per call.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each figure (and with 0 before the first).
 
     Returns
     -------
@@ -166,6 +217,8 @@ def export_figures(
         async with kaleido.Kaleido(
             n=1, timeout=timeout, path=path, mathjax=False, plotlyjs=plotly_js
         ) as k:
+            if progress is not None:
+                progress(0, len(prepared))
             for fig in prepared:
                 files = {}
                 for fmt in formats:
@@ -174,6 +227,8 @@ def export_figures(
                         opts.update(width=fig.layout.width, height=fig.layout.height)
                     files[fmt] = await k.calc_fig(fig, opts=opts)
                 out.append(files)
+                if progress is not None:
+                    progress(len(out), len(prepared))
         return out
 
     try:

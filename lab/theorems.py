@@ -5,11 +5,14 @@
 * :func:`lower_bound_check` -- Theorem 2's bound (4) against ``kappa^2``.
 * :func:`margin_guarantee` -- Theorem 5's Chebyshev guarantee against the measured relative
   margins.
+* :func:`nonsense_splits` -- what the in-sample and the held-out MSP give splits unrelated to
+  any structure (random groups of points), splits found by climbing the in-sample MSP, and
+  the true classes.
 
 References
 ----------
 G. Huang, J. Zhang, S. Song, Z. Chen. Maximin Separation Probability Clustering. AAAI 2015
-(``shared/papers/mspc_maximin_separation_probability_clustering.txt``).
+(Huang et al., Maximin Separation Probability Clustering (AAAI 2015)).
 """
 
 from __future__ import annotations
@@ -27,12 +30,18 @@ from clustering.mpm import fit_mpm_to_labels
 from clustering.solvers.gep import lower_bound
 
 __all__ = [
+    "NONSENSE_GROUPS",
     "LowerBoundCheck",
     "Theorem1Check",
     "lower_bound_check",
     "margin_guarantee",
+    "nonsense_splits",
     "theorem1_check",
 ]
+
+#: Sizes of the random groups :func:`nonsense_splits` puts against the rest of the points
+#: (and a random half against the other half).
+NONSENSE_GROUPS = (4, 10, 20, 40)
 
 
 def _apply_factors(X, factors) -> np.ndarray:
@@ -211,4 +220,110 @@ def margin_guarantee(X, labels, w, b, msp: float, rhos: Sequence[float]) -> pd.D
                 "fraction_min": min(f0, f1),
             }
         )
+    return pd.DataFrame(rows)
+
+
+def nonsense_splits(
+    X,
+    y,
+    lam: float,
+    regularizer: str = "diag",
+    *,
+    groups: Sequence[int] = NONSENSE_GROUPS,
+    search_from: int | None = 10,
+    extra: Sequence[tuple[str, np.ndarray]] = (),
+    random_state: int = 0,
+) -> pd.DataFrame:
+    """In-sample and held-out MSP of splits unrelated to any structure, beside the true
+    classes': the in-sample MSP rewards a split that only fits the sample, the held-out MSP
+    does not.
+
+    Labelings, in order: the true classes (when ``y`` has two classes); for each size in
+    ``groups`` a random group of that many points against the rest, then a random half
+    against the other half (none of them knows the classes); with ``search_from``, the
+    labeling MSPC's search reaches from a random group of that size (the search climbs the
+    in-sample MSP); then the named labelings of ``extra`` (e.g. a fitted clustering).
+
+    Both MSPs use ``lam`` and ``regularizer``; the held-out MSP is
+    :func:`lab.evaluation.heldout_msp` (the one every page shows), so a cluster of fewer
+    than two points scores 0 held out (nothing of it can be held out).
+
+    Returns
+    -------
+    DataFrame
+        ``labeling``, ``kind`` (``"true classes"``, ``"random"``, ``"searched"`` or
+        ``"given"``), ``sizes`` (``"a / b"``, the larger first), ``smaller`` (points in the
+        smaller cluster), ``msp`` (in-sample), ``msp_heldout``, ``accuracy`` (NaN without
+        ``y``), ``error`` (``""``, or why a score could not be computed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 50))  # pure noise: no split means anything
+    >>> t = nonsense_splits(X, None, 0.01, search_from=None)
+    >>> print(t[["labeling", "msp", "msp_heldout"]].round(2).to_string(index=False))
+                                 labeling  msp  msp_heldout
+     random group of 4 points vs the rest 0.91          0.0
+    random group of 10 points vs the rest 0.79          0.0
+    random group of 20 points vs the rest 0.53          0.0
+    random group of 40 points vs the rest 0.35          0.0
+            random half vs the other half 0.30          0.0
+    """
+    from clustering import MSPC
+    from clustering.metrics import clustering_accuracy
+    from lab.evaluation import heldout_msp_or_reason
+
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    rng = np.random.default_rng(random_state)
+    labelings: list[tuple[str, str, np.ndarray]] = []
+    if y is not None and np.unique(y).shape[0] == 2:
+        values = np.unique(y)
+        labelings.append(("true classes", "true classes", (np.asarray(y) == values[1]).astype(int)))
+
+    def group(size: int) -> np.ndarray:
+        labels = np.zeros(n, dtype=np.intp)
+        labels[rng.permutation(n)[:size]] = 1
+        return labels
+
+    for size in groups:
+        if 2 <= size <= n // 2:
+            labelings.append((f"random group of {size} points vs the rest", "random", group(size)))
+    labelings.append(("random half vs the other half", "random", group(n // 2)))
+    if search_from is not None and 2 <= search_from <= n // 2:
+        start = group(int(search_from))
+        lam_fit = effective_lam(lam, regularizer)
+        model = MSPC(lam=lam_fit, regularizer=regularizer, init=start, random_state=random_state)
+        labels = model.fit(X).labels_
+        labelings.append(
+            (f"MSPC's search from a random group of {search_from}", "searched", labels)
+        )
+    labelings.extend((name, "given", np.asarray(labels)) for name, labels in extra)
+
+    rows = []
+    lam_eff = effective_lam(lam, regularizer)
+    for name, kind, labels in labelings:
+        counts = np.unique(labels, return_counts=True)[1]
+        row = {
+            "labeling": name,
+            "kind": kind,
+            "sizes": " / ".join(str(int(c)) for c in sorted(counts, reverse=True)),
+            "smaller": int(counts.min()),
+            "msp": np.nan,
+            "msp_heldout": np.nan,
+            "accuracy": np.nan if y is None else clustering_accuracy(y, labels),
+            "error": "",
+        }
+        if counts.shape[0] != 2:
+            row["error"] = "not two clusters"
+        else:
+            try:
+                row["msp"] = float(msp_score(X, labels, lam=lam_eff, regularizer=regularizer))
+                held, reason = heldout_msp_or_reason(X, labels, lam_eff, regularizer)
+                row["msp_heldout"] = np.nan if held is None else float(held)
+                row["error"] = "" if held is not None else f"held-out MSP undefined: {reason}"
+            except (ValueError, np.linalg.LinAlgError, ArithmeticError) as err:
+                row["error"] = str(err)
+        rows.append(row)
     return pd.DataFrame(rows)

@@ -10,9 +10,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
+from datasets.export import safe_frame
 from datasets.synthetic import GENERATORS
 from lab.plots import TEMPLATE, cluster_colors, relayout
-from ui import cache, presenter, state, uploads, widgets
+from ui import alerts, cache, presenter, state, uploads, widgets
 from ui.text import plain, plain_lines
 
 st.set_page_config(
@@ -58,8 +59,9 @@ if choice.kind == "bundled" and ":" not in choice.name:
     _seed("data.task", choice.name)
 if choice.kind == "synthetic":
     _seed("data.generator", choice.name)
-    for name, value in choice.params:
-        _seed(f"gen.{choice.name}.{name}", value)
+    chosen_params = choice.param_dict
+    for p in GENERATORS[choice.name].params:
+        _seed(f"gen.{choice.name}.{p.name}", chosen_params.get(p.name, p.default))
 if choice.kind == "upload":
     _seed("data.label_column", choice.param_dict.get("label_column", NONE))
     _seed("data.missing", choice.param_dict.get("missing", "drop"))
@@ -136,8 +138,9 @@ with left:
         )
         if file is not None:
             known = state.get_upload()
-            if known is None or known["content"] != file.getvalue() or known["name"] != file.name:
-                state.set_upload(file.name, file.getvalue())
+            content = file.getvalue()  # a copy of the file: taken once
+            if known is None or known["name"] != file.name or known["content"] != content:
+                state.set_upload(file.name, content)
         upload = state.get_upload()
         if upload is None:
             st.info("Upload a file to use it; the lab keeps the current data until then.")
@@ -149,7 +152,7 @@ with left:
                 )
             # Columns and label guess read with read_csv's limits and decoding; a refused
             # file has none, and read_csv below explains the problem.
-            preview = uploads.preview(upload["content"])
+            preview, refused = uploads.preview(upload["content"])
             header = list(preview.columns) if preview is not None else []
             guess = preview.label_guess if preview is not None else None
             guessed = guess.column if guess is not None and guess.column in header else NONE
@@ -204,12 +207,15 @@ with left:
                 True,
             )
             try:
+                if refused:  # the same limits and checks as read_csv: its message
+                    raise datasets.DatasetError(refused)
                 cache.load_choice(candidate, upload)
                 new_choice = candidate
             except datasets.DatasetError as err:
                 upload_error = err
+                state.forget_refused_upload()
             if upload_error is not None:
-                widgets.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
+                alerts.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
             st.caption(state.upload_link_note(upload_kind=True))
     else:
         keys = list(GENERATORS)
@@ -226,10 +232,19 @@ with left:
         st.caption(spec.summary + (f" ({spec.paper})" if spec.paper else ""))
         params = {}
         for p in spec.params:
-            params[p.name] = widgets.param_widget(p, f"gen.{gen}.{p.name}")
+            start = state.GENERATOR_START.get(gen, {}).get(p.name)
+            params[p.name] = widgets.param_widget(p, f"gen.{gen}.{p.name}", start)
         params = {k: v for k, v in params.items() if v != spec.defaults()[k]}
         new_choice = state.DataChoice.make("synthetic", gen, params, True)
 
+    # A newly picked data set starts with its own default: raw units for the AFS trap,
+    # whose lesson is in its units; [-1, 1] for the rest (the papers' preprocessing).
+    _seed("data.normalize_for", (choice.kind, choice.name))
+    if new_choice is not None:
+        picked = (new_choice.kind, new_choice.name)
+        if state.widget_value("data.normalize_for") != picked:
+            state.set_widget("data.normalize", state.default_normalize(*picked))
+            state.set_widget("data.normalize_for", picked)
     normalize = st.toggle(
         "Scale every feature to [-1, 1]",
         key="data.normalize",
@@ -242,7 +257,7 @@ with left:
             new_choice.kind, new_choice.name, new_choice.params, bool(normalize)
         )
         if new_choice != choice:
-            with widgets.guard(title="This data set cannot be used"):
+            with alerts.guard(title="This data set cannot be used"):
                 if new_choice.kind == "upload":
                     cache.load_choice(new_choice, state.get_upload())
                 else:
@@ -265,12 +280,13 @@ with right:
     preview, stats, classes = st.tabs(["Preview", "Feature statistics", "Class counts"])
     frame = ds.to_frame()
     with preview:
-        st.dataframe(frame.head(500), height=320, width="stretch")
+        # The table's own download exports the cells as shown: formula-like text is escaped.
+        st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch")
         if ds.n_samples > 500:
             st.caption(f"The first 500 of {ds.n_samples:,} rows.")
     with stats:
         table = ds.feature_statistics()
-        st.dataframe(table, hide_index=True, width="stretch", height=320)
+        st.dataframe(safe_frame(table), hide_index=True, width="stretch", height=320)
         st.caption(
             "std: the spread of each feature. Very different spreads are what anisotropic "
             "feature scaling creates; k-means is sensitive to them, MSPC is not."

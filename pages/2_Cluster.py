@@ -10,14 +10,13 @@ layout come from :mod:`ui.cluster`, figures from :mod:`lab.plots`.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 from clustering import ALGORITHMS
 from lab import plots
-from lab.evaluation import metrics_table
-from ui import cache, presenter, runs, state, widgets
+from ui import alerts, cache, downloads, presenter, runs, state, widgets
 from ui import cluster as cluster_ui
+from ui.text import finite
 
 st.set_page_config(
     page_title="Cluster · Discriminative Clustering Lab",
@@ -34,7 +33,7 @@ X, y = ds.X, ds.y
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters")
+    k = widgets.n_clusters_control("n_clusters", current=current)
     lam = widgets.lam_slider("lam")
     reg = widgets.regularizer_select("regularizer")
     params: dict[str, dict] = {}
@@ -107,7 +106,7 @@ if not results:
         "or the button of a method below."
     )
 else:
-    table = metrics_table(results)
+    table = runs.metrics_with_reasons(planned, fitted)
     if y is None:
         table = table.drop(columns=["accuracy", "NMI", "Rand", "F"])
     if not table["error"].astype(bool).any():
@@ -118,6 +117,9 @@ else:
         width="stretch",
         column_config={
             **widgets.msp_column_config(lam, reg),
+            "error": st.column_config.TextColumn(
+                "not run / failed", help="Why a method has no numbers in this table."
+            ),
             "accuracy": st.column_config.NumberColumn(
                 format="%.3f",
                 help="Share of samples whose cluster matches their class under the "
@@ -157,7 +159,7 @@ constraint_keys = [r.key for r in ok_results if ALGORITHMS[r.key].constraints]
 
 projected: dict[str, object] = {}
 for result in ok_results:
-    with widgets.guard(title="This view cannot be drawn"):
+    with alerts.guard(title="This view cannot be drawn"):
         projected[result.key] = cache.projection(
             view, current.fingerprint, X, result.w, result.b, ds.feature_names
         )
@@ -178,7 +180,9 @@ for row_size in cluster_ui.grid_rows(len(order)):
                 continue
             if key in waiting_keys:
                 if item.auto_run:
-                    st.info("Waiting: press **Run** in the sidebar.")
+                    st.info(
+                        f"Waiting: press **Run** in the sidebar (predicted {item.cost.describe()})."
+                    )
                 else:
                     st.info(item.wait_message(ds.n_samples, ds.n_features))
                     if st.button(
@@ -190,20 +194,14 @@ for row_size in cluster_ui.grid_rows(len(order)):
                         st.rerun()
                 continue
             result = fitted[key]
-            if not widgets.show_result_problems(result) or key not in projected:
+            if not alerts.show_result_problems(result) or key not in projected:
                 continue
-            proj = projected[key]
-            msp = result.msp
-            acc = result.metrics.get("accuracy")
-            title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
-            if acc is not None:
-                title += f" · accuracy {acc:.3f}"
             fig = plots.cluster_scatter(
-                proj,
+                projected[key],
                 result.labels,
                 y,
                 ds.class_names,
-                title=title,
+                title=cluster_ui.panel_title(result),
                 height=420,
                 x_range=None if ranges is None else ranges[0],
                 y_range=None if ranges is None else ranges[1],
@@ -218,14 +216,7 @@ for row_size in cluster_ui.grid_rows(len(order)):
                     on_select="rerun",
                     selection_mode="lasso",
                 )
-                chosen = []
-                for point in event.selection.get("points", []):
-                    data = point.get("customdata")
-                    if data is None:
-                        trace = fig.data[point["curve_number"]]
-                        data = trace.customdata[point["point_index"]]
-                    chosen.append(int(np.ravel(data)[0]))
-                selection[key] = chosen
+                selection[key] = cluster_ui.lasso_indices(event, fig)
             else:
                 presenter.chart(fig, key=f"scatter.{key}")
             if result.hyperplane == "mpm":
@@ -233,6 +224,8 @@ for row_size in cluster_ui.grid_rows(len(order)):
                     "This method draws no hyperplane; the line and margins are those of the "
                     "MPM fitted to its clusters — what its MSP measures."
                 )
+            if result.kernel:
+                st.caption(result.kernel)
     row_start += row_size
 if ranges is not None and len(projected) > 1:
     st.caption(cluster_ui.axes_note(view))
@@ -254,7 +247,7 @@ if constraint_keys:
         st.toast(f"{added} must-link pairs added.")
         st.rerun()
     if c3.button("Cannot-link to the group", key="constraints.cannot", disabled=not chosen):
-        with widgets.guard():
+        with alerts.guard():
             added = state.add_constraints(current.fingerprint, "cannot", chosen)
             st.toast(f"{added} cannot-link pairs added.")
             st.rerun()
@@ -280,9 +273,45 @@ rho = st.slider(
     "MSP. Move ρ to see the guarantee against what the data show.",
 )
 margin_results = [r for r in ok_results if r.w is not None and r.n_clusters == 2]
-if not margin_results:
-    st.info("No clustering here has two clusters and a separating hyperplane to measure.")
-else:
+multi_results = [r for r in ok_results if r.n_clusters > 2]
+if multi_results:
+    # More than two clusters: one cluster against the rest, through the MPM fitted to it.
+    k_max = max(r.n_clusters for r in multi_results)
+    state.seed_widget("cluster.vs_rest", 0)
+    if state.widget_value("cluster.vs_rest") >= k_max:
+        state.set_widget("cluster.vs_rest", 0)
+    chosen = st.selectbox(
+        "Cluster against the rest",
+        list(range(k_max)),
+        key="cluster.vs_rest",
+        format_func=lambda c: f"cluster {c} against the other clusters",
+        help="With more than two clusters there is one hyperplane per pair of clusters. Here "
+        "the MPM is fitted to one cluster against all the others, and its margins and MSP are "
+        "shown: the same view as for two clusters.",
+    )
+    cols = st.columns(min(len(multi_results), 3))
+    for i, result in enumerate(multi_results):
+        with cols[i % len(cols)], alerts.guard(title="The margins cannot be drawn"):
+            if chosen >= result.n_clusters:
+                st.caption(f"{result.name} found {result.n_clusters} clusters.")
+                continue
+            margins, binary, alpha = cluster_ui.one_vs_rest(
+                current.fingerprint, X, result.labels, chosen, lam, reg
+            )
+            fig = plots.margin_histogram(
+                margins, binary, alpha, rho, title=f"{result.name}: cluster {chosen} vs the rest"
+            )
+            if len(multi_results) > 1:
+                plots.grid_panel(fig)
+            figures[f"{result.key}-margins-{chosen}"] = fig
+            presenter.chart(fig, key=f"margins.vs_rest.{result.key}")
+            st.caption(
+                f"The MPM of cluster {chosen} against the rest: MSP {alpha:.3f} (λ = {lam:g}, "
+                f"Λ = {reg})."
+            )
+if not margin_results and not multi_results:
+    st.info("No clustering here has a separating hyperplane to measure.")
+elif margin_results:
     show_guarantee = st.toggle(
         "Guarantee for every ρ",
         key="cluster.guarantee_on",
@@ -291,15 +320,15 @@ else:
     )
     cols = st.columns(min(len(margin_results), 3))
     for i, result in enumerate(margin_results):
-        with cols[i % len(cols)], widgets.guard(title="The margins cannot be drawn"):
+        with cols[i % len(cols)], alerts.guard(title="The margins cannot be drawn"):
             margins = result.margins(X)
-            msp = result.msp if np.isfinite(result.msp) else None
+            msp = result.msp if finite(result.msp) else None
             fig = plots.margin_histogram(margins, result.labels, msp, rho, title=result.name)
             if len(margin_results) > 1:
                 plots.grid_panel(fig)
             figures[f"{result.key}-margins"] = fig
             presenter.chart(fig, key=f"margins.{result.key}")
-            if show_guarantee and np.isfinite(result.msp):
+            if show_guarantee and finite(result.msp):
                 curve = plots.guarantee_curve(
                     margins,
                     result.labels,
@@ -337,7 +366,7 @@ if stepper is not None and k == 2:
     # On request only: the figure with its frames is the page's heaviest to draw (see
     # bench/RESULTS.md).
     if st.toggle("Replay it", key="cluster.steps_on"):
-        with widgets.guard(title="The iterations cannot be replayed"):
+        with alerts.guard(title="The iterations cannot be replayed"):
             steps = cluster_ui.mspc_steps(current.fingerprint, X, stepper.params)
             feats = (0, 1 if ds.n_features > 1 else 0)
             if view.startswith("features:"):
@@ -361,18 +390,23 @@ if cost.refused:
 elif st.button(f"Compute the MSP curve ({cost.describe()})", key="cluster.curve"):
     state.set_widget("cluster.curve_for", curve_key)
 if state.widget_value("cluster.curve_for") == curve_key:
-    with widgets.guard(title="The MSP curve cannot be computed"):
+    with alerts.guard(title="The MSP curve cannot be computed"):
         curve = cluster_ui.msp_curve(current.fingerprint, X, lam, reg)
         fig = plots.msp_curve_figure(curve)
         figures["msp-curve"] = fig
         presenter.chart(fig, key="msp.curve")
         st.caption(cluster_ui.curve_note(curve))
+        best = int(curve["suggested_k"])
+        state.record_suggested_k(current.fingerprint, best)
+        if best != k and st.button(f"Use k = {best}", key="cluster.use_k"):
+            state.set_n_clusters(best)
+            st.rerun()
 
 # ---- downloads --------------------------------------------------------------------------
 st.subheader("Downloads")
 d1, d2, d3 = st.columns(3)
-widgets.download_labels(ds, results, key="download.labels", container=d1)
-widgets.download_config(
+downloads.download_labels(ds, results, key="download.labels", container=d1)
+downloads.download_config(
     key="download.config",
     container=d2,
     extra={
@@ -385,6 +419,6 @@ widgets.download_config(
 if figures:
     with d3:
         name = st.selectbox("Figure", list(figures), key="download.figure_name")
-        widgets.download_figure(figures[name], f"{ds.name}-{name}", key="download.figure")
+        downloads.download_figure(figures[name], f"{ds.name}-{name}", key="download.figure")
 
 state.sync_to_url()

@@ -9,7 +9,6 @@ from :mod:`lab.plots`.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 import datasets
@@ -18,8 +17,8 @@ from clustering.mspc import INITS
 from lab import plots
 from lab.animation import DEFAULT_FACTORS, PRESETS
 from lab.experiments import protocols
+from ui import alerts, cache, downloads, presenter, state, widgets
 from ui import analysis as ua
-from ui import cache, presenter, state, widgets
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
 from ui.state import KEYS
@@ -90,7 +89,7 @@ params = {k: state.get_algorithm_params(k) for k in keys}
 # ---- 1. the rescaling ---------------------------------------------------------------------
 st.subheader("1 · Rescale features")
 order = ua.feature_order(X)
-factors = np.array([ua.snap_factor(f) for f in state.get_scaling_factors(d)])
+factors = ui_scaling.snapped_factors(state.get_scaling_factors(d))
 
 buttons = st.columns(4)
 if buttons[0].button(
@@ -108,7 +107,7 @@ if buttons[1].button(
 ):
     state.set_scaling_factors({})
     state.set_scaling_preset("")
-    factors = np.ones(d)
+    factors = ui_scaling.unit_factors(d)
 for column, preset, icon in (
     (buttons[2], "break", ":material/call_split:"),
     (buttons[3], "rescue", ":material/healing:"),
@@ -170,7 +169,7 @@ for i, j in enumerate(shown):
     )
 factors = new_factors
 state.record(KEYS.SCALE, {j: float(f) for j, f in enumerate(factors) if f != 1.0})
-scaled = bool(np.any(factors != 1.0))
+scaled = ui_scaling.is_scaled(factors)
 st.caption(f"Rescaling: {plain(datasets.scaling.describe(factors, names))}.")
 
 # ---- 2. before and after ------------------------------------------------------------------
@@ -183,42 +182,79 @@ if not keys:
 X_after = datasets.scaling.apply(X, factors)
 fp_after = ui_scaling.scaled_fingerprint(current.fingerprint, factors)
 with st.spinner("Clustering…"):
-    before = cache.fit_many(keys, params, current.fingerprint, X, y, progress=False)
-    after = cache.fit_many(keys, params, fp_after, X_after, y, progress=False)
+    msp = {"msp_lam": lam, "msp_regularizer": reg}
+    # Before and after share the auto-run time: each batch gets half.
+    half = cache.AUTO_RUN_SECONDS / 2
+    before = cache.fit_many(
+        keys, params, current.fingerprint, X, y, **msp, progress=False, budget=half
+    )
+    after = cache.fit_many(keys, params, fp_after, X_after, y, **msp, progress=False, budget=half)
 
 
 comparison = ui_scaling.comparison_table(before, after)
-shown_cols = ["method", "accuracy_before", "accuracy_after", "accuracy_change"]
+# Before and after side by side (the changes are their differences): the two MSPs' columns
+# and the accuracy's fit the page at 1280 px.
+shown_cols = ["method", "accuracy_before", "accuracy_after"]
 if y is None:
     shown_cols = ["method"]
-shown_cols += ["msp_before", "msp_after", "msp_change", "changed"]
+shown_cols += [
+    "msp_before",
+    "msp_after",
+    "msp_heldout_before",
+    "msp_heldout_after",
+    "changed",
+]
 st.dataframe(
     comparison[shown_cols],
     hide_index=True,
     width="stretch",
     column_config={
-        "accuracy_before": st.column_config.NumberColumn("accuracy before", format="%.3f"),
-        "accuracy_after": st.column_config.NumberColumn("accuracy after", format="%.3f"),
+        "accuracy_before": st.column_config.NumberColumn(
+            "acc. before", format="%.3f", help="Accuracy on the original data."
+        ),
+        "accuracy_after": st.column_config.NumberColumn(
+            "acc. after", format="%.3f", help="Accuracy on the rescaled data."
+        ),
         "accuracy_change": st.column_config.NumberColumn(
             "Δ accuracy", format="%+.3f", help="After minus before."
         ),
         "msp_before": st.column_config.NumberColumn(
-            "MSP before",
+            "in-sample before",
             format="%.3f",
-            help=ui_scaling.MSP_BEFORE_HELP,
+            help="Of the method's clustering on the original data. "
+            + widgets.msp_help("msp", lam, reg),
         ),
-        "msp_after": st.column_config.NumberColumn("MSP after", format="%.3f"),
-        "msp_change": st.column_config.NumberColumn("Δ MSP", format="%+.4f"),
+        "msp_after": st.column_config.NumberColumn(
+            "in-sample after",
+            format="%.3f",
+            help="In-sample MSP of the method's clustering on the rescaled data.",
+        ),
+        "msp_change": st.column_config.NumberColumn(
+            "Δ in-sample MSP", format="%+.4f", help="After minus before."
+        ),
+        "msp_heldout_before": st.column_config.NumberColumn(
+            "held-out before",
+            format="%.3f",
+            help="Of the method's clustering on the original data. "
+            + widgets.msp_help("msp_heldout", lam, reg),
+        ),
+        "msp_heldout_after": st.column_config.NumberColumn(
+            "held-out after",
+            format="%.3f",
+            help="Held-out MSP of the method's clustering on the rescaled data.",
+        ),
         "changed": st.column_config.ProgressColumn(
-            "labels changed",
+            "changed",
             format="percent",
             min_value=0.0,
             max_value=1.0,
-            help="Share of samples whose cluster changed (swapping the two cluster names "
-            "does not count).",
+            width=90,
+            help="Labels changed: the share of samples whose cluster changed (swapping the "
+            "two cluster names does not count).",
         ),
     },
 )
+st.caption(widgets.msp_note(lam, reg))
 # A slot kept on every run: a notice that comes and goes would shift every element below it,
 # and the browser would redraw each figure there as a new one.
 unscaled_notice = st.empty()
@@ -241,11 +277,11 @@ for rb, ra in zip(before, after, strict=True):
     st.markdown(f"**{rb.name}**")
     left, right = st.columns(2)
     for column, result, when, factor_vec in (
-        (left, rb, "before", np.ones(d)),
+        (left, rb, "before", ui_scaling.unit_factors(d)),
         (right, ra, "after", factors),
     ):
         with column:
-            if not widgets.show_result_problems(result):
+            if not alerts.show_result_problems(result):
                 continue
             w = ui_scaling.hyperplane_in_original_units(result.w, factor_vec)
             acc = result.metrics.get("accuracy")
@@ -270,6 +306,8 @@ for rb, ra in zip(before, after, strict=True):
             presenter.chart(fig, key=f"fs.scatter.{result.key}.{when}", width="stretch")
             if note:
                 st.caption(plain(note))
+            if result.kernel:
+                st.caption(result.kernel)
 
 # ---- 3. Play: one factor swept --------------------------------------------------------------
 st.subheader("3 · Play: sweep one feature from ×0.001 to ×1000")
@@ -333,12 +371,7 @@ else:
 
 # ---- 4. Theorem 1 -----------------------------------------------------------------------
 st.subheader("4 · Theorem 1, live: the MSP of a fixed labeling ignores the units")
-choices: dict[str, np.ndarray] = {}
-if y is not None and np.unique(y).shape[0] == 2:
-    choices["the true classes"] = np.asarray(y)
-for rb in before:
-    if rb.ok and rb.labels is not None and np.unique(rb.labels).shape[0] == 2:
-        choices[f"{rb.name}'s clustering (before)"] = np.asarray(rb.labels)
+choices = ui_scaling.two_cluster_labelings(y, before)
 if not choices:
     st.info("No two-cluster labeling to check: add a method that found two clusters.")
 else:
@@ -349,7 +382,7 @@ else:
         help="Theorem 1 is about a fixed labeling: we keep these labels, rescale the "
         "features with the sliders above, and compute the MSP again.",
     )
-    with widgets.guard("The MSP could not be computed"):
+    with alerts.guard("The MSP could not be computed"):
         checks = ua.theorem1_table(
             current.fingerprint, tuple(float(f) for f in factors), lam, X, choices[which]
         )
@@ -439,7 +472,7 @@ else:
         n_rep,
     )
     if st.button("Run the experiment", type="primary", key="fs.s.run", disabled=not methods):
-        with widgets.guard("The experiment could not run"):
+        with alerts.guard("The experiment could not run"):
             result = ua.run_with_progress(
                 protocols.afs_sensitivity,
                 X,
@@ -480,7 +513,7 @@ else:
         with st.expander("Every run"):
             st.dataframe(runs, hide_index=True, width="stretch")
         d_cols = st.columns(3)
-        widgets.download_figure(
+        downloads.download_figure(
             fig,
             "afs-sensitivity",
             key="fs.s.download",
@@ -500,15 +533,15 @@ else:
 
 st.divider()
 dl = st.columns(3)
-widgets.download_figure(
+downloads.download_figure(
     comparison_fig,
     "before-after",
     key="fs.download.fig",
     label="Before/after figure (HTML)",
     container=dl[0],
 )
-widgets.download_labels(ds, after, key="fs.download.labels", container=dl[1])
-widgets.download_config(
+downloads.download_labels(ds, after, key="fs.download.labels", container=dl[1])
+downloads.download_config(
     "fs.download.config",
     extra={"scaling_factors_vector": [float(f) for f in factors]},
     container=dl[2],

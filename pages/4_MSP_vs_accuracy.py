@@ -11,16 +11,15 @@ from :mod:`lab.plots`.
 
 from __future__ import annotations
 
-import numpy as np
 import streamlit as st
 
 import datasets
 from clustering import ALGORITHMS
 from lab import plots
 from lab.experiments import protocols
+from ui import alerts, downloads, presenter, state, widgets
 from ui import analysis as ua
-from ui import presenter, state, widgets
-from ui.text import plain
+from ui.text import finite, number, plain
 
 st.set_page_config(page_title="MSP vs accuracy · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -78,14 +77,24 @@ with st.sidebar:
         "MSP.",
     )
     ua.set_url_value("method", key)
-    lam = widgets.lam_slider(
-        "mva.lam",
-        help="λ of every run in the task families (the λ-grid family tries them all). The "
-        "MSP of each run is measured with the method's own λ, as in the paper.",
-    )
+    if state.widget_value("mva.family") == "lam":
+        # The λ-grid family tries every λ of the grid: no slider that it would ignore.
+        lam = state.get_lam()
+        st.caption(
+            f"λ: the λ-grid family fits every λ from {protocols.DEFAULT_LAMS[0]:g} to "
+            f"{protocols.DEFAULT_LAMS[-1]:g}; the λ slider is for the task families."
+        )
+    else:
+        lam = widgets.lam_slider(
+            "mva.lam",
+            help="λ of every run in the task families. The MSP of each run is measured with "
+            "the method's own λ, as in the paper.",
+        )
     reg = widgets.regularizer_select("mva.regularizer")
     params = widgets.algorithm_params(key, widget_prefix="mva.param")
 
+# The link's fam and method are read above, after the data caption: their warnings here.
+widgets.link_warnings()
 family = st.radio(
     "Family of runs",
     list(FAMILIES),
@@ -131,8 +140,15 @@ else:
     )
 
 signature = (family, source, key, tuple(sorted(fit_params.items())), lam, current.fingerprint)
-if st.button("Compute the family", type="primary", key="mva.run"):
-    with widgets.guard("The runs could not be computed"):
+# A first visit shows the λ grid on the current data when it is predicted to be quick
+# (every run is cached, so coming back costs nothing); other families wait for the button.
+first = state.widget_value("mva.result") is None
+cheap = family == "lam" and ua.sweep_is_cheap(key, ds.n_samples, ds.n_features, len(lams))
+pressed = st.button("Compute the family", type="primary", key="mva.run")
+asked = bool(state.widget_value(ua.RUN_ONCE, False))  # a Home demo's button
+state.set_widget(ua.RUN_ONCE, False)
+if pressed or asked or (first and cheap):
+    with alerts.guard("The runs could not be computed"):
         if family == "lam":
             sweep = ua.run_with_progress(
                 protocols.lam_sweep,
@@ -193,7 +209,7 @@ else:
     label = protocols.SCORES[score]
     choice = None if sweep is None else protocols.lam_choice(sweep.table, score)
     highlight = []
-    if choice is not None and np.isfinite(choice.lam):
+    if choice is not None and finite(choice.lam):
         highlight = [f"λ = {choice.lam:g}"]
     fig = plots.msp_accuracy_figure(
         table,
@@ -210,23 +226,31 @@ else:
         r = rs[column]
         m[i].metric(
             f"Pearson r, {name}",
-            "—" if np.isnan(r) else f"{r:.2f}",
+            number(r, ".2f"),
             help="Linear correlation between this MSP and accuracy over the points: 1 means "
             "a higher MSP always comes with a proportionally higher accuracy, 0 means no "
             "linear relation, below 0 that a higher MSP comes with a lower accuracy.",
         )
     m[2].metric(
         "slope",
-        "—" if np.isnan(slope) else f"{slope:.2f}",
+        number(slope, ".2f"),
         help=f"Accuracy gained per unit of {label} along the least-squares line (drawn only "
         "where it stays between 0 % and 100 % accuracy).",
     )
-    m[3].metric("points", int(np.isfinite(table[score]).sum()))
+    m[3].metric("points", int(table[score].notna().sum()))
     st.caption(ua.family_note(table), help="Computed from the runs above.")
     with st.expander("Every run"):
-        st.dataframe(table, hide_index=True, width="stretch")
+        msp_lam = protocols.SWEEP_MSP_LAM if family == "lam" else lam
+        st.dataframe(
+            table,
+            hide_index=True,
+            width="stretch",
+            column_config=widgets.msp_column_config(
+                msp_lam, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+            ),
+        )
     d = st.columns(2)
-    widgets.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
+    downloads.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
     d[1].download_button(
         "Runs (CSV)",
         data=table.to_csv(index=False),
@@ -234,7 +258,8 @@ else:
         mime="text/csv",
         key="mva.download.csv",
         on_click="ignore",
-        help="One row per run: its name, MSP, accuracy, size and time.",
+        help="One row per run: its name, in-sample MSP (msp), held-out MSP (msp_heldout), "
+        "accuracy, size and time.",
     )
 
     if choice is not None:
@@ -247,25 +272,25 @@ else:
         presenter.chart(plots.lam_sweep_figure(sweep, by=score), key="mva.sweep", width="stretch")
         c = st.columns(4)
         c[0].metric(
-            f"λ chosen by the {label}",
-            "—" if np.isnan(choice.lam) else f"{choice.lam:g}",
+            f"λ by the {label}",
+            number(choice.lam, "g"),
             help=f"The λ whose clustering has the largest {label} (no labels used).",
         )
         c[1].metric(
             "its accuracy",
-            "—" if np.isnan(choice.accuracy) else f"{choice.accuracy:.3f}",
+            number(choice.accuracy),
         )
         c[2].metric(
             "λ with the best accuracy",
-            "—" if np.isnan(choice.best_accuracy_lam) else f"{choice.best_accuracy_lam:g}",
+            number(choice.best_accuracy_lam, "g"),
             help="What an oracle that knows the true classes would pick.",
         )
         c[3].metric(
             "best accuracy",
-            "—" if np.isnan(choice.best_accuracy) else f"{choice.best_accuracy:.3f}",
+            number(choice.best_accuracy),
             delta=None
-            if np.isnan(choice.best_accuracy) or np.isnan(choice.accuracy)
-            else f"{choice.accuracy - choice.best_accuracy:+.3f} for the {label}'s choice",
+            if not (finite(choice.best_accuracy) and finite(choice.accuracy))
+            else f"{choice.accuracy - choice.best_accuracy:+.3f} for the chosen λ",
             delta_color="normal",
         )
 

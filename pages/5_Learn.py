@@ -2,25 +2,28 @@
 
 The Minimax Probability Machine (eq. 1-2), the MSP (Definition 1) and MSPC (eq. 3), the
 lower bound (4) of Theorem 2, the invariance of Theorem 1 and the relative-margin guarantee
-of Theorem 5 of ``mspc_maximin_separation_probability_clustering.txt``. Widgets and layout
+of Theorem 5 of Huang et al., Maximin Separation Probability Clustering (AAAI 2015).
+Widgets and layout
 only: computations go through :mod:`ui.analysis` and :mod:`ui.cache`, figures come from
 :mod:`lab.plots` and :mod:`lab.plots`.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from clustering import ALGORITHMS
 from lab import plots
+from ui import alerts, cache, learn, presenter, state, widgets
 from ui import analysis as ua
-from ui import cache, learn, presenter, state, widgets
 from ui.text import plain
 
 st.set_page_config(page_title="Learn · Discriminative Clustering Lab", layout="wide")
 state.init()
+
+#: The digits pair the held-out demonstration opens on.
+HELDOUT_PAIR = "digits:1v3"
 
 st.title("Learn: the ideas behind MSPC")
 st.markdown(
@@ -30,7 +33,7 @@ st.markdown(
 current = widgets.data_caption()
 ds = current.dataset
 X, y = ds.X, ds.y
-binary_y = y is not None and np.unique(y).shape[0] == 2
+binary_y = learn.n_clusters_of(y) == 2
 
 # ---- controls -----------------------------------------------------------------------------
 with st.sidebar:
@@ -52,17 +55,18 @@ with st.sidebar:
     )
 
 mspc_result = None
+mspc_params: dict = {}
 if "mspc-mpm" in ALGORITHMS:
-    mspc_params = {**state.get_algorithm_params("mspc-mpm"), "lam": lam, "regularizer": reg}
+    mspc_params = state.get_algorithm_params("mspc-mpm")
     with st.spinner("Clustering with MSPC…"):
         mspc_result = cache.fit("mspc-mpm", mspc_params, current.fingerprint, X, y)
 if source == "true classes":
-    labels = np.asarray(y)
+    labels = y
 else:
-    if mspc_result is None or not widgets.show_result_problems(mspc_result):
+    if mspc_result is None or not alerts.show_result_problems(mspc_result):
         st.stop()
-    labels = np.asarray(mspc_result.labels)
-if np.unique(labels).shape[0] != 2:
+    labels = mspc_result.labels
+if learn.n_clusters_of(labels) != 2:
     st.error("The labeling has a single cluster, so there is nothing to separate.")
     st.stop()
 
@@ -93,7 +97,7 @@ with left:
     )
     st.caption("λΛ is the regulariser of eq. (3), set in the sidebar.")
 with right:
-    with widgets.guard("The MPM could not be fitted"):
+    with alerts.guard("The MPM could not be fitted"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
         c = st.columns(3)
         c[0].metric("κ", f"{mpm['kappa']:.3f}", help="Optimal value of eq. (2).")
@@ -141,15 +145,10 @@ with right:
         labelings.append(("MSPC (MPM) clustering", ua.as_bytes(mspc_result.labels)))
     if "kmeans" in ALGORITHMS:
         km = cache.fit("kmeans", state.get_algorithm_params("kmeans"), current.fingerprint, X, y)
-        if km.ok and np.unique(km.labels).shape[0] == 2:
+        if km.ok and learn.n_clusters_of(km.labels) == 2:
             labelings.append(("k-means clustering", ua.as_bytes(km.labels)))
-    rng = np.random.default_rng(0)
-    random_labels = rng.integers(0, 2, ds.n_samples)
-    labelings.append(("random labeling", ua.as_bytes(random_labels)))
-    first = np.asarray(X[:, 0])
-    labelings.append(
-        (f"split at the median of '{ds.feature_names[0]}'", ua.as_bytes(first > np.median(first)))
-    )
+    for name, reference in learn.reference_labelings(X, ds.n_samples, ds.feature_names[0]):
+        labelings.append((name, ua.as_bytes(reference)))
     table = ua.msp_of_labelings(current.fingerprint, lam_eff, reg, tuple(labelings), X, y)
     columns = ["labeling", "MSP"] + (["accuracy"] if y is not None else [])
     st.dataframe(
@@ -158,11 +157,12 @@ with right:
         width="stretch",
         column_config={
             "MSP": st.column_config.ProgressColumn(
-                "MSP",
+                "MSP (in sample)",
                 format="%.3f",
                 min_value=0.0,
                 max_value=1.0,
-                help="Higher: the two groups are easier to tell apart by a linear rule.",
+                help="Higher: the two groups are easier to tell apart by a linear rule. "
+                + widgets.msp_help("msp", lam_eff, reg),
             ),
             "accuracy": st.column_config.NumberColumn(
                 format="%.3f", help="Agreement with the true classes (for reference)."
@@ -170,6 +170,63 @@ with right:
         },
     )
     st.caption(learn.labelings_note(table), help="Computed from the table above.")
+
+# ---- 2b. In sample or held out ------------------------------------------------------------
+st.subheader("In sample or held out: does the rule generalise?")
+left, right = st.columns([1, 1])
+with left:
+    st.markdown(
+        "The MSP above is measured **in sample**: the MPM is fitted to a labeling's points and "
+        "scored on the same points. With many features and few points it can separate almost "
+        "any small group of points from the rest, so the in-sample MSP rewards splits that "
+        "only fit the sample. The **held-out MSP** fits the MPM on half of each cluster and "
+        "scores it on the other half (both ways, three random splits, averaged): a rule that "
+        "only fits the sample fails on points it has not seen. The random groups below are "
+        "drawn without looking at the classes; the MSPs use the sidebar's λ and Λ."
+    )
+    state.seed_widget("learn.ho.pair", HELDOUT_PAIR)
+    pair = st.selectbox(
+        "Pair of handwritten digits",
+        ua.digits_pairs(),
+        key="learn.ho.pair",
+        help="scikit-learn's 8x8 digits: each pair of classes is a two-cluster task with 64 "
+        "pixel features (constant pixels dropped) and about 360 images, features scaled to "
+        "[-1, 1].",
+    )
+splits = None
+with right, alerts.guard("The MSPs could not be computed"):
+    pair_ds = cache.load_bundled(pair, True)
+    extra: tuple = ()
+    if "mspc-mpm" in ALGORITHMS:
+        pair_fit = ua.cached_evaluator("mspc-mpm", mspc_params, pair_ds.X, pair_ds.y)
+        if pair_fit.ok:
+            extra = (("MSPC (MPM) clustering", ua.as_bytes(pair_fit.labels)),)
+    splits = ua.nonsense_splits(
+        state.fingerprint(pair_ds.X, pair_ds.y), lam_eff, reg, extra, pair_ds.X, pair_ds.y
+    )
+    st.caption(
+        f"**{plain(pair)}**: {pair_ds.n_samples} images, {pair_ds.n_features} features; "
+        f"λ = {lam_eff:g}, Λ = {reg}."
+    )
+    presenter.chart(
+        plots.heldout_bars_figure(splits, height=400), key="learn.ho.bars", width="stretch"
+    )
+if splits is not None:
+    st.dataframe(
+        splits[["labeling", "msp", "msp_heldout", "accuracy", "sizes"]],
+        hide_index=True,
+        width="stretch",
+        column_config={
+            **widgets.msp_column_config(
+                lam_eff, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+            ),
+            "sizes": st.column_config.TextColumn(help="Points in each cluster."),
+            "accuracy": st.column_config.NumberColumn(
+                format="%.3f", help="Agreement with the true classes (for reference)."
+            ),
+        },
+    )
+    st.caption(learn.heldout_note(splits), help="Computed from the table above.")
 
 # ---- 3. Theorem 2 -------------------------------------------------------------------------
 st.header("3 · Theorem 2: a lower bound that is cheap to maximise")
@@ -207,7 +264,7 @@ with right:
     extra = ()
     if source != "true classes":
         extra = (("MSPC (MPM) clustering", ua.as_bytes(labels)),)
-    with widgets.guard("The bound could not be computed"):
+    with alerts.guard("The bound could not be computed"):
         bound_table = ua.random_labelings_bound(
             current.fingerprint,
             lam_eff,
@@ -259,11 +316,12 @@ with left:
     if st.button("Draw another transformation", key="learn.t1.draw"):
         state.bump_counter("learn.t1.seed")
 with right:
-    rng = np.random.default_rng([int(state.widget_value("learn.t1.seed", 0)), ds.n_features])
     d = ds.n_features
+    transform, drawn, condition = learn.random_transform(
+        state.widget_value("learn.t1.seed", 0), d, kind == "rescale every feature"
+    )
     if kind == "rescale every feature":
-        factors = 10.0 ** rng.uniform(-3, 3, d)
-        transform: tuple = tuple(float(f) for f in factors)
+        factors = drawn
         st.caption(
             "Factors: "
             + ", ".join(
@@ -272,10 +330,8 @@ with right:
             + (" …" if d > 6 else "")
         )
     else:
-        P = rng.normal(size=(d, d)) + 2.0 * np.eye(d)
-        transform = tuple(tuple(float(v) for v in row) for row in P)
-        st.caption(f"A random {d} × {d} matrix P (condition number {np.linalg.cond(P):.0f}).")
-    with widgets.guard("The MSP could not be computed"):
+        st.caption(f"A random {d} × {d} matrix P (condition number {condition:.0f}).")
+    with alerts.guard("The MSP could not be computed"):
         checks = ua.theorem1_table(current.fingerprint, transform, lam_eff, X, labels)
         if kind != "rescale every feature":
             zero = ua.theorem1_table(current.fingerprint, transform, 0.0, X, labels, ("diag",))
@@ -329,7 +385,7 @@ with left:
         "the hyperplane, ρ = 1 for half the distance between the cluster means.",
     )
 with right:
-    with widgets.guard("The guarantee could not be computed"):
+    with alerts.guard("The guarantee could not be computed"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
         margins = X @ mpm["w"] - mpm["b"]
         presenter.chart(
@@ -372,10 +428,10 @@ with left:
         "well separated clusters; compare MSPs across $k$ with that in mind."
     )
 with right:
-    with widgets.guard("The multi-class MSPs could not be computed"):
+    with alerts.guard("The multi-class MSPs could not be computed"):
         multi = [("the labeling above", labels)]
-        if y is not None and np.unique(y).shape[0] > 2:
-            multi.append(("true classes", np.asarray(y)))
+        if learn.n_clusters_of(y) > 2:
+            multi.append(("true classes", y))
         for kk in (3, 4):
             km_k = cache.fit(
                 "kmeans", {"n_clusters": kk}, current.fingerprint, X, y, msp_lam=lam_eff
@@ -384,12 +440,14 @@ with right:
                 multi.append((f"k-means, k = {kk}", km_k.labels))
         rows = learn.multiclass_rows(X, multi, lam_eff, reg)
         st.dataframe(
-            rows,
+            learn.multiclass_display(rows),
             hide_index=True,
             width="stretch",
             column_config={
                 "MSP_k": st.column_config.NumberColumn("MSP_k", format="%.4f"),
-                "binary MSP (k = 2)": st.column_config.NumberColumn(format="%.4f"),
+                "binary MSP (k = 2)": st.column_config.TextColumn(
+                    help="The MPM's optimum for a two-cluster labeling; defined for k = 2 only."
+                ),
             },
         )
         st.caption(learn.multiclass_note(rows))

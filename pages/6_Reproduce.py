@@ -21,7 +21,7 @@ from lab.experiments import (
     run_experiment,
 )
 from lab.plots import display_label
-from ui import presenter, reproduce, state, widgets
+from ui import alerts, presenter, reproduce, state
 
 st.set_page_config(page_title="Reproduce · Discriminative Clustering Lab", layout="wide")
 state.init()
@@ -58,10 +58,14 @@ if state.widget_value("repro.cache") is None:
 
 # ---- a registered experiment ---------------------------------------------------------------
 experiment = EXPERIMENTS[name]
-st.caption(f"Source: `{experiment.paper}`")
+st.caption(
+    f"Source: {experiment.paper}."
+    if experiment.paper
+    else "Not from the papers: an extension of this lab, measured here."
+)
 
 result = None
-with widgets.guard("Could not read the stored result"):
+with alerts.guard("Could not read the stored result"):
     result = reproduce.stored(name)
 
 with st.container(border=True):
@@ -98,7 +102,7 @@ with st.container(border=True):
         def progress(done: int, total: int, message: str) -> None:
             bar.progress(done / total if total else 1.0, text=f"{done}/{total} cells {message}")
 
-        with widgets.guard("The run failed"):
+        with alerts.guard("The run failed"):
             live = run_experiment(
                 name,
                 PUBLISHED_DIR,  # read-only here (write=False): table3 reads table2's choices

@@ -13,7 +13,7 @@ import streamlit as st
 
 import datasets
 from lab import plots
-from ui import compare, presenter, state, widgets
+from ui import alerts, compare, presenter, state, widgets
 from ui.text import plain
 
 st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")
@@ -25,6 +25,9 @@ current = widgets.data_caption()
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
+    k = widgets.n_clusters_control("n_clusters", current=current)
+    lam = widgets.lam_slider("lam")
+    reg = widgets.regularizer_select("regularizer")
     tasks = datasets.list_datasets("tasks")
     state.seed_widget("compare.bundled", "breast" if "breast" in tasks else tasks[0])
     bundled = st.selectbox(
@@ -47,7 +50,10 @@ with presenter.theory_expander("How to read the grid", expanded=False):
         "the same points on the same axes (the two features, or the first two principal "
         "components), so only the clustering changes: colour is the cluster, a dark ring "
         "marks a point whose cluster does not match its class. The corner gives the "
-        "accuracy, the MSP (which needs no labels) and the fit time. The two AFS-trap rows "
+        "accuracy, the in-sample MSP ('MSP': the MPM fitted and scored on the same points), "
+        "the held-out MSP ('held-out': fitted on half of each cluster, scored on the other "
+        "half, so a split that only fits the sample scores low; neither needs labels) and "
+        "the fit time. The two AFS-trap rows "
         "differ only in the units of the noise feature (x10): a method that changes its "
         "answer between them depends on units."
     )
@@ -55,9 +61,17 @@ with presenter.theory_expander("How to read the grid", expanded=False):
 if not keys:
     st.info("Choose at least one method in the sidebar.")
 else:
-    params = {k: state.get_algorithm_params(k) for k in keys}
-    with widgets.guard("The comparison failed"), st.spinner("Fitting every panel…"):
-        rows, cells = compare.grid(keys, params, current if with_current else None, bundled)
+    params = {key: state.get_algorithm_params(key) for key in keys}
+    st.caption(widgets.msp_note(lam, reg))
+    with alerts.guard("The comparison failed"), st.spinner("Fitting every panel…"):
+        rows, cells = compare.grid(
+            keys,
+            params,
+            current if with_current else None,
+            bundled,
+            msp=(lam, reg),
+            n_clusters=k,
+        )
         big = presenter.enabled()
         fig = plots.compare_figure(
             rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210
@@ -68,9 +82,16 @@ else:
         if skipped:
             st.caption(
                 f"{len(skipped)} panel(s) not run: each was predicted above the "
-                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit ("
+                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit, alone or with the panels "
+                "before it ("
                 + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
                 + "). Run them one at a time on the Cluster page."
+            )
+        kernels = [c for row in cells for c in row if c.extra.get("kernel")]
+        if kernels:
+            st.caption(
+                "Kernel MSPC's width and rank, per row: "
+                + "; ".join(f"{plain(c.row)}: {plain(c.extra['kernel'])}" for c in kernels)
             )
         for c in failed:
             st.warning(

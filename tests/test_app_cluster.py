@@ -79,13 +79,17 @@ def test_comparison_caption_names_the_methods_the_table_ranks_first():
     at = cluster(**SMALL, algos=FIVE)
     clean(at)
     table = metrics(at)
-    note = next(c for c in captions(at) if c.startswith("Highest MSP:"))
-    m = re.match(r"Highest MSP: (.+?) \(([\d.]+)\); highest accuracy: (.+?) \(([\d.]+)\)\.", note)
+    note = next(c for c in captions(at) if c.startswith("Highest held-out MSP:"))
+    m = re.match(
+        r"Highest held-out MSP: (.+?) \(([\d.]+)\); highest accuracy: (.+?) \(([\d.]+)\)\.",
+        note,
+    )
     assert m, note
     msp_names, msp_value, acc_names, acc_value = m.groups()
-    shown = table[["MSP", "accuracy"]].apply(lambda c: c.map(lambda v: float(f"{v:.3f}")))
-    assert shown["MSP"].max() == pytest.approx(float(msp_value), abs=5e-4)
-    assert set(msp_names.split(" = ")) == set(shown.index[shown["MSP"] == shown["MSP"].max()])
+    shown = table[["held-out MSP", "accuracy"]].apply(lambda c: c.map(lambda v: float(f"{v:.3f}")))
+    top = shown["held-out MSP"].max()
+    assert top == pytest.approx(float(msp_value), abs=5e-4)
+    assert set(msp_names.split(" = ")) == set(shown.index[shown["held-out MSP"] == top])
     assert shown["accuracy"].max() == pytest.approx(float(acc_value), abs=5e-4)
     top_acc = set(shown.index[shown["accuracy"] == shown["accuracy"].max()])
     assert set(acc_names.split(" = ")) == top_acc
@@ -135,7 +139,9 @@ def test_a_method_above_the_auto_run_limit_waits_for_its_button(monkeypatch):
     clean(at)
     assert "scatter.kmeans" not in charts(at)
     assert "scatter.mspc-eig" in charts(at)  # the cheap one ran by itself
-    assert list(metrics(at).index) == ["MSPC (EIG)"]
+    # The waiting method has a row saying why, and no numbers.
+    assert list(metrics(at).index) == ["MSPC (EIG)", "k-means"]
+    assert metrics(at).loc["k-means", "error"].startswith("waits for its Run button")
     waiting = " ".join(i.value for i in at.info)
     assert "predicted to take about 60 s" in waiting and "k-means" in waiting
     at.button(key="cluster.run.kmeans").click().run()
@@ -166,7 +172,8 @@ def test_number_of_clusters_in_the_url_round_trip_and_binary_methods_say_so():
     assert at.query_params["k"] == ["3"] or at.query_params["k"] == "3"
     panel = " ".join(i.value for i in at.info)
     assert "MMC (NMI loss) is a two-cluster method by nature" in panel
-    assert list(metrics(at).index) == ["k-means"]
+    assert list(metrics(at).index) == ["k-means", "MMC (NMI loss)"]
+    assert metrics(at).loc["MMC (NMI loss)", "error"].startswith("not run: a two-cluster method")
     assert "ARI" in metrics(at).columns
     scatter = charts(at)["scatter.kmeans"]
     clusters = {t["legendgroup"] for t in scatter["data"] if t.get("legendgroup")}
@@ -182,7 +189,7 @@ def test_a_bad_number_of_clusters_in_a_link_is_named_and_ignored():
     assert not at.exception
     assert at.session_state["dcl.n_clusters"] == 2
     shown = " ".join(w.value for w in at.warning)
-    assert "`k`" in shown and "from 2 to 10" in shown
+    assert "`k`" in shown and "between 2 and 10" in shown
 
 
 def test_msp_curve_behind_a_button_and_its_caption():
@@ -229,3 +236,47 @@ def test_multiclass_mspc_on_breast_waits_for_a_click():
     assert "scatter.mspc-mpm" not in charts(at)
     assert "predicted to take" in " ".join(i.value for i in at.info)
     assert at.button(key="cluster.run.mspc-mpm")
+
+
+def test_a_waiting_method_shows_its_predicted_time():
+    """With automatic runs off, a method whose setting changed waits for Run and its panel
+    gives the cost model's prediction (MMC's included) before anything runs."""
+    at = cluster(**SMALL, algos="mmc-nmi")
+    clean(at)
+    assert "scatter.mmc-nmi" in charts(at)
+    at.toggle(key="cluster.autorun").set_value(False).run()
+    at.select_slider(key="param.mmc-nmi.C").set_value(1.0).run()
+    clean(at)
+    waiting = " ".join(i.value for i in at.info)
+    assert "Waiting: press **Run** in the sidebar (predicted" in waiting
+    assert "under a second" in waiting or " s and " in waiting
+
+
+def test_the_lam_on_the_slider_reaches_the_estimator_and_the_msp_column(monkeypatch):
+    """λ and Λ set in the sidebar are the estimator's own (for a method that has them) and
+    the MSP column's for every method, recorded where the fit is made."""
+    import streamlit as st
+
+    import ui.cache
+
+    calls = []
+    real = ui.cache.fit_and_evaluate
+
+    def recording(key, params, X, y=None, **kwargs):
+        calls.append((key, dict(params), kwargs.get("msp_lam"), kwargs.get("msp_regularizer")))
+        return real(key, params, X, y, **kwargs)
+
+    monkeypatch.setattr(ui.cache, "fit_and_evaluate", recording)
+    st.cache_data.clear()
+    at = cluster(**SMALL, algos="kmeans,mspc-mpm")
+    clean(at)
+    at.select_slider(key="lam").set_value(5.0).run()
+    at.selectbox(key="regularizer").set_value("identity").run()
+    clean(at)
+    last = {key: (params, lam, reg) for key, params, lam, reg in calls}
+    mspc_params, mspc_lam, mspc_reg = last["mspc-mpm"]
+    assert (mspc_params["lam"], mspc_params["regularizer"]) == (5.0, "identity")
+    assert (mspc_lam, mspc_reg) == (5.0, "identity")
+    kmeans_params, kmeans_lam, kmeans_reg = last["kmeans"]
+    assert "lam" not in kmeans_params
+    assert (kmeans_lam, kmeans_reg) == (5.0, "identity")

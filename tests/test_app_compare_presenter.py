@@ -110,7 +110,7 @@ def _slides_script():
 
 
 def _export_buttons(at):
-    return [b for b in at.get("download_button") if "presenter" in (b.proto.id or "")]
+    return [b for b in at.button if "presenter" in (b.proto.id or "")]
 
 
 def test_presenter_mode_offers_the_drawn_figures_as_slides():
@@ -120,9 +120,12 @@ def test_presenter_mode_offers_the_drawn_figures_as_slides():
     assert not at.exception, [e.message for e in at.exception]
     assert at.toggle(key="presenter.toggle").value is True
     # Both figures drawn by the helper (one inside a column) are kept, in drawing order,
-    # named by title; all three are on the page.
+    # named by page, data set and title; all three are on the page.
     figures = at.session_state["presenter.figures"]
-    assert [name for name, _ in figures] == ["Two points", "figure 2"]
+    assert [name for name, _ in figures] == [
+        "Home - breast - Two points",
+        "Home - breast - figure 2",
+    ]
     assert len(at.get("plotly_chart")) == 3
     (button,) = _export_buttons(at)
     assert "2 figures" in button.proto.label

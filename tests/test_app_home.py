@@ -71,33 +71,39 @@ def _pairs(msp, acc) -> tuple[int, int]:
 
 def test_breast_caption_counts_the_pairs_shown(home):
     table = home.dataframe[1].value
-    caption = _caption(home, "MSP", "pairs of methods")
-    concordant, total = _pairs(table["msp"].to_numpy(), table["accuracy"].to_numpy())
+    caption = _caption(home, "held-out MSP", "pairs of methods")
+    held = table["msp_heldout"].to_numpy()
+    concordant, total = _pairs(held, table["accuracy"].to_numpy())
     assert f"{concordant} of {total} pairs" in caption or f"all {total} pairs" in caption
     if concordant == total:
-        assert "The labeling with the higher MSP is the more accurate" in caption
+        assert "The labeling with the higher held-out MSP is the more accurate" in caption
     elif concordant > total / 2:
         assert "Usually" in caption
     else:
-        assert "Here the higher MSP does not pick" in caption
-        best = table.loc[table["msp"].idxmax()]
+        assert "Here the higher held-out MSP does not pick" in caption
+        best = table.loc[table["msp_heldout"].idxmax()]
         verdict = "is" if best["accuracy"] >= table["accuracy"].max() else "is not"
-        assert f"({best['method']}, {_f3(best['msp'])}) {verdict} the most accurate" in caption
+        assert (
+            f"({best['method']}, {_f3(best['msp_heldout'])}) {verdict} the most accurate" in caption
+        )
 
 
 def test_digits_caption_gives_the_correlation_of_the_runs_shown(home):
     table = home.dataframe[2].value
     caption = _caption(home, "Pearson")
-    r = np.corrcoef(table["msp"], table["accuracy"])[0, 1]
+    r = np.corrcoef(table["msp_heldout"], table["accuracy"])[0, 1]
+    r_in = np.corrcoef(table["msp"], table["accuracy"])[0, 1]
     shown = float(re.search(r"Pearson's r = (-?[0-9.]+)", caption).group(1))
     assert shown == pytest.approx(r, abs=0.006)
+    shown_in = float(re.search(r"with the in-sample MSP r is (-?[0-9.]+)", caption).group(1))
+    assert shown_in == pytest.approx(r_in, abs=0.006)
     assert f"Across the {len(table)} runs" in caption
     if r >= 0.8:
-        assert "a higher MSP comes with a higher accuracy" in caption
-    concordant, total = _pairs(table["msp"].to_numpy(), table["accuracy"].to_numpy())
+        assert "a higher held-out MSP comes with a higher accuracy" in caption
+    concordant, total = _pairs(table["msp_heldout"].to_numpy(), table["accuracy"].to_numpy())
     assert f"{concordant} of {total} pairs" in caption or f"all {total} pairs" in caption
     if concordant < total:
-        assert "all" not in caption.split("Pearson")[1]
+        assert "in all" not in caption.split("Pearson")[1]
 
 
 def test_afs_demo_opens_feature_scaling_ready_to_break_kmeans(home):

@@ -67,7 +67,8 @@ def test_multiclass_section_equals_the_binary_msp_at_two_clusters(learn):
     rows = frame(learn, "MSP_k")
     two = rows[rows["k"] == 2]
     assert len(two) >= 1
-    assert (two["MSP_k"] - two["binary MSP (k = 2)"]).abs().max() < 1e-9
+    # the binary column is text (four decimals; a dash for k > 2)
+    assert (two["MSP_k"] - two["binary MSP (k = 2)"].astype(float)).abs().max() < 1e-4
     note = caption(learn, "For the two-cluster labeling")
     assert "MSP_k equals the binary MSP" in note
     for _, row in rows[rows["k"] > 2].iterrows():

@@ -12,6 +12,10 @@ data (``gd._fullData``) and the coloured pixels of its plot area are counted; th
 factor-sweep animation is computed and played (plotly's own ▶ Play) to its last frame, and
 its scatters must keep theirs.
 
+Two users on one server (two browser contexts): uploads stay their own, hostile column names,
+labels and link values make no link and no request, and a refused upload does not stop the
+other user's page.
+
 Skipped when Chromium or Playwright is missing, unless ``CI=true`` (then it fails).
 """
 
@@ -269,3 +273,209 @@ def test_afs_trap_scatters_keep_their_points_after_slider_moves(server):
         finally:
             browser.close()
     assert not external, f"requests left the machine: {sorted(set(external))}"
+
+
+def _graph_states(pg) -> list[tuple[str, str, int]]:
+    """(key, marker, draws) of every graph the lab's chart element holds."""
+    return pg.evaluate(
+        "() => [...document.querySelectorAll('.lab-chart-graph')].map(gd => {"
+        " let n = gd; let key = '?'; for (; n; n = n.parentElement) { const c = [...(n.classList"
+        " || [])].find(c => c.startsWith('st-key-')); if (c) { key = c; break; } }"
+        " return [key, gd.dataset.mark || '', Number(gd.dataset.draws || 0)]; })"
+    )
+
+
+def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
+    """The lab's chart element: every chart drawn by it (no st.plotly_chart, plotly.js
+    fetched once, from the app's server); a slider step redraws the changed graphs once
+    each, in the same div (a marker set on each graph survives); the lasso on a DIFFRAC
+    panel returns its points to the page; no WebGL warning in the console."""
+    sync_playwright = _require_browser()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1400, "height": 2400})
+            external = _block_external(context)
+            pg = context.new_page()
+            console: list[str] = []
+            pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+            requests: list[str] = []
+            pg.on("request", lambda r: requests.append(r.url))
+            pg.goto(server)
+            _wait_idle(pg)
+            pg.locator(".st-key-demo-afs button").click()
+            pg.locator("[class*='st-key-fs-factor-']").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
+            _wait_idle(pg)
+            graphs = _graph_states(pg)
+            assert len(graphs) >= 4, graphs
+            assert pg.locator(".js-plotly-plot").count() == len(graphs), "a chart not drawn by us"
+            assert all(draws == 1 for _, _, draws in graphs), f"drawn more than once: {graphs}"
+            pg.evaluate(
+                "() => document.querySelectorAll('.lab-chart-graph').forEach("
+                "(gd, i) => { gd.dataset.mark = 'm' + i; })"
+            )
+            before = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
+            noise = pg.locator("[class*='st-key-fs-factor-'] [data-testid='stSlider']")
+            thumb = noise.filter(has_text="noise").first.get_by_role("slider")
+            thumb.focus()
+            pg.keyboard.press("ArrowRight")
+            _wait_idle(pg)
+            after = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
+            assert after.keys() == before.keys()
+            redrawn = 0
+            for key, (mark, draws) in after.items():
+                assert mark == before[key][0], f"{key} was mounted anew by the slider step"
+                assert draws - before[key][1] in (0, 1), f"{key}: {draws - before[key][1]} draws"
+                redrawn += draws - before[key][1]
+            assert redrawn >= 1, "the slider step redrew no chart"
+
+            # The lasso on a DIFFRAC panel (Cluster page, the default data set).
+            pg.goto(f"{server}/Cluster?algos=diffrac,kmeans")
+            _wait_idle(pg)
+            gd = pg.locator(".st-key-scatter-diffrac .js-plotly-plot")
+            gd.wait_for(timeout=PAGE_TIMEOUT * 1000)
+            gd.scroll_into_view_if_needed()
+            assert gd.evaluate("gd => gd._fullLayout.dragmode") == "lasso"
+            draws = gd.evaluate("gd => { gd.dataset.mark = 'lasso'; return gd.dataset.draws; }")
+            box = gd.locator(".nsewdrag").first.bounding_box()
+            pg.mouse.move(box["x"] + 5, box["y"] + 5)
+            pg.mouse.down()
+            for fx, fy in ((0.98, 0.02), (0.98, 0.98), (0.02, 0.98), (0.02, 0.03)):
+                pg.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"], steps=8)
+            pg.mouse.up()
+            _wait_idle(pg)
+            selected = pg.locator("[data-testid='stMetric']", has_text="Selected points")
+            value = int(selected.locator("[data-testid='stMetricValue']").inner_text())
+            assert value > 0, "the lasso returned no points"
+            # The rerun the selection started did not remount or redraw the panel.
+            assert gd.evaluate("gd => [gd.dataset.mark, gd.dataset.draws]") == ["lasso", draws]
+            _assert_no_exception(pg, "Cluster after a lasso")
+        finally:
+            browser.close()
+    assert not external, f"requests left the machine: {sorted(set(external))}"
+    plotly_js = [u for u in requests if u.endswith(".min.js") and "plotly" in u]
+    assert len(plotly_js) <= 2, f"plotly.js fetched {len(plotly_js)} times: {plotly_js}"
+    assert all(u.startswith(server) for u in plotly_js), plotly_js
+    assert not [u for u in requests if "PlotlyChart" in u], "st.plotly_chart's bundle was loaded"
+    webgl = [m for m in console if "webgl" in m.lower()]
+    assert not webgl, webgl
+
+
+# ---- several users on one server: uploads, hostile links and names ---------------------------
+
+HOSTILE_NAMES = [
+    "![x](http://example.invalid/pixel.png)",
+    "[Click here to log in again](https://example.invalid/login)",
+    "<img src=http://example.invalid/img.png>",
+    "[j](javascript:alert(1))",
+]
+
+
+def _hostile_links(pg) -> list[str]:
+    """Links on the page that a hostile value could have made (the corpus's domain, or a
+    script)."""
+    hrefs = pg.eval_on_selector_all("a[href]", "els => els.map(e => e.getAttribute('href'))")
+    return [h for h in hrefs if "example.invalid" in h or h.lower().startswith("javascript:")]
+
+
+def _upload(pg, path: Path) -> None:
+    if pg.locator("[data-testid='stFileUploaderDropzoneInput']").count() == 0:
+        pg.get_by_text("Upload a CSV file").click()
+        _wait_idle(pg)
+    pg.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
+    _wait_idle(pg)
+
+
+def _token(pg) -> str | None:
+    from urllib.parse import parse_qs
+
+    return (parse_qs(urlparse(pg.url).query).get("upload") or [None])[0]
+
+
+def test_two_users_on_one_server(server, tmp_path):
+    """Items 1-3 of the hostile-users report with two browser contexts on one server.
+
+    A uploads a file whose column names and labels are Markdown and HTML, and shares its
+    link; B opens it (read-only), uploads a file of their own; A's reload still shows A's
+    file. B opens links whose values are Markdown; A uploads a one-line file of 3 million
+    values while B opens the Cluster page: A's is refused with its reason, B's page draws.
+    No request leaves the machine and no link to the corpus's domain appears anywhere.
+    """
+    from urllib.parse import quote
+
+    sync_playwright = _require_browser()
+    rng = np.random.default_rng(0)
+    header = ["f0", HOSTILE_NAMES[0], HOSTILE_NAMES[1], "class"]
+    lines = [",".join(header)]
+    for i in range(40):
+        a, b, c = rng.normal(3 * (i % 2), 1, 3)
+        lines.append(f"{a:.3f},{b:.3f},{c:.3f},{HOSTILE_NAMES[2 + i % 2]}")
+    mine = tmp_path / "mine.csv"
+    mine.write_text("\n".join(lines) + "\n")
+    theirs = tmp_path / "theirs.csv"
+    theirs.write_text("u,v,label\n" + "".join(f"{i},{i % 5},{i % 2}\n" for i in range(30)))
+    wide = tmp_path / "wide.csv"
+    wide.write_bytes(b",".join([b"1"] * 3_000_000))
+
+    hostile_links = [
+        f"/Cluster?data={quote(HOSTILE_NAMES[0])}&algos={quote(HOSTILE_NAMES[1])}",
+        f"/Cluster?data=synthetic:two_gaussians&gen={quote(HOSTILE_NAMES[2])}",
+        f"/Cluster?ap={quote('kmeans.n_init=' + HOSTILE_NAMES[3])}&view={quote(HOSTILE_NAMES[0])}",
+    ]
+    found: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            ctx_a = browser.new_context(viewport={"width": 1400, "height": 2000})
+            ctx_b = browser.new_context(viewport={"width": 1400, "height": 2000})
+            external = _block_external(ctx_a)
+            external_b = _block_external(ctx_b)
+            a, b = ctx_a.new_page(), ctx_b.new_page()
+
+            # A uploads; column names and labels are Markdown and HTML.
+            a.goto(f"{server}/Data")
+            _wait_idle(a)
+            _upload(a, mine)
+            _assert_no_exception(a, "A's upload")
+            token = _token(a)
+            assert token, f"no upload token in A's link {a.url}"
+            assert "mine.csv" in a.inner_text("[data-testid='stApp']")
+            found += _hostile_links(a)
+            for page in ("Cluster", "Feature_scaling", "Learn"):
+                a.goto(f"{server}/{page}?upload={token}")
+                _wait_idle(a)
+                _assert_no_exception(a, f"A on {page}")
+                found += _hostile_links(a)
+
+            # B opens A's link: A's file, read-only; then B uploads their own.
+            b.goto(f"{server}/Data?upload={token}")
+            _wait_idle(b)
+            assert "mine.csv" in b.inner_text("[data-testid='stApp']")
+            _upload(b, theirs)
+            _assert_no_exception(b, "B's upload")
+            assert _token(b) and _token(b) != token
+
+            # A reloads: still A's file.
+            a.goto(f"{server}/Data?upload={token}")
+            _wait_idle(a)
+            text = a.inner_text("[data-testid='stApp']")
+            assert "mine.csv" in text and "theirs.csv" not in text
+
+            # B opens links whose values are Markdown and HTML.
+            for link in hostile_links:
+                b.goto(server + link)
+                _wait_idle(b)
+                _assert_no_exception(b, link)
+                found += _hostile_links(b)
+
+            # A uploads a one-line file of 3 million values while B opens the Cluster page.
+            _upload(a, wide)
+            b.goto(f"{server}/Cluster")
+            a.get_by_text("3,000,000 columns").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
+            _wait_idle(b)
+            _assert_no_exception(b, "B's Cluster page during A's refused upload")
+            assert b.locator(".js-plotly-plot, .lab-chart").count() > 0
+        finally:
+            browser.close()
+    assert not found, f"links from hostile values: {found}"
+    assert not external and not external_b, f"requests left: {sorted({*external, *external_b})}"

@@ -43,7 +43,10 @@ PAPER_SIZES = {
     "letter": (1555, 16),
     "satellite": (2236, 36),
     "spam": (4601, 57),  # KEEL's copy has 4597 rows
-    "digits:1v7": (361, 64),  # mmc_multivariate_loss.txt Table II
+    "digits:1v7": (
+        361,
+        64,
+    ),  # the MMC multivariate-loss paper, Table II
     "digits:2v7": (356, 64),
     "digits:3v8": (357, 64),
     "digits:8v9": (354, 64),

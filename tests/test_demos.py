@@ -127,11 +127,15 @@ def test_breast_and_digits_captions_state_what_their_tables_show():
         assert table["error"].eq("").all()
         names = table.iloc[:, 0].tolist()
         what = "runs" if story.key == "digits" else "methods"
-        claim = msp_order_claim(names, table["msp"], table["accuracy"], what=what)
+        held = table["msp_heldout"]
+        claim = msp_order_claim(names, held, table["accuracy"], what=what, score="held-out MSP")
         assert claim.text in story.caption
         assert (claim.concordant, claim.total) == _brute_force(
-            table["msp"].to_numpy(), table["accuracy"].to_numpy()
+            held.to_numpy(), table["accuracy"].to_numpy()
         )
     r = story.facts["pearson_r"]
-    assert r == pytest.approx(np.corrcoef(table["msp"], table["accuracy"])[0, 1])
+    assert r == pytest.approx(np.corrcoef(table["msp_heldout"], table["accuracy"])[0, 1])
     assert f"r = {r:.2f}" in story.caption
+    r_in = story.facts["pearson_r_in_sample"]
+    assert r_in == pytest.approx(np.corrcoef(table["msp"], table["accuracy"])[0, 1])
+    assert f"with the in-sample MSP r is {r_in:.2f}" in story.caption

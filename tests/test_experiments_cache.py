@@ -104,17 +104,91 @@ def test_corrupt_cell_is_recomputed_with_a_warning(tmp_path, monkeypatch, caplog
     assert _stored(tmp_path)["checksum"] == checksum(GOOD)  # repaired on disk
 
 
-def test_cell_of_the_old_schema_is_accepted_once_and_gets_its_checksum(tmp_path, monkeypatch):
+def test_cell_without_a_checksum_is_recomputed(tmp_path, monkeypatch):
     calls = _counting(monkeypatch)
     old = {"key": CELL.key, "cell": CELL.to_json(), "result": GOOD}
     _path(tmp_path).write_text(json.dumps(old))
     [(_, result)] = run_cells([CELL], tmp_path)
-    assert calls == [] and result == GOOD
+    assert len(calls) == 1 and result == GOOD
     assert _stored(tmp_path)["checksum"] == checksum(GOOD)
-    # An old file with an impossible score is not migrated but recomputed.
-    _path(tmp_path).write_text(json.dumps({**old, "result": {**GOOD, "accuracy": 12.345}}))
+
+
+def _restamped(**changes):
+    """A stored cell edited and given the checksum of its edited result."""
+
+    def edit(text, data):
+        result = {**data["result"], **changes}
+        return json.dumps({**data, "result": result, "checksum": checksum(result)})
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"msp": -5.0},
+        {"msp": float("inf")},
+        {"msp": 1.5},
+        {"msp_own": -0.1},
+        {"accuracy": float("inf")},
+        {"status": "skipped", "error": "made up"},
+    ],
+    ids=["msp -5", "msp inf", "msp 1.5", "msp_own < 0", "accuracy inf", "ok turned skipped"],
+)
+def test_a_restamped_cell_out_of_range_is_recomputed(tmp_path, monkeypatch, caplog, changes):
+    calls = _counting(monkeypatch)
     run_cells([CELL], tmp_path)
-    assert len(calls) == 1
+    text = _path(tmp_path).read_text()
+    _path(tmp_path).write_text(_restamped(**changes)(text, json.loads(text)))
+    with caplog.at_level(logging.WARNING, logger="lab.experiments"):
+        [(_, result)] = run_cells([CELL], tmp_path)
+    assert len(calls) == 2 and result == GOOD
+    assert any("recomputed" in r.getMessage() for r in caplog.records)
+
+
+def test_a_true_skip_is_kept(tmp_path, monkeypatch):
+    cell = Cell.make("cache-test", "no-such-method", "breast")
+    [(_, first)] = run_cells([cell], tmp_path)
+    assert first["status"] == "skipped"
+    calls = _counting(monkeypatch)
+    [(_, again)] = run_cells([cell], tmp_path)
+    assert calls == [] and again == first
+
+
+def _fifo(path):
+    os.mkfifo(path)
+
+
+def _urandom(path):
+    path.symlink_to("/dev/urandom")
+
+
+def _directory(path):
+    path.mkdir()
+    (path / "inside.json").write_text("{}")
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [(_fifo, "a FIFO"), (_urandom, "a symbolic link"), (_directory, "a directory")],
+    ids=["fifo", "symlink to /dev/urandom", "directory"],
+)
+def test_a_cell_path_that_is_not_a_regular_file_is_refused(
+    tmp_path, monkeypatch, caplog, make, kind
+):
+    calls = _counting(monkeypatch)
+    make(_path(tmp_path))
+    with caplog.at_level(logging.WARNING, logger="lab.experiments"):
+        [(_, result)] = run_cells([CELL], tmp_path)
+    assert calls == [CELL.key] and result == GOOD
+    assert any(kind in r.getMessage() for r in caplog.records)
+    if kind == "a directory":  # cannot be replaced: computed, not cached, and said so
+        assert any("not cached" in r.getMessage() for r in caplog.records)
+        assert _path(tmp_path).is_dir()
+    else:  # the link or FIFO itself is replaced by the cell file
+        assert _stored(tmp_path)["result"] == GOOD
+        assert Path("/dev/urandom").is_char_device()
 
 
 def test_ctrl_c_raises_run_interrupted_with_a_one_line_summary(tmp_path, monkeypatch):
@@ -200,3 +274,25 @@ def test_interrupted_run_leaves_no_live_worker(tmp_path, sig):
         for child in {*children, *descendants}:
             if child.is_running():
                 child.kill()
+
+
+def test_two_configurations_never_overwrite_each_other_in_one_out(tmp_path, monkeypatch):
+    from lab.experiments import run_experiment
+    from lab.experiments.__main__ import main
+
+    _counting(monkeypatch)
+    first = {"methods": ["mspc-mpm"], "tasks": ["breast"], "options": {"grid": {"lam": [1.0]}}}
+    run_experiment("table2", tmp_path, **first)
+    config = (tmp_path / "table2_config.json").read_text()
+    table = (tmp_path / "table2.csv").read_text()
+    other = {**first, "tasks": ["ionosphere"]}
+    with pytest.raises(ValueError, match=r"already holds a run of table2 with other tasks"):
+        run_experiment("table2", tmp_path, **other)
+    assert (tmp_path / "table2_config.json").read_text() == config
+    assert (tmp_path / "table2.csv").read_text() == table
+    run_experiment("table2", tmp_path, **first)  # the same configuration resumes
+    assert main(["table2", "--out", str(tmp_path), "--tasks", "ionosphere", "--quiet",
+                 "--methods", "mspc-mpm"]) == 2  # fmt: skip
+    assert (tmp_path / "table2_config.json").read_text() == config
+    run_experiment("table2", tmp_path, replace=True, **other)
+    assert json.loads((tmp_path / "table2_config.json").read_text())["tasks"] == ["ionosphere"]

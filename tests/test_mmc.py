@@ -193,7 +193,7 @@ def test_fit_keeps_the_lowest_objective_over_its_starts():
     n = X.shape[0]
     Xt = (X - X.mean(axis=0)) / np.sqrt(_largest_variance(X - X.mean(axis=0)))
     kwargs = dict(
-        loss="nmi", beta=1.5, C=0.3, B=0.01, loss_scale=1.0, tol=1e-3, cccp_tol=1e-4,
+        loss="nmi", beta=1.5, C=0.5, B=0.01, loss_scale=1.0, tol=1e-3, cccp_tol=1e-4,
         max_iter=50, max_cccp_iter=20, solver=None,
     )  # fmt: skip
     starts = _start_labels(X, "auto", n_init=1, random_state=np.random.RandomState(0))
@@ -224,13 +224,30 @@ def test_solver_failure_is_explained(monkeypatch):
         MMCMultivariate(solver="CLARABEL", random_state=0).fit(X)
 
 
-def test_dual_solver_failure_is_explained(monkeypatch):
+def test_a_stalled_dual_falls_back_to_cvxpy(monkeypatch):
     from clustering import _mmc_qp
 
-    monkeypatch.setattr(_mmc_qp.dense_qp, "__kwdefaults__", {"tol": 1e-9, "max_iter": 1})
     X, _ = two_gaussians(n_per=10, seed=6)
+    expected = MMCMultivariate(random_state=0).fit(X).labels_
+    monkeypatch.setattr(_mmc_qp.dense_qp, "__kwdefaults__", {"tol": 1e-9, "max_iter": 1})
     with pytest.raises(SolverFailedError, match=r"did not converge.*Try solver='CLARABEL'"):
+        _mmc_qp.solve_plane_qp(np.eye(2), np.ones(2), np.ones(2), 1.0, 0.1)
+    labels = MMCMultivariate(random_state=0).fit(X).labels_
+    assert metrics.clustering_accuracy(expected, labels) == 1.0
+
+    def broken(self, *args, **kwargs):
+        raise cp.SolverError("numerical trouble")
+
+    monkeypatch.setattr(cp.Problem, "solve", broken)
+    with pytest.raises(SolverFailedError, match=r"CLARABEL failed on the CCCP subproblem"):
         MMCMultivariate(random_state=0).fit(X)
+
+
+def test_a_degenerate_plane_is_solved():
+    """One plane with A = 0 (all labels in one group, y' their flip): the optimum is 0, which
+    the interior-point method once failed to certify (2 of 175 ionosphere fits)."""
+    result = solve_plane_qp(np.full((1, 3), 1e-16), np.array([-2.0]), np.zeros(1), 0.1, 0.01)
+    assert result.objective == pytest.approx(0.0, abs=1e-12) and result.xi == 0.0
 
 
 def test_cvx_wrapper_statuses():

@@ -31,3 +31,17 @@ def test_backend_packages_do_not_import_streamlit():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "False"
+
+
+def test_readme_names_every_page_the_python_version_and_how_to_skip_the_browser():
+    text = (ROOT / "README.md").read_text()
+    pages = re.search(r"\| the lab \|(.+)\|", text).group(1)
+    for page in sorted((ROOT / "pages").glob("[0-9]*_*.py")):
+        title = page.stem.split("_", 1)[1].replace("_", " ")
+        assert title in pages, f"the README's page list leaves out {title}"
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    low = re.search(r'requires-python = ">=([0-9.]+)"', pyproject).group(1)
+    assert f"Python {low} or newer" in text
+    assert "PNG and SVG" in text and "Chromium" in text.split("## Run the tests")[0]
+    assert "Debian" in text.split("## Run the tests", 1)[1]
+    assert '-m "not browser"' in text

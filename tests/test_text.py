@@ -159,6 +159,13 @@ LAB_OWNED = {
     "ds.n_samples",
     "ds.n_features",
     "TOP_FEATURES",
+    "reg",  # the regulariser, one of its choices
+    "_plotly_url()",  # the server's own path of plotly.js
+    "result.name",  # a method's display name
+    "chosen",  # cluster numbers and counts
+    "best",
+    "n",
+    "'s' if n != 1 else ''",
     "', '.join((f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1]))",
 }
 
@@ -184,7 +191,7 @@ def _unescaped(node: ast.AST) -> list[ast.FormattedValue]:
         if ast.unparse(value) in LAB_OWNED:
             return []
         name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
-        if name.isupper():  # a module's constant
+        if name.isupper() or name.startswith("n_"):  # a module's constant, a count
             return []
         return [node]
     out = []

@@ -23,11 +23,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 import datasets
-from clustering._cost import check_cost
+from clustering._cost import AUTO_RUN_SECONDS, Cost, check_cost, predict_cost, within_budget
 from clustering.exceptions import TooExpensiveError
 from datasets.synthetic import check_generator
 from lab import projections
@@ -36,6 +35,7 @@ from lab.evaluation import FitOutcome, fit_and_evaluate
 from .model import DataChoice, fingerprint
 
 __all__ = [
+    "AUTO_RUN_SECONDS",
     "WAITS_FOR_CLICK",
     "dataset_fingerprint",
     "fit",
@@ -72,7 +72,8 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
     return datasets.normalize(dataset) if normalize else dataset
 
 
-@st.cache_data(max_entries=8, show_spinner="Reading the file…")
+# Uploads are large: few entries, each dropped an hour after it was made.
+@st.cache_data(max_entries=4, ttl=3600, show_spinner="Reading the file…")
 def read_upload(
     content: bytes,
     name: str,
@@ -196,6 +197,7 @@ def fit(
     msp_regularizer: str | None = None,
     *,
     clicked: bool = False,
+    over_budget: bool = False,
 ) -> FitOutcome:
     """Fit the algorithm registered as ``key`` (cached).
 
@@ -216,6 +218,9 @@ def fit(
     clicked : bool, default=False
         The user asked for this run with a button. Without a click, a run predicted above
         the auto-run limits (:attr:`clustering._cost.Cost.auto_run`) is not started.
+    over_budget : bool, default=False
+        Set by :func:`fit_many`: with the fits started before it, this one would pass the
+        auto-run time, so without a click it is not started either.
 
     Returns
     -------
@@ -243,14 +248,19 @@ def fit(
         )
     except KeyError:  # not registered: _fit reports it
         cost = None
-    if cost is not None and not clicked and not cost.auto_run:
+    if cost is not None and not clicked and (over_budget or not cost.auto_run):
+        why = (
+            "with the methods before it, above what the lab starts without a click"
+            if cost.auto_run
+            else "above what the lab starts without a click"
+        )
         return FitOutcome(
             key=key,
             name=spec.name if spec else key,
             params=dict(params),
             error=f"predicted to take {cost.describe()} on {n:,} samples × {d:,} features, "
-            "above what the lab starts without a click. Start it with its button on the "
-            "Cluster page, or choose fewer samples or a cheaper setting.",
+            f"{why}. Start it with its button on the Cluster page, or choose fewer methods, "
+            "fewer samples or a cheaper setting.",
             error_type=WAITS_FOR_CLICK,
         )
     return _fit(
@@ -279,6 +289,7 @@ def fit_many(
     msp_regularizer: str | None = None,
     progress: bool = True,
     clicked: bool | Sequence[str] = False,
+    budget: float = AUTO_RUN_SECONDS,
 ) -> list[FitOutcome]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
@@ -286,14 +297,35 @@ def fit_many(
     are already in them); ``msp_lam``/``msp_regularizer`` are the MSP column's λ and Λ for
     every method. Constraints go only to the methods whose spec accepts them. ``clicked``:
     the keys (or ``True`` for all) the user started with a button (see :func:`fit`).
+    The others start only while their predicted times add up to at most ``budget``
+    (:func:`clustering._cost.within_budget`); past it they wait for a click.
     """
     from clustering import ALGORITHMS
 
+    clicked_keys = set(keys) if clicked is True else set() if clicked is False else set(clicked)
+    # The same budget as ui.runs: without a click, the fits of one call together stay within
+    # the auto-run time; a fit past it waits (WAITS_FOR_CLICK).
+    unclicked = [k for k in keys if k not in clicked_keys]
+    costs = []
+    for key in unclicked:
+        try:
+            costs.append(predict_cost(key, X.shape[0], X.shape[1], params.get(key, {})))
+        except KeyError:
+            costs.append(Cost(0.0, 0))
+    over = {k for k, ok in zip(unclicked, within_budget(costs, budget), strict=True) if not ok}
     bar = st.progress(0.0, text="Clustering…") if progress and keys else None
     out = []
     for i, key in enumerate(keys):
         if bar is not None:
-            bar.progress(i / len(keys), text=f"Running {ALGORITHMS[key].name}…")
+            try:
+                cost = predict_cost(key, X.shape[0], X.shape[1], params.get(key, {}))
+                expected = f" (predicted {cost.describe()})"
+            except (KeyError, TypeError, ValueError, IndexError):
+                expected = ""
+            bar.progress(
+                i / len(keys),
+                text=f"Running {ALGORITHMS[key].name}{expected}: {i} of {len(keys)} done…",
+            )
         takes = ALGORITHMS[key].constraints
         out.append(
             fit(
@@ -306,7 +338,8 @@ def fit_many(
                 cannot_link if takes else None,
                 msp_lam,
                 msp_regularizer,
-                clicked=clicked if isinstance(clicked, bool) else key in clicked,
+                clicked=key in clicked_keys,
+                over_budget=key in over,
             )
         )
     if bar is not None:
@@ -375,31 +408,3 @@ def fit_on(
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
     X = np.ascontiguousarray(X, dtype=np.float64)
     return fit(key, dict(params or {}), fingerprint(X, y), X, y, msp_lam=msp_lam)
-
-
-# ----------------------------------------------------------------------------------------
-# Figures drawn on many reruns
-# ----------------------------------------------------------------------------------------
-
-
-class FrozenFigure(go.Figure):
-    """A figure shared through ``st.cache_resource`` and never modified: its ``to_dict``
-    (which ``st.plotly_chart`` calls on every rerun, a deep copy of every property) is
-    computed once (the Feature-scaling animation's copy was measurable on every slider
-    step; bench/RESULTS.md)."""
-
-    def to_dict(self):
-        spec = self.__dict__.get("_frozen_spec")
-        if spec is None:
-            spec = super().to_dict()
-            self._frozen_spec = spec
-        return spec
-
-
-def frozen(fig: go.Figure) -> go.Figure:
-    """``fig``, drawn from then on from a specification computed once. Only for figures
-    that are cached and shared (do not modify them afterwards: the change would not be
-    drawn)."""
-    if not isinstance(fig, FrozenFigure):
-        fig.__class__ = FrozenFigure
-    return fig

@@ -24,9 +24,11 @@ __all__ = [
     "comparison_note",
     "curve_note",
     "grid_rows",
+    "lasso_indices",
     "msp_curve",
     "mspc_steps",
     "objective_notes",
+    "panel_title",
     "shared_ranges",
     "steps_note",
 ]
@@ -135,25 +137,38 @@ def objective_notes(results: Sequence[FitOutcome]) -> list[str]:
     return notes
 
 
+#: The score :func:`comparison_note` ranks the methods by, and its name on screen.
+COMPARISON_SCORE = ("msp_heldout", "held-out MSP")
+
+
 def comparison_note(results: Sequence[FitOutcome]) -> str:
-    """Which method has the highest MSP and which the highest accuracy, and whether they
+    """Which method has the highest held-out MSP (the lab's label-free score,
+    :func:`lab.evaluation.heldout_msp`) and which the highest accuracy, and whether they
     coincide (``""`` with fewer than two scored methods).
 
     Examples
     --------
-    >>> a = FitOutcome("a", "A", labels=np.zeros(2), metrics={"msp": 0.9, "accuracy": 0.8})
-    >>> b = FitOutcome("b", "B", labels=np.zeros(2), metrics={"msp": 0.7, "accuracy": 0.95})
+    >>> a = FitOutcome("a", "A", labels=np.zeros(2),
+    ...                metrics={"msp": 0.9, "msp_heldout": 0.85, "accuracy": 0.8})
+    >>> b = FitOutcome("b", "B", labels=np.zeros(2),
+    ...                metrics={"msp": 0.7, "msp_heldout": 0.6, "accuracy": 0.95})
     >>> comparison_note([a, b]).split(". ")[0]
-    'Highest MSP: A (0.900); highest accuracy: B (0.950)'
+    'Highest held-out MSP: A (0.850); highest accuracy: B (0.950)'
     """
-    scored = [r for r in results if r.ok and r.msp is not None and np.isfinite(r.msp)]
+    column, name = COMPARISON_SCORE
+
+    def score(r: FitOutcome) -> float:
+        value = r.metrics.get(column)
+        return np.nan if value is None else float(value)
+
+    scored = [r for r in results if r.ok and np.isfinite(score(r))]
     if len(scored) < 2:
         return ""
     # Compare the values as the table shows them (three decimals), so a tie on screen is
     # called a tie.
-    top_msp = max(float(_fmt(r.msp)) for r in scored)
-    msp_leaders = [r for r in scored if float(_fmt(r.msp)) == top_msp]
-    text = f"Highest MSP: {' = '.join(r.name for r in msp_leaders)} ({_fmt(top_msp)})"
+    top_msp = max(float(_fmt(score(r))) for r in scored)
+    msp_leaders = [r for r in scored if float(_fmt(score(r))) == top_msp]
+    text = f"Highest {name}: {' = '.join(r.name for r in msp_leaders)} ({_fmt(top_msp)})"
     with_acc = [r for r in scored if r.metrics.get("accuracy") is not None]
     if len(with_acc) < 2:
         return text + "."
@@ -162,14 +177,14 @@ def comparison_note(results: Sequence[FitOutcome]) -> str:
     text += f"; highest accuracy: {' = '.join(r.name for r in acc_leaders)} ({_fmt(top_acc)})."
     if len(msp_leaders) > 1:
         return text + (
-            " The highest MSPs tie at three decimals, so here the MSP does not tell these "
+            f" The highest {name}s tie at three decimals, so here it does not tell these "
             "clusterings apart."
         )
     if msp_leaders[0] in acc_leaders:
-        return text + " Here the clustering with the higher MSP is also the most accurate."
+        return text + f" Here the clustering with the higher {name} is also the most accurate."
     return text + (
-        " Here the higher MSP is not the more accurate clustering: the MSP is a bound on how "
-        "well a linear rule separates the clusters, not a promise about the classes."
+        f" Here the higher {name} is not the more accurate clustering: the MSP is a bound on "
+        "how well a linear rule separates the clusters, not a promise about the classes."
     )
 
 
@@ -233,3 +248,61 @@ def curve_note(curve: Mapping[str, Any]) -> str:
         f"Suggested k = {best}: {what} falls the most after it, from {msp[i]:.3f} at "
         f"k = {best} to {msp[i + 1]:.3f} at k = {ks[i + 1]}."
     )
+
+
+def panel_title(result: FitOutcome) -> str:
+    """A scatter panel's title: its in-sample MSP, its held-out MSP and, with classes, its
+    accuracy.
+
+    Examples
+    --------
+    >>> r = FitOutcome("m", "M", labels=np.zeros(2),
+    ...                metrics={"msp": 0.9, "msp_heldout": 0.85, "accuracy": 0.8})
+    >>> panel_title(r)
+    'MSP 0.900 · held-out 0.850 · accuracy 0.800'
+    """
+    msp, held = result.msp, result.msp_heldout
+    title = f"MSP {msp:.3f}" if np.isfinite(msp) else "MSP —"
+    title += f" · held-out {held:.3f}" if np.isfinite(held) else ""
+    acc = result.metrics.get("accuracy")
+    if acc is not None:
+        title += f" · accuracy {acc:.3f}"
+    return title
+
+
+def lasso_indices(event: Any, figure: Any) -> list[int]:
+    """The sample indices of the points a lasso selected on ``figure`` (their
+    ``customdata``, read from the trace when the event does not carry it)."""
+    chosen = []
+    for point in event.selection.get("points", []):
+        data = point.get("customdata")
+        if data is None:
+            trace = figure.data[point["curve_number"]]
+            data = trace.customdata[point["point_index"]]
+        chosen.append(int(np.ravel(data)[0]))
+    return chosen
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _one_vs_rest(
+    data_fingerprint: str, labels: tuple, cluster: int, lam: float, regularizer: str, _X
+) -> tuple[np.ndarray, float, float]:
+    from clustering.mpm import fit_mpm_to_labels
+
+    binary = (np.asarray(labels) == cluster).astype(int)
+    sol, w, b = fit_mpm_to_labels(np.asarray(_X, dtype=np.float64), binary, lam, regularizer)
+    return np.asarray(w), float(b), float(sol.alpha)
+
+
+def one_vs_rest(
+    data_fingerprint: str, X: np.ndarray, labels, cluster: int, lam: float, regularizer: str
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The margins view of one cluster of a k-cluster labeling against the rest: the
+    signed margins of the MPM fitted to "cluster against the rest", the 0/1 labels (1: the
+    cluster) and that MPM's MSP (cached)."""
+    labels = np.asarray(labels)
+    w, b, alpha = _one_vs_rest(
+        data_fingerprint, tuple(labels.tolist()), int(cluster), float(lam), str(regularizer), X
+    )
+    margins = np.asarray(X, dtype=np.float64) @ w - b
+    return margins, (labels == cluster).astype(int), alpha

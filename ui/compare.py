@@ -27,11 +27,21 @@ def _grid(
     _X: np.ndarray | None,
     _y: np.ndarray | None,
     bundled: str,
+    msp: tuple[float, str] | None = None,
+    n_clusters: int = 2,
 ):
     rows = standard_rows(bundled)
     if _X is not None:
         rows.append(CompareRow(f"{current_name} (current data)", np.asarray(_X), _y))
-    cells = compare_grid(rows, list(methods), {k: dict(v) for k, v in params})
+    lam, reg = msp if msp is not None else (None, None)
+    cells = compare_grid(
+        rows,
+        list(methods),
+        {k: dict(v) for k, v in params},
+        msp_lam=lam,
+        msp_regularizer=reg,
+        n_clusters=n_clusters,
+    )
     shown = []
     for row in rows:
         coords, _, _ = row_coords(row.X)
@@ -44,12 +54,28 @@ def grid(
     params: Mapping[str, Mapping[str, Any]],
     current=None,
     bundled: str = "breast",
+    *,
+    msp: tuple[float, str] | None = None,
+    n_clusters: int = 2,
 ):
     """``(rows, cells)``: each row's ``(name, coords, y)`` for the figure and the
     :class:`~lab.compare.CompareCell` grid. ``current`` (a
-    :class:`~ui.model.CurrentData`) adds the current data as the last row."""
+    :class:`~ui.model.CurrentData`) adds the current data as the last row. ``msp``:
+    the page's ``(lam, regularizer)``, the one every panel's MSP is computed with;
+    ``n_clusters``: asked of every method."""
     frozen = tuple(sorted((k, tuple(sorted(dict(v).items()))) for k, v in params.items()))
+    msp = None if msp is None else (float(msp[0]), str(msp[1]))
     if current is None:
-        return _grid(tuple(methods), frozen, "", "", None, None, bundled)
+        return _grid(tuple(methods), frozen, "", "", None, None, bundled, msp, int(n_clusters))
     ds = current.dataset
-    return _grid(tuple(methods), frozen, ds.name, current.fingerprint, ds.X, ds.y, bundled)
+    return _grid(
+        tuple(methods),
+        frozen,
+        ds.name,
+        current.fingerprint,
+        ds.X,
+        ds.y,
+        bundled,
+        msp,
+        int(n_clusters),
+    )

@@ -15,7 +15,15 @@ import pandas as pd
 from clustering.metrics import chebyshev_fraction
 from lab.plots.clusters import oriented_margins
 
-__all__ = ["RHO_GRID", "labelings_note", "multiclass_note", "multiclass_rows", "theorem5_note"]
+__all__ = [
+    "RHO_GRID",
+    "heldout_note",
+    "labelings_note",
+    "multiclass_display",
+    "multiclass_note",
+    "multiclass_rows",
+    "theorem5_note",
+]
 
 #: The values of rho at which :func:`theorem5_note` counts where the guarantee holds.
 RHO_GRID = np.round(np.linspace(0.0, 1.0, 21), 2)
@@ -63,6 +71,87 @@ def labelings_note(table: pd.DataFrame, searched: str = "MSPC (MPM) clustering")
             )
         else:
             parts.append(f"The random labeling's MSP is {r:.3f}.")
+    return " ".join(parts)
+
+
+def heldout_note(table: pd.DataFrame) -> str:
+    """What the in-sample / held-out table shows (:func:`lab.theorems.nonsense_splits`):
+    the true classes' two MSPs, how high the random splits score in sample and held out,
+    and each given labeling's two MSPs.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({
+    ...     "labeling": ["true classes", "random group of 4 points vs the rest",
+    ...                  "random half vs the other half", "MSPC (MPM) clustering"],
+    ...     "kind": ["true classes", "random", "random", "given"],
+    ...     "smaller": [182, 4, 182, 1], "msp": [0.912, 0.817, 0.06, 0.998],
+    ...     "msp_heldout": [0.884, 0.0, 0.001, 0.0], "accuracy": [1.0, 0.51, 0.526, 0.501]})
+    >>> print(heldout_note(t))  # doctest: +NORMALIZE_WHITESPACE
+    The true classes score 0.912 in sample and 0.884 held out. The 2 random splits know
+    nothing of the classes (accuracy 0.510 to 0.526), yet in sample they score up to 0.817
+    (the random group of 4 points vs the rest); held out they score at most 0.001, all
+    below the true classes' 0.884. MSPC (MPM) clustering (accuracy 0.501) scores 0.998 in
+    sample and 0.000 held out: its smaller cluster has 1 point, too few to hold any out,
+    which the held-out MSP counts as 0.
+    """
+    ok = table[np.isfinite(table["msp"].astype(float)) & np.isfinite(table["msp_heldout"])]
+    parts = []
+    undefined = table[~np.isfinite(table["msp_heldout"].astype(float))]
+    if len(undefined):
+        reason = str(undefined["error"].iloc[0]).removeprefix("held-out MSP undefined: ")
+        parts.append(
+            f"The held-out MSP of {len(undefined)} of the {len(table)} labelings is undefined "
+            f"here: {reason}"
+        )
+    if ok.empty:
+        return " ".join(parts)
+    true = ok[ok["kind"] == "true classes"]
+    true_ho = None
+    if not true.empty:
+        row = true.iloc[0]
+        true_ho = float(row["msp_heldout"])
+        parts.append(
+            f"The true classes score {row['msp']:.3f} in sample and {true_ho:.3f} held out."
+        )
+    rand = ok[ok["kind"] == "random"]
+    if not rand.empty:
+        top = rand.loc[rand["msp"].idxmax()]
+        acc = rand["accuracy"].dropna()
+        knows = f" (accuracy {acc.min():.3f} to {acc.max():.3f})" if len(acc) > 1 else ""
+        by_size = rand.sort_values("smaller")["msp"].to_numpy()
+        monotone = len(by_size) > 2 and bool(np.all(np.diff(by_size) < 0))
+        trend = "; the smaller the group, the higher" if monotone else ""
+        text = (
+            f"The {len(rand)} random splits know nothing of the classes{knows}, yet in sample "
+            f"they score up to {top['msp']:.3f} (the {top['labeling']}{trend}); held out they "
+            f"score at most {rand['msp_heldout'].max():.3f}"
+        )
+        if true_ho is not None:
+            below = int((rand["msp_heldout"] < true_ho).sum())
+            if below == len(rand):
+                text += f", all below the true classes' {true_ho:.3f}"
+            else:
+                text += f", {below} of {len(rand)} below the true classes' {true_ho:.3f}"
+        above = 0 if true.empty else int((rand["msp"] >= float(true.iloc[0]["msp"])).sum())
+        if above:
+            text += (
+                f". In sample {above} of them score{'s' if above == 1 else ''} at least as "
+                "high as the true classes"
+            )
+        parts.append(text + ".")
+    for _, row in ok[ok["kind"].isin(["given", "searched"])].iterrows():
+        acc = "" if not np.isfinite(row["accuracy"]) else f" (accuracy {row['accuracy']:.3f})"
+        text = (
+            f"{row['labeling']}{acc} scores {row['msp']:.3f} in sample and "
+            f"{row['msp_heldout']:.3f} held out"
+        )
+        if row["smaller"] < 2:
+            text += (
+                f": its smaller cluster has {int(row['smaller'])} point, too few to hold any "
+                "out, which the held-out MSP counts as 0"
+            )
+        parts.append(text + ".")
     return " ".join(parts)
 
 
@@ -119,6 +208,26 @@ def multiclass_rows(X, labelings: Sequence[tuple[str, np.ndarray]], lam: float, 
     return pd.DataFrame(rows)
 
 
+def multiclass_display(rows: pd.DataFrame) -> pd.DataFrame:
+    """:func:`multiclass_rows` as the page shows it: the binary MSP as text, with a dash
+    saying why for more than two clusters (a table cell never shows a bare ``None``).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"labeling": ["a", "b"], "k": [2, 3], "MSP_k": [0.8, 0.6],
+    ...                      "binary MSP (k = 2)": [0.8, None]})
+    >>> multiclass_display(rows)["binary MSP (k = 2)"].tolist()
+    ['0.8000', '— (k = 3)']
+    """
+    out = rows.copy()
+    column = "binary MSP (k = 2)"
+    out[column] = [
+        f"{v:.4f}" if v is not None and np.isfinite(v) else f"— (k = {k})"
+        for v, k in zip(rows[column], rows["k"], strict=True)
+    ]
+    return out
+
+
 def multiclass_note(rows: pd.DataFrame) -> str:
     """What the multi-class table shows: k = 2 agreement, and the MSP as k grows.
 
@@ -144,3 +253,41 @@ def multiclass_note(rows: pd.DataFrame) -> str:
         listed = ", ".join(f"{r['MSP_k']:.4f} at k = {r['k']}" for _, r in more.iterrows())
         parts.append(f"With more clusters: {listed}.")
     return " ".join(parts)
+
+
+# ---- the page's small computations (no numpy in the page) -----------------------------------
+
+
+def n_clusters_of(labels) -> int:
+    """How many distinct labels ``labels`` has (0 for ``None``).
+
+    Examples
+    --------
+    >>> n_clusters_of([0, 1, 1]), n_clusters_of(None)
+    (2, 0)
+    """
+    return 0 if labels is None else int(np.unique(np.asarray(labels)).shape[0])
+
+
+def reference_labelings(X, n_samples: int, feature_name: str) -> list[tuple[str, np.ndarray]]:
+    """Two labelings every data set has, to compare MSPs with: a random one (seed 0) and the
+    split at the median of the first feature."""
+    random_labels = np.random.default_rng(0).integers(0, 2, n_samples)
+    first = np.asarray(X[:, 0])
+    return [
+        ("random labeling", random_labels),
+        (f"split at the median of '{feature_name}'", first > np.median(first)),
+    ]
+
+
+def random_transform(seed: int, n_features: int, rescale: bool) -> tuple[tuple, Sequence, float]:
+    """A random transformation of the features for Theorem 1's check, drawn from ``seed``:
+    per-feature factors ``10^u``, ``u ~ U(-3, 3)`` (``rescale``), or an invertible matrix
+    ``P = N(0, 1) + 2 I``. Returns ``(transform, factors or P, condition number)``: the
+    transform as nested tuples (hashable, for the cache)."""
+    rng = np.random.default_rng([int(seed), int(n_features)])
+    if rescale:
+        factors = 10.0 ** rng.uniform(-3, 3, n_features)
+        return tuple(float(f) for f in factors), factors, float("nan")
+    P = rng.normal(size=(n_features, n_features)) + 2.0 * np.eye(n_features)
+    return tuple(tuple(float(v) for v in row) for row in P), P, float(np.linalg.cond(P))

@@ -22,12 +22,16 @@ import numpy as np
 
 import datasets
 from clustering._lam import DEFAULT_LAM, LAM_RANGE
+from clustering._spec import Param
 
 __all__ = [
     "DEFAULT_LAM",
     "DEFAULT_REGULARIZER",
     "DEFAULT_VIEW",
     "FACTOR_OPTIONS",
+    "LAM_PARAM",
+    "N_CLUSTERS_PARAM",
+    "N_CLUSTERS_RANGE",
     "VIEWS",
     "CurrentData",
     "DataChoice",
@@ -152,6 +156,30 @@ class DataChoice:
         return DataChoice(kind, name, tuple(sorted((params or {}).items())), bool(normalize))
 
 
+#: Synthetic generators whose lesson is in their units: the Data page and links keep them
+#: raw unless asked (scaling every feature to [-1, 1] would undo the trap they set).
+RAW_BY_DEFAULT = frozenset({"afs_trap"})
+
+
+#: The parameters the Data page starts a generator with where its lesson needs other values
+#: than the generator's defaults: the AFS trap with its noise feature ten times as spread as
+#: a cluster, so that (in raw units) k-means splits along the noise (accuracy 0.502 against
+#: 0.995 with every feature scaled to [-1, 1]).
+GENERATOR_START: dict[str, dict[str, float]] = {"afs_trap": {"scale": 10.0}}
+
+
+def default_normalize(kind: str, name: str) -> bool:
+    """Whether the data set ``(kind, name)`` starts scaled to [-1, 1]: yes, except the
+    generators in :data:`RAW_BY_DEFAULT`.
+
+    Examples
+    --------
+    >>> default_normalize("bundled", "breast"), default_normalize("synthetic", "afs_trap")
+    (True, False)
+    """
+    return not (kind == "synthetic" and name in RAW_BY_DEFAULT)
+
+
 def default_data_choice() -> DataChoice:
     """The data set every page opens on: :data:`datasets.DEFAULT_DATASET`, normalised."""
     return DataChoice("bundled", datasets.DEFAULT_DATASET, (), True)
@@ -198,3 +226,13 @@ def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
     if y is not None:
         h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
     return h.hexdigest()
+
+
+# ---- the shared controls' ranges (the widgets and the link decoder use these) --------------
+
+#: λ as the lab offers it: the range of :data:`clustering._lam.LAM_RANGE`.
+LAM_PARAM = Param("lam", "float", DEFAULT_LAM, "Regulariser weight.", *LAM_RANGE, log=True)
+
+#: The number of clusters the lab offers (the control's range; ten colours and shapes).
+N_CLUSTERS_PARAM = Param("k", "int", 2, "Number of clusters every method is asked for.", 2, 10)
+N_CLUSTERS_RANGE = (int(N_CLUSTERS_PARAM.low), int(N_CLUSTERS_PARAM.high))

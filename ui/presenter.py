@@ -4,23 +4,25 @@ The toggle lives in the sidebar (:func:`sidebar`, called by ``app.py`` around ev
 in the URL (``present=1``, through :func:`ui.state.set_presenter`). Pages use:
 
 * :func:`theory_expander` — an expander that is open normally and collapsed for presenting;
-* :func:`chart` — draws a plotly figure (instead of ``st.plotly_chart``; tests/test_layers.py
-  checks that pages call nothing else); while presenter mode is on it also keeps the figure,
-  and :func:`export_button` offers the page's figures as one zip of slide-ready PNG and SVG
-  files (:func:`lab.export.export_figures`, offline).
+* :func:`chart` — draws a plotly figure (through the lab's chart element, :mod:`ui.chart`;
+  tests/test_layers.py checks that pages call nothing else); while presenter mode is on it
+  also keeps the figure, and :func:`export_button` offers the page's figures as one zip of
+  slide-ready PNG and SVG files (:func:`lab.export.export_figures`, offline).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import streamlit as st
 
 from clustering.exceptions import ExportFailedError
-from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH
+from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH, projector_fonts
 
 from . import chart as lab_chart
 from . import state
+from .text import plain
 
 __all__ = [
     "CSS",
@@ -32,7 +34,9 @@ __all__ = [
     "theory_expander",
 ]
 
-#: Large fonts for a projector: body text, widgets' labels, tables and headings.
+#: Large fonts for a projector: body text, widgets (labels, values, options, buttons), tables
+#: (a data frame is a canvas: it is zoomed) and headings. Charts get theirs from
+#: :func:`lab.export.projector_fonts`.
 CSS = """
 <style>
 html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
@@ -42,7 +46,14 @@ html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
 [data-testid="stCaptionContainer"] { font-size: 1.1rem; }
 h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; }
 h3 { font-size: 1.9rem !important; }
-[data-testid="stDataFrame"] { font-size: 1.1rem; }
+[data-testid="stDataFrame"] { zoom: 1.25; width: 80% !important; }
+[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.2rem; }
+[data-baseweb="select"] div, [data-baseweb="tag"] span, [data-baseweb="input"] input,
+[data-testid="stNumberInputField"], [data-testid="stSliderThumbValue"],
+[data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
+[data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
+[data-testid="stRadio"] label p, [data-testid="stCheckbox"] label p,
+[data-testid="stSidebarNav"] span { font-size: 1.2rem !important; }
 </style>
 """
 
@@ -65,37 +76,56 @@ def recorded_figures() -> list[tuple[str, Any]]:
     return list(state.widget_value(_FIGURES, []) or [])
 
 
-def _figure_name(figure: Any, index: int) -> str:
+def _figure_name(figure: Any, index: int, key: str | None = None) -> str:
+    """A slide's name: the page, the method the chart shows (found in its key), the data
+    set and the figure's title, e.g. ``Cluster - MSPC (MPM) - breast - MSP 0.889``."""
+    from clustering import ALGORITHMS
+
     try:
         text = figure.layout.title.text or ""
     except AttributeError:
         text = ""
-    text = text.split("<br>")[0].strip()
-    return text or f"figure {index}"
+    text = re.sub(r"<[^>]+>", " ", text.split("<br>")[0]).strip()
+    parts = [str(state.get(state.KEYS.PAGE) or "Home").replace("_", " ")]
+    bits = re.split(r"[.]", key or "")
+    method = next((ALGORITHMS[b].name for b in bits if b in ALGORITHMS), None)
+    if method:
+        parts.append(method)
+    parts.append(state.get_data_choice().label)
+    parts.append(text or f"figure {index}")
+    return " - ".join(parts)
 
 
-def _record(figure: Any) -> None:
+def _record(figure: Any, key: str | None = None) -> None:
     figures = state.widget_value(_FIGURES)
     if figures is not None:
-        figures.append((_figure_name(figure, len(figures) + 1), figure))
+        figures.append((_figure_name(figure, len(figures) + 1, key), figure))
 
 
 def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     """Draw a plotly figure on the page; the only way pages draw one.
 
+    ``figure`` is a plotly figure or a :class:`ui.chart.SharedChart` (a cached figure whose
+    JSON is made once).
     ``where`` is a container (a column, an expander, ``st.sidebar``; default: the current
-    one, as ``st.plotly_chart``); ``kwargs`` go to ``plotly_chart`` (``key``, ``width``,
-    ``on_select``...), whose return value (a selection event with ``on_select``) is returned.
+    one). With a ``key`` the figure is drawn by the lab's chart element (:mod:`ui.chart`:
+    one graph per key, updated in place); ``kwargs`` (``key``, ``width``, ``on_select``,
+    ``selection_mode``, ``config``) follow ``st.plotly_chart``, and so does the return value
+    (a selection event with ``on_select="rerun"``). Without a key, ``st.plotly_chart``.
     In presenter mode the figure is also kept, in drawing order and named by its title, for
     :func:`export_button`'s slides (with large fonts there, :func:`lab.export.
-    slide_layout`); the figure on the page is the same either way.
+    slide_layout`), and the page draws it with every text 1.5 times larger
+    (:func:`lab.export.projector_fonts`).
     """
+    shared = isinstance(figure, lab_chart.SharedChart)
     if enabled():
-        _record(figure)
+        figure = figure.figure if shared else figure
+        _record(figure, kwargs.get("key"))
+        figure, shared = projector_fonts(figure), False
     if "key" in kwargs:
         return lab_chart.chart(figure, where=where, **kwargs)
     target = st if where is None else where
-    return target.plotly_chart(figure, **kwargs)
+    return target.plotly_chart(figure.figure if shared else figure, **kwargs)
 
 
 def sidebar() -> Any:
@@ -118,37 +148,58 @@ def sidebar() -> Any:
     return st.sidebar.empty()
 
 
-def _slides_zip(figures: list[tuple[str, Any]]) -> bytes:
+def _slides_zip(figures: list[tuple[str, Any]], progress=None) -> bytes:
     from lab.export import export_figures, export_zip
 
     names = [name for name, _ in figures]
-    files = export_figures([fig for _, fig in figures])
+    files = export_figures([fig for _, fig in figures], progress=progress)
     return export_zip(names, files)
 
 
+_ZIP = "presenter.zip"
+
+
 def export_button(container: Any = None) -> None:
-    """A download button for this run's recorded figures as a zip of PNG and SVG slides
-    (built only when pressed). Nothing is drawn outside presenter mode or without figures."""
+    """Slides of this run's recorded figures: a button renders them (PNG and SVG, with a
+    progress bar, figure by figure), then a download button offers the zip, its files named
+    by page, method, data set and title. Nothing is drawn outside presenter mode or without
+    figures."""
     figures = recorded_figures()
     if not enabled() or not figures:
         return
     target = container if container is not None else st.sidebar
-
-    def build() -> bytes:
-        try:
-            return _slides_zip(figures)
-        except ExportFailedError as err:
-            return f"The export failed: {err}\n".encode()
-
+    names = tuple(name for name, _ in figures)
+    n = len(figures)
     with target.container():
-        st.download_button(
-            f"Slides: {len(figures)} figure{'s' if len(figures) != 1 else ''} (PNG + SVG)",
-            data=build,
-            file_name="slides.zip",
-            mime="application/zip",
-            key="presenter.export",
-            on_click="ignore",
+        if st.button(
+            f"Prepare slides: {n} figure{'s' if n != 1 else ''} (PNG + SVG)",
+            key="presenter.prepare",
             type="primary",
-            help=f"Every figure on this page, {SLIDE_WIDTH:d} x {SLIDE_HEIGHT:d} with large fonts: "
-            "PNG and SVG.",
-        )
+            help=f"Every figure on this page, {SLIDE_WIDTH:d} x {SLIDE_HEIGHT:d} with large "
+            "fonts, PNG and SVG, named by page, method and data set. Rendering takes about a "
+            "second a figure.",
+        ):
+            bar = st.progress(0.0, text=f"Rendering {n} figures…")
+
+            def progress(done: int, total: int) -> None:
+                bar.progress(done / max(total, 1), text=f"Rendered {done} of {total} figures…")
+
+            try:
+                state.set_widget(_ZIP, (names, _slides_zip(figures, progress)))
+            except ExportFailedError as err:
+                st.error(f"The export failed: {plain(err)}", icon=":material/warning:")
+            bar.empty()
+        ready = state.widget_value(_ZIP)
+        if ready is not None and ready[0] == names:
+            st.download_button(
+                f"Download the {n} slides (zip)",
+                data=ready[1],
+                file_name=f"slides-{_slug(names[0].split(' - ')[0])}.zip",
+                mime="application/zip",
+                key="presenter.export",
+                on_click="ignore",
+            )
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-").lower() or "slides"

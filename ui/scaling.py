@@ -19,36 +19,32 @@ import pandas as pd
 import streamlit as st
 
 import datasets
-from clustering._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from clustering.metrics import clustering_error
 from lab import plots
 from lab.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
 from lab.evaluation import FitOutcome
 
 from . import cache
+from .chart import SharedChart
+from .model import snap_factor
 
 __all__ = [
-    "MSP_BEFORE_HELP",
     "RANDOM_AFS_HELP",
     "animation",
     "animation_axes",
     "animation_signature",
     "comparison_table",
     "hyperplane_in_original_units",
+    "is_scaled",
     "paper_random_scaling",
     "preset_available",
     "scaled_fingerprint",
     "scatter_figure",
+    "snapped_factors",
+    "two_cluster_labelings",
+    "unit_factors",
 ]
 
-
-#: The help of the comparison table's "MSP before" column: the λ and Λ of the MSP of methods
-#: without a λ of their own (:func:`lab.evaluation.fit_and_evaluate`'s reference).
-MSP_BEFORE_HELP = (
-    "MSP of the method's clustering on the original data (with the method's own λ and Λ; "
-    f"k-means and other methods without λ use λ = {MSP_REFERENCE_LAM:g}, "
-    f"Λ = {MSP_REFERENCE_REGULARIZER})."
-)
 
 #: The help of the "Random AFS" button, with the paper's factors.
 RANDOM_AFS_HELP = (
@@ -92,7 +88,8 @@ def _changed(a: FitOutcome, b: FitOutcome) -> float:
 
 
 def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) -> pd.DataFrame:
-    """One row per method: accuracy and MSP before/after, their changes, labels changed."""
+    """One row per method: accuracy, in-sample MSP and held-out MSP before/after, the changes
+    of the first two, labels changed."""
     rows = [
         {
             "method": rb.name,
@@ -100,6 +97,8 @@ def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) 
             "accuracy_after": _value(ra, "accuracy"),
             "msp_before": _value(rb, "msp"),
             "msp_after": _value(ra, "msp"),
+            "msp_heldout_before": _value(rb, "msp_heldout"),
+            "msp_heldout_after": _value(ra, "msp_heldout"),
             "changed": _changed(rb, ra),
         }
         for rb, ra in zip(before, after, strict=True)
@@ -121,9 +120,10 @@ def hyperplane_in_original_units(w, factors: Sequence[float]) -> np.ndarray | No
 # ----------------------------------------------------------------------------------------
 
 
-# ``cache_resource``, not ``cache_data``: the result is shared, never copied. Unpickling a
-# cached figure of 13 frames re-validated every plotly property on every rerun (the cost is
-# in bench/RESULTS.md); nothing mutates the sweep or the figure.
+# ``cache_resource``, not ``cache_data``: the result is shared, never copied (unpickling a
+# cached figure of 13 frames re-validated every plotly property on every rerun; the cost is
+# in bench/RESULTS.md), and the figure goes out as a SharedChart, whose JSON is made once;
+# nothing mutates the sweep or the figure.
 @st.cache_resource(max_entries=16, show_spinner=False)
 def animation(
     data_fingerprint: str,
@@ -151,7 +151,7 @@ def animation(
     fig = plots.scaling_animation_figure(
         sweep, _X, _y, features=view, feature_names=list(feature_names)
     )
-    return sweep, cache.frozen(fig), describe_sweep(sweep, feature_names[int(feature)])
+    return sweep, SharedChart.of(fig), describe_sweep(sweep, feature_names[int(feature)])
 
 
 def animation_signature(
@@ -205,7 +205,7 @@ def _scatter_figure(
     fig = plots.cluster_scatter(proj, lab, _y, class_names, title=title, height=380)
     # Laid out as the Cluster page's panels: margins plotly need not grow (one layout pass).
     plots.grid_panel(fig)
-    return cache.frozen(fig), proj.note
+    return SharedChart.of(fig), proj.note
 
 
 def scatter_figure(
@@ -242,3 +242,39 @@ def _hyperplane_key(w, b) -> tuple[tuple | None, float | None]:
     unit = np.round(wv / norm, HYPERPLANE_DECIMALS) + 0.0  # + 0.0: no -0.0 in the key
     offset = round(float(b) / norm, HYPERPLANE_DECIMALS) + 0.0
     return tuple(float(v) for v in unit), offset
+
+
+# ---- the page's small computations (no numpy in the page) -----------------------------------
+
+
+def snapped_factors(factors: Sequence[float]) -> np.ndarray:
+    """Each factor snapped to the slider's stops (:func:`ui.model.snap_factor`)."""
+    return np.array([snap_factor(f) for f in factors], dtype=np.float64)
+
+
+def unit_factors(n_features: int) -> np.ndarray:
+    """Every feature at ×1."""
+    return np.ones(int(n_features))
+
+
+def is_scaled(factors: Sequence[float]) -> bool:
+    """Whether any factor is not 1.
+
+    Examples
+    --------
+    >>> is_scaled([1.0, 2.0]), is_scaled([1.0, 1.0])
+    (True, False)
+    """
+    return bool(np.any(np.asarray(factors, dtype=np.float64) != 1.0))
+
+
+def two_cluster_labelings(y, results: Sequence[FitOutcome]) -> dict[str, np.ndarray]:
+    """The labelings Theorem 1's check can use: the true classes when there are two, and
+    each method's clustering (before the rescaling) that has two clusters."""
+    out: dict[str, np.ndarray] = {}
+    if y is not None and np.unique(y).shape[0] == 2:
+        out["the true classes"] = np.asarray(y)
+    for r in results:
+        if r.ok and r.labels is not None and np.unique(r.labels).shape[0] == 2:
+            out[f"{r.name}'s clustering (before)"] = np.asarray(r.labels)
+    return out

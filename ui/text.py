@@ -18,10 +18,11 @@ JSON (``ui.chart`` applies it to every figure it sends).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
-__all__ = ["defang_plotly", "plain", "plain_lines"]
+__all__ = ["defang_plotly", "finite", "number", "plain", "plain_lines"]
 
 # Every ASCII punctuation character may be backslash-escaped in CommonMark (and then shows
 # as itself); escaping all of them also breaks Streamlit's directives (``:``), maths (``$``),
@@ -74,3 +75,28 @@ def defang_plotly(spec: str) -> str:
     return re.sub(
         r"\\u003c(?=\s*/?\s*(?:a|span|img|svg|image|style|link|iframe)\b)", "&lt;", spec, flags=re.I
     )
+
+
+def finite(value: Any) -> bool:
+    """Whether ``value`` is a finite number (``None`` and NaN are not).
+
+    Examples
+    --------
+    >>> finite(0.5), finite(float("nan")), finite(None)
+    (True, False, False)
+    """
+    try:
+        return value is not None and math.isfinite(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def number(value: Any, spec: str = ".3f") -> str:
+    """``value`` formatted with ``spec``, or "—" when it is not a finite number.
+
+    Examples
+    --------
+    >>> number(0.91234), number(float("nan")), number(2.0, "g")
+    ('0.912', '—', '2')
+    """
+    return format(float(value), spec) if finite(value) else "—"

@@ -33,11 +33,19 @@ from typing import Any
 
 import datasets
 from clustering import ALGORITHMS
-from clustering._lam import LAM_RANGE
 from clustering._moments import REGULARIZERS
 from datasets.synthetic import GENERATORS
 
-from .model import FACTOR_OPTIONS, VIEWS, DataChoice, snap_lam
+from .model import (
+    FACTOR_OPTIONS,
+    LAM_PARAM,
+    N_CLUSTERS_PARAM,
+    N_CLUSTERS_RANGE,
+    VIEWS,
+    DataChoice,
+    default_normalize,
+    snap_lam,
+)
 
 __all__ = [
     "N_CLUSTERS_RANGE",
@@ -47,10 +55,15 @@ __all__ = [
     "decode_param",
     "encode",
     "encode_value",
+    "repeated_keys",
 ]
 
 #: Largest feature index a link may name (a data set of the lab has far fewer features).
 MAX_FEATURE_INDEX = 100_000
+#: Longest value a link may hold (characters): longer ones are refused by the decoder and
+#: left out by the encoder, so a link stays far below what browsers and servers accept
+#: (Streamlit answers HTTP 400 from about 128 KB).
+MAX_VALUE_CHARS = 4_000
 _SHOWN = 60  # characters of a bad value quoted in a warning
 
 
@@ -73,19 +86,13 @@ def _fmt(v: float) -> str:
 
 
 def accepted(param: Any) -> str:
-    """What a ``Param`` accepts, in words (for warnings)."""
+    """What a ``Param`` accepts, in words (for warnings; numbers in ``Param.range_text``'s)."""
     if param.kind == "bool":
         return "1 or 0"
     if param.kind == "choice":
         return "one of " + ", ".join(map(str, param.choices))
     kind = "an integer" if param.kind == "int" else "a number"
-    if param.low is not None and param.high is not None:
-        return f"{kind} from {_fmt(param.low)} to {_fmt(param.high)}"
-    if param.low is not None:
-        return f"{kind} of at least {_fmt(param.low)}"
-    if param.high is not None:
-        return f"{kind} of at most {_fmt(param.high)}"
-    return f"a finite {kind.split()[-1]}"
+    return f"{kind} {param.range_text()}"
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -101,8 +108,17 @@ def _parse_bool(text: str) -> bool:
     raise ValueError
 
 
+def _ascii_number(text: str) -> str:
+    """``text`` stripped, refused unless written in ASCII (``float`` and ``int`` also read
+    other scripts' digits: ``int("٣")`` is 3)."""
+    text = text.strip()
+    if not text.isascii():
+        raise ValueError
+    return text
+
+
 def _parse_number(text: str) -> float:
-    v = float(text.strip())
+    v = float(_ascii_number(text))
     if not math.isfinite(v):
         raise ValueError
     return v
@@ -116,20 +132,11 @@ def decode_param(param: Any, text: str) -> Any:
     """
     try:
         if param.kind == "bool":
-            return _parse_bool(text)
+            return param.check(_parse_bool(text))
         if param.kind == "choice":
-            for choice in param.choices:
-                if str(choice) == text.strip():
-                    return choice
-            raise ValueError
-        v = _parse_number(text)
-        if param.kind == "int":
-            if v != math.floor(v):
-                raise ValueError
-            v = int(v)
-        if not param.in_range(v):
-            raise ValueError
-        return v
+            by_text = {str(choice): choice for choice in param.choices}
+            return param.check(by_text.get(text.strip(), text))
+        return param.check(_parse_number(text))
     except (ValueError, TypeError, OverflowError):
         raise ValueError(f"got {_quote(text)}; accepted: {accepted(param)}") from None
 
@@ -166,11 +173,14 @@ def _bundled_name(name: str) -> str | None:
 def _decode_data(params: Mapping[str, str], out: Decoded) -> None:
     data = params.get("data")
     normalize = True
+    if data and data.startswith("synthetic:"):
+        normalize = default_normalize("synthetic", data.split(":", 1)[1])
     if params.get("norm") is not None:
         try:
             normalize = _parse_bool(params["norm"])
         except ValueError:
-            _warn(out, "norm", f"got {_quote(params['norm'])}; accepted: 1 or 0 (kept 1)")
+            kept = int(normalize)
+            _warn(out, "norm", f"got {_quote(params['norm'])}; accepted: 1 or 0 (kept {kept})")
     if not data:
         if params.get("gen"):
             _warn(out, "gen", "it needs data=synthetic:<generator>")
@@ -230,15 +240,10 @@ def _decode_algorithms(text: str, out: Decoded) -> None:
 
 
 def _decode_lam(text: str, out: Decoded) -> None:
-    low, high = LAM_RANGE
     try:
-        v = _parse_number(text)
-        if not low <= v <= high:
-            raise ValueError
-    except (ValueError, OverflowError):
-        _warn(
-            out, "lam", f"got {_quote(text)}; accepted: a number from {_fmt(low)} to {_fmt(high)}"
-        )
+        v = decode_param(LAM_PARAM, text)
+    except ValueError as err:
+        _warn(out, "lam", str(err))
         return
     out.lam = snap_lam(v)
 
@@ -270,7 +275,7 @@ def _decode_scale(text: str, out: Decoded) -> None:
     for item in filter(None, text.split(",")):
         j, _, f = item.partition(":")
         try:
-            index = int(j.strip())
+            index = int(_ascii_number(j))
             if not 0 <= index < MAX_FEATURE_INDEX:
                 raise ValueError
             factor = _parse_number(f)
@@ -294,7 +299,8 @@ def _decode_view(text: str, out: Decoded) -> None:
     if ok and kind == "features":
         parts = rest.split(",")
         ok = len(parts) == 2 and all(
-            p.strip().isdigit() and int(p) < MAX_FEATURE_INDEX for p in parts
+            p.strip().isascii() and p.strip().isdigit() and int(p) < MAX_FEATURE_INDEX
+            for p in parts
         )
     if not ok:
         _warn(
@@ -307,13 +313,29 @@ def _decode_view(text: str, out: Decoded) -> None:
     out.view = text if kind == "features" else kind
 
 
-def decode(params: Mapping[str, str]) -> Decoded:
+def decode(params: Mapping[str, str], repeated: Iterable[str] = ()) -> Decoded:
     """Parse the query parameters of a link; never raises.
 
     Every key is read on its own; a value outside the declared range or choices is left out
-    and ``warnings`` says which key, what it got and what it accepts.
+    and ``warnings`` says which key, what it got and what it accepts. A key the link gives
+    more than once (``repeated``) or a value longer than :data:`MAX_VALUE_CHARS` is left
+    out the same way.
     """
     out = Decoded()
+    params = dict(params)
+    for key in sorted(set(repeated)):
+        if key in params:
+            _warn(out, key, "the link gives it more than once, so which one is meant is unclear")
+            params.pop(key)
+    for key, value in list(params.items()):
+        if value is not None and len(str(value)) > MAX_VALUE_CHARS:
+            _warn(
+                out,
+                key,
+                f"it is {len(str(value)):,} characters long; a link's value holds at most "
+                f"{MAX_VALUE_CHARS:,}",
+            )
+            params.pop(key)
     steps = [
         ("data", lambda: _decode_data(params, out)),
         ("algos", lambda: _decode_algorithms(params["algos"], out)),
@@ -350,6 +372,15 @@ def _decode_reg(text: str, out: Decoded) -> None:
         _warn(out, "reg", f"got {_quote(text)}; accepted: {', '.join(REGULARIZERS)}")
         return
     out.regularizer = text
+
+
+def repeated_keys(pairs: Iterable[tuple[str, str]]) -> set[str]:
+    """The keys that appear more than once among a query's ``(key, value)`` pairs."""
+    seen: set[str] = set()
+    twice: set[str] = set()
+    for key, _ in pairs:
+        (twice if key in seen else seen).add(key)
+    return twice
 
 
 def decode_choice(
@@ -403,22 +434,15 @@ def encode(
         out["present"] = "1"
     if int(n_clusters) != 2:
         out["k"] = str(int(n_clusters))
-    return out
+    # A value too long for a link is left out (the decoder would refuse it).
+    return {k: v for k, v in out.items() if len(v) <= MAX_VALUE_CHARS}
 
 
 # ---- number of clusters ---------------------------------------------------------
 
-#: The numbers of clusters the lab offers (the control's range; ten colours and shapes).
-N_CLUSTERS_RANGE = (2, 10)
-
 
 def _decode_n_clusters(text: str, out: Decoded) -> None:
-    low, high = N_CLUSTERS_RANGE
     try:
-        v = _parse_number(text)
-        if v != math.floor(v) or not low <= v <= high:
-            raise ValueError
-    except (ValueError, OverflowError):
-        _warn(out, "k", f"got {_quote(text)}; accepted: an integer from {low} to {high} (kept 2)")
-        return
-    out.n_clusters = int(v)
+        out.n_clusters = decode_param(N_CLUSTERS_PARAM, text)
+    except ValueError as err:
+        _warn(out, "k", f"{err} (kept 2)")

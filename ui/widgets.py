@@ -5,10 +5,8 @@
 - :func:`algorithm_multiselect`, :func:`lam_slider`, :func:`regularizer_select`,
   :func:`param_widget`, :func:`algorithm_params`, :func:`view_select`: controls whose values
   persist across pages and in the URL (through :mod:`ui.state`).
-- :func:`download_labels`, :func:`download_figure`, :func:`download_config`: downloads of the
-  labels (CSV), a figure (self-contained HTML) and the configuration (JSON).
-- :func:`error_box`, :func:`guard`, :func:`show_result_problems`: errors become ``st.error``
-  with the message written for the user — never a traceback.
+
+Downloads are in :mod:`ui.downloads`, errors shown as messages in :mod:`ui.alerts`.
 
 Every widget takes a ``key`` so tests (``AppTest``) can find it; the defaults are the keys
 the pages use.
@@ -16,30 +14,17 @@ the pages use.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-import datasets
 from clustering import ALGORITHMS
 from clustering._lam import LAM_RANGE
 from clustering._moments import REGULARIZERS
 from clustering._spec import Param
-from clustering.exceptions import (
-    DegenerateDataError,
-    ProblemTooLargeError,
-    SolverFailedError,
-    TooExpensiveError,
-)
-from datasets.export import safe_csv
-from lab.evaluation import FitOutcome
 
 from . import state
 from .state import KEYS
@@ -50,22 +35,17 @@ __all__ = [
     "REGULARIZER_HELP",
     "algorithm_multiselect",
     "algorithm_params",
-    "current_config",
     "data_caption",
-    "download_config",
-    "download_figure",
-    "download_labels",
-    "error_box",
     "format_number",
-    "guard",
     "lam_slider",
+    "link_warnings",
     "msp_column_config",
     "msp_help",
+    "msp_note",
     "n_clusters_control",
     "page_link",
     "param_widget",
     "regularizer_select",
-    "show_result_problems",
     "view_select",
 ]
 
@@ -79,24 +59,6 @@ REGULARIZER_HELP = {
     "total": "Σ: the data's full covariance — immune to any linear change of the features.",
     "none": "0: no regularisation (λ unused); needs well-conditioned cluster covariances.",
 }
-
-_ERROR_TITLES: tuple[tuple[type[BaseException], str], ...] = (
-    (datasets.DatasetError, "This data set cannot be used"),
-    (SolverFailedError, "The solver did not find a solution"),
-    (TooExpensiveError, "This run would not finish on this machine"),
-    (ProblemTooLargeError, "The problem is too large for this method"),
-    (DegenerateDataError, "The data cannot be clustered this way"),
-    (ValueError, "Invalid input"),
-)
-#: The errors :func:`guard` turns into messages.
-HANDLED_ERRORS = (
-    datasets.DatasetError,
-    SolverFailedError,
-    ProblemTooLargeError,
-    DegenerateDataError,
-    ValueError,
-    np.linalg.LinAlgError,
-)
 
 
 # ----------------------------------------------------------------------------------------
@@ -126,6 +88,15 @@ def msp_help(kind: str, lam: float | None = None, regularizer: str | None = None
     raise ValueError(f"kind must be 'msp' or 'msp_heldout'; got {kind!r}.")
 
 
+def msp_note(lam: float, regularizer: str) -> str:
+    """The sentence naming a page's one λ and Λ of every MSP it shows."""
+    return (
+        f"Every MSP on this page is computed with λ = {format_number(lam)} and Λ = "
+        f"{regularizer} (the sidebar's), for every method, including those without a λ of "
+        "their own: the same clusters show the same MSP."
+    )
+
+
 def msp_column_config(
     lam: float | None = None,
     regularizer: str | None = None,
@@ -136,7 +107,7 @@ def msp_column_config(
     labelled "in-sample MSP" and "held-out MSP", three decimals, each with its tooltip.
 
     ``columns`` maps each kind to the table's column name (default: ``"MSP"`` and
-    ``"held-out MSP"``, as :func:`lab.evaluation.metrics_table` names them).
+    ``"held-out MSP"``, as :func:`lab.tables.metrics_table` names them).
     """
     names = dict(columns or {"msp": "MSP", "msp_heldout": "held-out MSP"})
     labels = {"msp": "in-sample MSP", "msp_heldout": "held-out MSP"}
@@ -163,61 +134,6 @@ def format_number(value: float) -> str:
     ['0.0001', '0.5', '20', '10000']
     """
     return f"{value:g}"
-
-
-def error_box(error: BaseException | str, *, title: str | None = None) -> None:
-    """Show an error as ``st.error``: a short title naming the kind of problem, then the
-    message written by the backend (which says what to do). Never a traceback."""
-    if isinstance(error, BaseException):
-        message = str(error) or type(error).__name__
-        if title is None:
-            title = next(
-                (t for cls, t in _ERROR_TITLES if isinstance(error, cls)), "Something went wrong"
-            )
-    else:
-        message = str(error)
-    st.error(
-        f"**{plain(title)}.** {plain(message)}" if title else plain(message),
-        icon=":material/warning:",
-    )
-
-
-@contextlib.contextmanager
-def guard(title: str | None = None) -> Iterator[None]:
-    """Run a block; a data, solver or input error stops the block and shows
-    :func:`error_box` instead of a traceback.
-
-    Examples
-    --------
-    ``with guard(): dataset = datasets.read_csv(upload)`` shows a bad file's message.
-    """
-    try:
-        yield
-    except HANDLED_ERRORS as err:
-        error_box(err, title=title)
-
-
-def show_result_problems(result: FitOutcome) -> bool:
-    """Show a failed fit's message (``st.error``) or its warnings (``st.warning``).
-
-    Returns ``True`` when the result is usable (the fit succeeded).
-    """
-    if not result.ok and result.error_type == "WaitsForClick":  # ui.cache.WAITS_FOR_CLICK
-        st.info(
-            f"**{plain(result.name)}** is {plain(result.error)}",
-            icon=":material/hourglass_top:",
-        )
-        return False
-    if not result.ok:
-        title = next(
-            (t for cls, t in _ERROR_TITLES if cls.__name__ == result.error_type),
-            "The method failed",
-        )
-        error_box(f"{result.name}: {result.error}", title=title)
-        return False
-    for message in result.warnings:
-        st.warning(f"{plain(result.name)}: {plain(message)}", icon=":material/info:")
-    return True
 
 
 # ----------------------------------------------------------------------------------------
@@ -251,6 +167,15 @@ def data_caption(
         if link:
             page_link(DATA_PAGE, label="Choose a data set", icon=":material/table_chart:")
     return current
+
+
+def link_warnings() -> None:
+    """Show, on this page, the link warnings raised after :func:`data_caption` (a page's own
+    parameters read with :func:`ui.state.url_value`), instead of on the next page."""
+    pending = state.get(KEYS.DATA_ERROR)
+    if pending:
+        st.warning(plain(pending), icon=":material/warning:")
+        state.clear_data_error()
 
 
 def page_link(page: str, *, label: str, icon: str | None = None, **kwargs: Any) -> None:
@@ -326,7 +251,9 @@ def lam_slider(
         or "How much each cluster's covariance is pulled towards the regulariser Λ, on a log "
         "scale. Small λ trusts the clusters' own shapes (and can overfit to a lucky split); "
         "large λ treats clusters as round blobs. The MSPC paper tries "
-        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest MSP.",
+        f"{LAM_RANGE[0]:g} … {LAM_RANGE[1]:g} and keeps the λ with the highest (in-sample) "
+        "MSP; the MSP vs accuracy page picks it by the held-out MSP, which does not reward "
+        "splits that only fit the sample.",
     )
     state.record(KEYS.LAM, float(value))
     return float(value)
@@ -506,126 +433,25 @@ def view_select(
 
 
 # ----------------------------------------------------------------------------------------
-# Downloads
-# ----------------------------------------------------------------------------------------
-
-
-def current_config(extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The state of the lab as a JSON-ready dict: data set, algorithms and their parameters,
-    lam, Lambda, scaling factors, view, and the URL query string that reproduces it."""
-    choice = state.get_data_choice()
-    algos = state.get_algorithms()
-    config: dict[str, Any] = {
-        "data": {
-            "kind": choice.kind,
-            "name": choice.name,
-            "params": choice.param_dict,
-            "normalize": choice.normalize,
-        },
-        "algorithms": {k: state.get_algorithm_params(k) for k in algos},
-        "lam": state.get_lam(),
-        "regularizer": state.get_regularizer(),
-        "scaling_factors": {str(k): v for k, v in state.get(KEYS.SCALE).items()},
-        "view": state.get_view(),
-        "query": "?" + "&".join(f"{k}={v}" for k, v in state.url_params().items()),
-    }
-    if extra:
-        config.update(extra)
-    return config
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    return str(value)
-
-
-def download_config(
-    key: str = "download.config",
-    extra: Mapping[str, Any] | None = None,
-    *,
-    container: Any = st,
-) -> None:
-    """Download the configuration (:func:`current_config`) as JSON."""
-    text = json.dumps(current_config(extra), indent=2, default=_json_default)
-    container.download_button(
-        "Configuration (JSON)",
-        data=text,
-        file_name="discriminative-clustering-config.json",
-        mime="application/json",
-        key=key,
-        on_click="ignore",
-        help="Everything needed to redo this run: data set, methods, parameters and the link.",
-    )
-
-
-def labels_frame(dataset, results: Sequence[FitOutcome]) -> pd.DataFrame:
-    """One row per sample: its index, true class (if known) and each method's cluster."""
-    frame = pd.DataFrame({"sample": np.arange(dataset.n_samples)})
-    if dataset.y is not None:
-        frame["class"] = np.asarray(dataset.class_names, dtype=object)[dataset.y]
-    for r in results:
-        if r.ok and r.labels is not None:
-            frame[r.key] = np.asarray(r.labels)
-    return frame
-
-
-def download_labels(
-    dataset, results: Sequence[FitOutcome], key: str = "download.labels", *, container: Any = st
-) -> None:
-    """Download the clusters of every successful fit (one column each) as CSV."""
-
-    def build() -> str:  # class names from an upload may look like spreadsheet formulas
-        return safe_csv(labels_frame(dataset, results))
-
-    container.download_button(
-        "Labels (CSV)",
-        data=build,
-        file_name=f"{_safe(dataset.name)}-labels.csv",
-        mime="text/csv",
-        key=key,
-        on_click="ignore",
-        help="One row per sample: its true class (when known) and the cluster each method gave it.",
-    )
-
-
-def download_figure(
-    figure, file_name: str, key: str, *, label: str = "Figure (HTML)", container: Any = st
-) -> None:
-    """Download a plotly figure as a self-contained interactive HTML file (works offline;
-    the file is built only when the button is pressed)."""
-
-    def build() -> str:
-        return figure.to_html(include_plotlyjs=True, full_html=True)
-
-    name = file_name if file_name.endswith(".html") else f"{file_name}.html"
-    container.download_button(
-        label,
-        data=build,
-        file_name=_safe(name),
-        mime="text/html",
-        key=key,
-        on_click="ignore",
-        help="The figure as an interactive web page you can open without the lab.",
-    )
-
-
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "-" for c in str(name)) or "data"
-
-
-# ----------------------------------------------------------------------------------------
 # Number of clusters
 # ----------------------------------------------------------------------------------------
 
 
-def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
-    """The number of clusters asked of every method (persisted, in the URL as ``k``)."""
-    from .url import N_CLUSTERS_RANGE
+def n_clusters_control(key: str = "n_clusters", *, container: Any = st, current: Any = None) -> int:
+    """The number of clusters asked of every method (persisted, in the URL as ``k``).
+
+    With ``current`` (the page's :class:`~ui.model.CurrentData`), ``k`` follows the data:
+    a data set the user just picked starts at its number of classes, and a caption says
+    where ``k`` comes from (the classes, or for unlabelled data the ``k`` the MSP curve
+    suggested without labels).
+    """
+    from .model import N_CLUSTERS_RANGE
 
     low, high = N_CLUSTERS_RANGE
+    ds = None if current is None else current.dataset
+    n_classes = None if ds is None or ds.y is None else int(ds.n_classes)
+    if current is not None:
+        state.propose_n_clusters(n_classes)
     state.seed(key, state.N_CLUSTERS, state.get_n_clusters())
     value = container.number_input(
         "Number of clusters k",
@@ -638,4 +464,31 @@ def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
     )
     k = int(value)
     state.record(state.N_CLUSTERS, k)
+    if ds is not None:
+        container.caption(k_note(k, n_classes, state.suggested_k(current.fingerprint), ds.name))
     return k
+
+
+def k_note(k: int, n_classes: int | None, suggested: int | None, name: str) -> str:
+    """Where the page's ``k`` comes from, in one sentence.
+
+    Examples
+    --------
+    >>> k_note(3, 3, None, "iris")
+    'k = 3: the number of classes of iris.'
+    >>> k_note(2, 3, None, "iris")
+    'iris has 3 classes; k = 2 is your choice.'
+    >>> k_note(2, None, None, "f.csv")
+    'No classes known: the MSP curve on the Cluster page suggests a k without labels.'
+    >>> k_note(4, None, 4, "f.csv")
+    'k = 4: the k the MSP curve suggested without labels.'
+    """
+    if n_classes:
+        if k == n_classes:
+            return f"k = {k}: the number of classes of {plain(name)}."
+        return f"{plain(name)} has {n_classes} classes; k = {k} is your choice."
+    if suggested is not None:
+        if k == suggested:
+            return f"k = {k}: the k the MSP curve suggested without labels."
+        return f"The MSP curve suggested k = {suggested} without labels; k = {k} is your choice."
+    return "No classes known: the MSP curve on the Cluster page suggests a k without labels."

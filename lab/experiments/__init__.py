@@ -20,6 +20,7 @@ shows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -118,6 +119,7 @@ def run_experiment(
     progress: Callable[[int, int, str], None] | None = None,
     retry_failed: bool = False,
     write: bool = True,
+    replace: bool = False,
 ) -> ExperimentResult:
     """Run one experiment and write its tables into ``out``.
 
@@ -146,6 +148,10 @@ def run_experiment(
         Recompute cells whose cached result is a failure.
     write : bool, default=True
         Write the result files into ``out``.
+    replace : bool, default=False
+        Overwrite a run of ``name`` with another configuration (methods, tasks, options)
+        already in ``out``; without it such a run raises ``ValueError`` before any cell is
+        computed, so two different runs never overwrite each other's tables.
 
     Returns
     -------
@@ -154,6 +160,8 @@ def run_experiment(
     experiment = _experiment(name)
     config = experiment.configure(methods, tasks, options)
     config.out = str(out)
+    if write and not replace:
+        _check_out(Path(out), name, config)
     cells = experiment.plan(config)
     cache = Path(cache_dir) if cache_dir is not None else Path(out) / "cells" / name
     records = run_cells(
@@ -170,6 +178,27 @@ def run_experiment(
     if write:
         result.write(out)
     return result
+
+
+def _check_out(out: Path, name: str, config) -> None:
+    """Refuse to write over another configuration's run of ``name`` in ``out``."""
+    path = out / f"{name}_config.json"
+    if not path.exists() and not path.is_symlink():
+        return
+    wanted = json.loads(json.dumps(config.to_json(), default=repr))
+    try:
+        if not path.is_file() or path.is_symlink() or path.stat().st_size > 10_000_000:
+            raise ValueError
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        differs = [k for k in ("methods", "tasks", "options") if stored.get(k) != wanted[k]]
+    except (OSError, ValueError, AttributeError):
+        differs = ["an unreadable configuration file"]
+    if differs:
+        raise ValueError(
+            f"{out} already holds a run of {name} with other {', '.join(differs)}; this run "
+            "would overwrite its tables, report and configuration. Choose another --out, or "
+            "pass --replace to overwrite it."
+        )
 
 
 def load_stored(name: str, directory=None) -> ExperimentResult | None:

@@ -63,6 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=int, default=1, help="parallel workers (default 1)")
     parser.add_argument("--backend", choices=BACKENDS, default="loky")
     parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="overwrite a run of the experiment with another configuration already in --out",
+    )
     parser.add_argument("--cache", help="cell cache directory (default OUT/cells/EXPERIMENT)")
     parser.add_argument("--lams", type=_floats, help="override the lam grid, e.g. 0.1,1")
     parser.add_argument("--Cs", type=_floats, help="override the C grid")
@@ -141,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
                 cache_dir=cache,
                 progress=progress,
                 retry_failed=args.retry_failed,
+                replace=args.replace,
             )
         except RunInterrupted as exc:
             print(f"\n{name} {exc.summary()}", file=sys.stderr)

@@ -159,7 +159,8 @@ class Experiment:
         Command-line name (``table2``).
     title : str
     paper : str
-        Which paper and which table or figure.
+        Which paper and which table or figure, by title (``""`` for the lab's own
+        experiments, beyond the papers).
     methods : tuple of str
         Default methods.
     tasks : tuple of str

@@ -21,7 +21,7 @@ from clustering.registry import ALGORITHMS
 from lab.experiments import _methods
 from lab.experiments.evaluator import evaluate_fit
 
-__all__ = ["CACHE_VERSION", "Cell", "compute_cell"]
+__all__ = ["CACHE_VERSION", "Cell", "cell_result", "compute_cell", "skip_reason"]
 
 #: Bumped whenever what a cell computes changes, so stale cached results are not reused.
 CACHE_VERSION = 1
@@ -129,6 +129,21 @@ def _msp_own(X, labels, variant, params) -> float | None:
         return None
 
 
+def cell_result(outcome, y, **extra: Any) -> dict[str, Any]:
+    """What a cell stores for one fit: :meth:`FitOutcome.to_dict` and, on success, the
+    pairwise F-measure (beta 1.5) the papers' tables use plus ``extra`` (each a value, or a
+    function of the labels). The one builder of a cell's result, for bundled tasks
+    (:func:`compute_cell`) and generated ones (:func:`lab.experiments._generated.score_fit`).
+    """
+    out = outcome.to_dict()
+    if outcome.ok:
+        labels = outcome.labels
+        out["f_measure"] = metrics.f_measure(y, labels, beta=F_BETA)
+        for name, value in extra.items():
+            out[name] = value(labels) if callable(value) else value
+    return out
+
+
 def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
     """One fit through the lab's one evaluator, stored as the serialised :class:`FitOutcome`
     plus the two scores only the papers' tables use (``f_measure`` with beta 1.5, and
@@ -142,12 +157,25 @@ def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
         msp_regularizer=MSP_REFERENCE_REGULARIZER,
         random_state=seed,
     )
-    out = outcome.to_dict()
-    if outcome.ok:
-        labels = outcome.labels
-        out["f_measure"] = metrics.f_measure(y, labels, beta=F_BETA)
-        out["msp_own"] = _msp_own(X, labels, variant, params)
-    return out
+    return cell_result(outcome, y, msp_own=lambda labels: _msp_own(X, labels, variant, params))
+
+
+def skip_reason(cell: Cell) -> str | None:
+    """Why ``cell`` cannot run (an unknown method, a task larger than the method accepts),
+    or ``None``: what :func:`compute_cell` reports as ``"skipped"``."""
+    try:
+        variant = _methods.resolve(cell.method)
+    except KeyError as exc:
+        return str(exc.args[0])
+    spec = ALGORITHMS[variant.key]
+    if spec.max_samples is not None:
+        n = _data(cell)[0].shape[0]
+        if n > spec.max_samples:
+            return (
+                f"{spec.name} accepts at most {spec.max_samples} samples with these settings; "
+                f"{cell.task} has {n}."
+            )
+    return None
 
 
 def compute_cell(cell: Cell) -> dict[str, Any]:
@@ -168,20 +196,11 @@ def compute_cell(cell: Cell) -> dict[str, Any]:
         (MSPC only: at its own ``lam``, its ``msp_``), ``n_iter``, and for timing cells
         ``times`` and ``time_median``.
     """
-    try:
-        variant = _methods.resolve(cell.method)
-    except KeyError as exc:
-        return {"status": "skipped", "error": str(exc.args[0])}
+    reason = skip_reason(cell)
+    if reason is not None:
+        return {"status": "skipped", "error": reason}
+    variant = _methods.resolve(cell.method)
     X, y = _data(cell)
-    spec = ALGORITHMS[variant.key]
-    if spec.max_samples is not None and X.shape[0] > spec.max_samples:
-        return {
-            "status": "skipped",
-            "error": (
-                f"{spec.name} accepts at most {spec.max_samples} samples with these settings; "
-                f"{cell.task} has {X.shape[0]}."
-            ),
-        }
     params = {**variant.fixed, **cell.param_dict}
     times: list[float] = []
     result: dict[str, Any] = {}

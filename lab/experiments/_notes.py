@@ -174,30 +174,39 @@ GAP_NOTES: dict[str, str] = {
   pairs (the public satimage has 6 classes, the paper's Satellite had 7).
 """,
     "mmc-digits": """
-- **MMC_multi against MMC_uni (re-run with five genuinely different k-means starts,
-  `n_init=1` per seed, and MMC's C per sample).** The multivariate loss beats `mmc-error` on
-  6 of 7 tasks in NMI (Table III) and Rand (Table IV) and on 5 of 7 in F (Table V, a tie on
-  ionosphere). NMI, `mmc-nmi` vs `mmc-error`: digits 1v7 1.000 vs 0.980, 2v7 1.000 vs 0.868,
-  3v8 0.818 vs 0.728, 8v9 0.773 vs 0.599, ionosphere 0.138 vs 0.126, letter 0.740 vs 0.711,
-  satellite 0.836 vs 0.861 (loses). Rand, `mmc-rand`: 1.000 / 1.000 / 0.932 / 0.919 / 0.589 /
-  0.895 / 0.952 vs 0.996 / 0.961 / 0.904 / 0.851 / 0.582 / 0.882 / 0.961 (loses on
-  satellite). F, `mmc-f`: 1.000 / 1.000 / 0.933 / 0.919 / 0.791 / 0.895 / 0.963 vs 0.996 /
-  0.961 / 0.904 / 0.850 / 0.791 / 0.884 / 0.971 (ties on ionosphere, loses on satellite).
-  So the paper's headline now shows. Before the re-run the five seeds shared one start (the
-  best of 10 k-means restarts) and every loss was within 0.01 of `mmc-error` (identical on
-  1v7, 2v7, 8v9);
-  `mmc-error` fell with single random starts (NMI 2v7 1.000 -> 0.868, 8v9 0.773 -> 0.599):
-  MMC_uni depends more on its start than the multivariate losses. Our MMC_multi stays
-  0.03-0.09 below the paper's on digits 3v8 and 8v9 and on ionosphere.
-- **satellite, `mmc-nmi`**: NMI 0.836 (0.368 at first, 0.803 before the CCCP start was fixed)
-  against the paper's 0.923, at C = 0.3 (0.834 at the default C = 0.1, where it was 0.389).
-  MMC now starts the CCCP twice, from `w_0 = 0` and from `w_0` along the start groups' means,
-  and keeps the lower objective of (12); every MMC cell was re-run with it (the `mmc-error`
-  results did not move; `mmc-rand` and `mmc-f` by at most 0.16, F on ionosphere 0.668 ->
-  0.791). Still below the 0.85 we aimed at
-  and `mmc-error` (0.861): along the true classes' SVM direction the objective of (12) is
-  higher than at the split found, and the class balance |sum f| <= l holds the hyperplane
-  near the mean of these 69 % / 31 % classes (bench/RESULTS.md).
+- **Re-run with MMC's C relative to the data's scale (issue 24).** MMC's C is now stated for
+  the data divided by the square root of its largest variance (paper C = C / (scale n^2),
+  C / (scale n) for the error loss), default C = 0.5 for every loss, and each QP (17) is
+  solved through its dual; every cell of this experiment was re-run (kmeans, spectral and
+  mspc-mpm reproduced their stored values exactly). The grids are C = 0.1 / 0.2 / 0.5 / 1 /
+  2 for the multivariate losses and 1e-4 / 1e-3 / 0.01 / 0.1 / 0.5 for the error loss.
+  Brackets give the lowest and highest of the 5 seeds: every MMC_multi cell of Tables
+  III-V spans at most 0.01 on the six tasks other than ionosphere; on ionosphere up to
+  0.012, and F 0.571-0.791 for `mmc-nmi` (0.791 is one seed's one-cluster answer, below).
+  Before -> after, best C of the grid: NMI
+  `mmc-nmi` 1.000 / 1.000 / 0.818 -> 0.810 / 0.773 / 0.138 -> 0.136 / 0.740 -> 0.742 /
+  0.836 -> 0.834 (1v7 / 2v7 / 3v8 / 8v9 / ionosphere / letter / satellite); Rand
+  `mmc-rand` 3v8 0.932 -> 0.930, satellite 0.952 -> 0.950, the rest equal; F `mmc-f` 3v8
+  0.933 -> 0.931, ionosphere 0.791 -> 0.602, the rest within 0.001. Ionosphere's 0.791 was
+  the one-cluster answer (F_1.5 of putting all 351 samples together is 0.791, since a
+  single cluster has recall 1); now every `mmc-f` seed splits it. `mmc-error` (NMI): 0.980 / 0.868
+  -> 0.880 / 0.728 -> 0.751 / 0.599 -> 0.647 / 0.126 -> 0.129 / 0.711 -> 0.725 / 0.861 ->
+  0.857. At the default C (last table, no choice by the labels) `mmc-nmi` gives 1.000 /
+  0.938 / 0.810 / 0.773 / 0.133 / 0.740 / 0.834.
+- **MMC_multi against MMC_uni.** The multivariate loss beats `mmc-error` in NMI on 6 of 7
+  tasks (1v7 1.000 vs 0.980, 2v7 1.000 vs 0.880, 3v8 0.810 vs 0.751, 8v9 0.773 vs 0.647,
+  ionosphere 0.136 vs 0.129, letter 0.742 vs 0.725) and loses on satellite (0.834 vs
+  0.857); in Rand on 6 of 7 (loses on satellite, 0.950 vs 0.961); in F on 5 of 7
+  (ionosphere 0.602 vs 0.634, satellite 0.963 vs 0.970). `mmc-error`'s satellite 0.857 is
+  at C = 1e-4, where every point lies inside the margin; from C = 1e-3 to 0.5 it is
+  0.46-0.52 (0.462 at the default). Our MMC_multi stays 0.05-0.09 below the paper's on
+  digits 3v8 and 8v9, ionosphere and satellite.
+- **satellite, `mmc-nmi`**: NMI 0.834 against the paper's 0.923. The CCCP starts twice, from
+  `w_0 = 0` and from `w_0` along the start groups' means, and keeps the lower objective of
+  (12) (from `w_0 = 0` alone the fit ended at 0.389). Along the true classes' SVM direction
+  the objective of (12) is higher than at the split found, and the class balance
+  |sum f| <= l holds the hyperplane near the mean of these 69 % / 31 % classes
+  (bench/RESULTS.md).
 - **k-means**: the paper averages runs from random centres, so each run here starts once
   (`n_init=1`, 5 seeds). Its average then depends on how many runs land in the bad local
   optimum: digits 1v7 0.693 NMI vs the paper's 0.975. With the best of 10 starts (the first

@@ -15,7 +15,8 @@ __all__ = [
     "PEARSON_R",
 ]
 
-# MSPC paper (mspc_maximin_separation_probability_clustering.txt), Table 2: clustering
+# MSPC paper (Huang et al., Maximin Separation Probability Clustering, AAAI 2015), Table 2:
+# clustering
 # error (%). Column map: KM -> kmeans, Iter-SVR -> itersvr, MVC -> mvc-soft, LDA-KM ->
 # lda-kmeans, Dis-KM -> dis-kmeans, MSPC-* -> mspc-*.
 _T2_COLUMNS = (
@@ -77,7 +78,8 @@ MSPC_TABLE3 = MappingProxyType(
 #: pairs.
 PEARSON_R = MappingProxyType({"uci": 0.72, "satimage": 0.86, "digits": 0.81})
 
-# MMC multivariate-loss paper (mmc_multivariate_loss.txt), Tables III (NMI), IV (Rand) and
+# MMC multivariate-loss paper (Zhao, Kwok & Zhang, Maximum Margin Clustering with
+# Multivariate Loss Function), Tables III (NMI), IV (Rand) and
 # V (F-measure, beta 1.5). Columns KM, NC, MMC_uni, MMC_multi -> kmeans, spectral,
 # mmc-uni, mmc-multi. Task names mapped to ours: digitsAvB -> digits:AvB,
 # letterAvB -> letter, satellite -> satellite (first two classes); ringnorm and the two

@@ -6,12 +6,13 @@ at any moment loses at most the cells that were being computed. A rerun reads th
 cells and computes only the others.
 
 A cell file holds ``{"schema": 2, "key", "cell", "result", "checksum"}``, the checksum being
-the SHA-256 of the result's canonical JSON. A file that is not valid JSON, is truncated, has
-the wrong shape or key, holds an implausible result (a score outside [0, 1], a negative time)
-or fails its checksum is never used: the cell is recomputed and a warning goes to the run log
-(the ``lab.experiments`` logger). Files written before checksums existed (schema 1:
-no ``checksum``) are accepted when they pass the schema and range checks, and are rewritten
-with their checksum then (a one-off migration; no cell is recomputed for it).
+the SHA-256 of the result's canonical JSON. A file that is not a regular file (a directory, a
+FIFO, a symbolic link, a device), is larger than :data:`MAX_CELL_BYTES`, is not valid JSON,
+is truncated, has the wrong shape or key, has no checksum or a wrong one, holds a value
+outside its range (a score or MSP outside [0, 1] or not finite, a negative time) or says
+"skipped" for a cell that can run is never used: the cell is recomputed and a warning goes to
+the run log (the ``lab.experiments`` logger). A cell whose path is taken by a directory is
+computed and not cached, with a warning.
 
 Interrupting a run (Ctrl-C, SIGTERM) stops the loky workers before :class:`RunInterrupted`
 is raised, and each worker also watches its parent and exits within a second if the parent
@@ -30,6 +31,7 @@ import logging
 import math
 import os
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -58,6 +60,9 @@ BACKENDS = ("loky", "dask", "sequential")
 
 #: Version of the cell file layout (1: no checksum; 2: with ``schema`` and ``checksum``).
 CELL_SCHEMA = 2
+
+#: Largest cell file read (a cell's result is a few kB; its labels at most a few MB).
+MAX_CELL_BYTES = 64_000_000
 
 #: The run log: a warning per cached cell that is rejected and recomputed.
 log = logging.getLogger("lab.experiments")
@@ -169,11 +174,11 @@ def _result_problem(result: Any) -> str | None:
             continue
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return f"{name} is {value!r}, not a number"
-        if name.startswith("msp"):
-            continue
+        if name.startswith("msp") and math.isnan(value):
+            continue  # an MSP the labeling does not define (one cluster)
         if not math.isfinite(value):
             return f"{name} is {value!r}"
-        if name in _UNIT_FIELDS and not 0.0 <= value <= 1.0:
+        if (name in _UNIT_FIELDS or name.startswith("msp")) and not 0.0 <= value <= 1.0:
             return f"{name} = {value!r} is outside [0, 1]"
         if name in _TIME_FIELDS and value < 0:
             return f"{name} = {value!r} is negative"
@@ -183,7 +188,23 @@ def _result_problem(result: Any) -> str | None:
 def _read_cell_file(path: Path, cell: Cell) -> tuple[dict[str, Any] | None, str | None, bool]:
     """``(result, problem, needs_rewrite)`` of the cache file of ``cell``."""
     try:
-        text = path.read_text()
+        info = path.lstat()
+    except FileNotFoundError:
+        return None, None, False
+    except OSError as exc:
+        return None, f"unreadable ({type(exc).__name__})", False
+    if not stat.S_ISREG(info.st_mode):
+        return None, f"is {_file_kind(info.st_mode)}, not a regular file", False
+    if info.st_size > MAX_CELL_BYTES:
+        return None, f"is {info.st_size:,} bytes, more than a cell can hold", False
+    try:
+        # O_NOFOLLOW and O_NONBLOCK: a file swapped for a link or a FIFO since the check
+        # fails or returns at once instead of hanging.
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None, "is not a regular file", False
+            text = handle.read(MAX_CELL_BYTES + 1).decode("utf-8")
     except FileNotFoundError:
         return None, None, False
     except (OSError, UnicodeDecodeError) as exc:
@@ -200,11 +221,30 @@ def _read_cell_file(path: Path, cell: Cell) -> tuple[dict[str, Any] | None, str 
     problem = _result_problem(result)
     if problem:
         return None, problem, False
-    if "checksum" not in data:  # schema 1: accept once, rewrite with the checksum
-        return result, None, True
+    if "checksum" not in data:
+        return None, "it has no checksum", False
     if data.get("checksum") != checksum(result):
         return None, "its checksum does not match its result (edited?)", False
+    if result.get("status") == "skipped":
+        try:
+            reason = _cells.skip_reason(cell)
+        except Exception:  # the task cannot be loaded: nothing confirms the skip
+            reason = None
+        if reason is None:
+            return None, "it says 'skipped' but the cell can run", False
     return result, None, False
+
+
+def _file_kind(mode: int) -> str:
+    kinds = (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a device"),
+        (stat.S_ISBLK, "a device"),
+    )
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def load_cached(cache_dir: Path, cell: Cell) -> dict[str, Any] | None:
@@ -237,11 +277,15 @@ def _store(cache_dir: Path, cell: Cell, result: dict[str, Any]) -> None:
         },
         default=repr,
     )
+    path = _cache_path(cache_dir, cell)
+    if path.is_dir() and not path.is_symlink():
+        log.warning("cell %s is not cached: its path is taken by a directory", path.name)
+        return
     fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".tmp-", suffix=".json")
     try:
         with os.fdopen(fd, "w") as handle:
             handle.write(payload)
-        os.replace(tmp, _cache_path(cache_dir, cell))
+        os.replace(tmp, path)  # replaces a link or a FIFO itself, never what it points to
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

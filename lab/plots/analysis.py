@@ -12,6 +12,8 @@
 - :func:`theorem1_figure`: the MSP of one labeling before and after rescaling, per
   regulariser.
 - :func:`lower_bound_figure`: Theorem 2's bound (4) against ``kappa^2`` over labelings.
+- the in-sample and held-out MSP bars are :func:`lab.plots.heldout.heldout_bars_figure`
+  (:func:`lab.theorems.nonsense_splits`).
 
 Colours come from the Okabe-Ito palette (:data:`lab.plots.OKABE_ITO`) and every
 series also has its own marker shape or line dash, so nothing is told by colour alone.
@@ -29,7 +31,7 @@ from plotly.subplots import make_subplots
 
 from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
 from lab.plots.grid import grow_margins, tidy_layout
-from lab.plots.style import OKABE_ITO, TEMPLATE, relayout, series_color
+from lab.plots.style import GUIDE_GREY, OKABE_ITO, TEMPLATE, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -530,7 +532,7 @@ def lower_bound_figure(
             y=[low, top],
             mode="lines",
             name="bound = κ² (tight)",
-            line={"color": "#555555", "dash": "dot"},
+            line={"color": GUIDE_GREY, "dash": "dot"},
             hoverinfo="skip",
         )
     )

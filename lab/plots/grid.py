@@ -17,9 +17,11 @@ __all__ = [
     "fit_title",
     "grid_panel",
     "grow_margins",
+    "iteration_dtick",
     "legend_below",
     "legend_rows",
     "objective_grid",
+    "objective_trace",
     "tidy_layout",
     "wrap_axis_titles",
     "wrap_title",
@@ -361,6 +363,30 @@ def grid_panel(fig: go.Figure, *, width: int = 42) -> go.Figure:
     return fig
 
 
+def objective_trace(name: str, index: int, values) -> go.Scatter:
+    """One method's objective at each iteration (line with markers, iterations from 1), in
+    the method's colour (:func:`lab.plots.style.series_color`): the trace of
+    :func:`objective_grid` and of :func:`lab.plots.clusters.objective_plot`."""
+    import numpy as np
+
+    from lab.plots.style import series_color
+
+    values = np.asarray(values, dtype=np.float64).ravel()
+    return go.Scatter(
+        x=np.arange(1, values.size + 1),
+        y=values,
+        mode="lines+markers",
+        name=name,
+        line={"color": series_color(name, index), "width": 2},
+        marker={"size": 8},
+    )
+
+
+def iteration_dtick(n_iterations: int) -> int | None:
+    """A tick per iteration up to 20 iterations, plotly's choice beyond."""
+    return 1 if n_iterations <= 20 else None
+
+
 def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) -> go.Figure:
     """One small panel per method: its objective at each iteration (line with markers), each
     on its own y axis (the methods' objectives have different scales), in rows of at most
@@ -374,8 +400,6 @@ def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) ->
     """
     import numpy as np
     from plotly.subplots import make_subplots
-
-    from lab.plots.style import series_color
 
     items = [
         (name, np.asarray(v, dtype=float).ravel()) for name, v in histories.items() if np.size(v)
@@ -392,21 +416,11 @@ def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) ->
     )
     for i, (name, values) in enumerate(items):
         r, c = divmod(i, cols)
-        fig.add_trace(
-            go.Scatter(
-                x=np.arange(1, values.size + 1),
-                y=values,
-                mode="lines+markers",
-                name=name,
-                line={"color": series_color(name, i), "width": 2},
-                marker={"size": 8},
-                showlegend=False,
-            ),
-            row=r + 1,
-            col=c + 1,
-        )
+        trace = objective_trace(name, i, values)
+        trace.showlegend = False
+        fig.add_trace(trace, row=r + 1, col=c + 1)
         fig.update_xaxes(
-            title_text="iteration", dtick=1 if values.size <= 20 else None, row=r + 1, col=c + 1
+            title_text="iteration", dtick=iteration_dtick(values.size), row=r + 1, col=c + 1
         )
     relayout(
         fig,

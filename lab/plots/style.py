@@ -25,6 +25,20 @@ __all__ = [
     "series_color",
 ]
 
+#: The lab's neutral and signal colours, named here so no other module spells a colour: ink
+#: for hyperplanes and reference lines, greys for text and guides, a red for errors.
+INK = "#000000"
+DARK_GREY = "#222222"
+MID_GREY = "#333333"
+GUIDE_GREY = "#555555"
+FAILED_GREY = "#B0B0B0"
+ERROR_RED = "#B00020"
+#: The stored experiment figures' colours: plotly's first six series colours (the AFS
+#: curves), the MSP vs accuracy points and their highlighted choice.
+SERIES_COLORS = ("#636EFA", "#EF553B", "#00CC96", "#AB63FA", "#FFA15A", "#19D3F3")
+POINT_BLUE = "#9db4d6"
+HIGHLIGHT_RED = "#d62728"
+
 #: The Okabe-Ito colour-blind-safe palette (blue, orange, bluish green, vermillion, sky blue,
 #: reddish purple, yellow, black), in the order clusters get them.
 OKABE_ITO = (

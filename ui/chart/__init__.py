@@ -23,6 +23,9 @@ Under ``AppTest`` (which cannot run a component's JavaScript) :func:`chart` draw
 from __future__ import annotations
 
 import json
+import os
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +38,7 @@ from streamlit.elements.plotly_chart import PlotlyChartSelectionSerde
 
 from ..text import defang_plotly
 
-__all__ = ["chart", "figure_json", "preload", "use_component"]
+__all__ = ["SharedChart", "chart", "figure_json", "preload", "use_component"]
 
 _HERE = Path(__file__).resolve().parent
 #: The plotly.js the python package ships (offline; the same version that exports slides).
@@ -43,54 +46,110 @@ PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
 PLOTLY_FILE = "plotly.min.js"
 _ASSET = "plotlyjs"
 
+_LOADER = (_HERE / "load_plotly.js").read_text(encoding="utf-8")
 _component = st.components.v2.component(
     "lab_chart",
-    js=(_HERE / "chart.js").read_text(encoding="utf-8"),
+    js=_LOADER + "\n" + (_HERE / "chart.js").read_text(encoding="utf-8"),
     css=(_HERE / "chart.css").read_text(encoding="utf-8"),
     isolate_styles=False,
 )
 
 
 def use_component() -> bool:
-    """Whether charts are drawn by the component (not under ``AppTest``, which cannot run
-    its JavaScript and would see no figure)."""
-    return not config.get_option("global.appTest")
+    """Whether charts are drawn by the component: not under ``AppTest`` (which cannot run
+    its JavaScript and would see no figure), nor with ``LAB_PLOTLY_CHART=1`` in the
+    server's environment (``st.plotly_chart`` everywhere, for comparisons)."""
+    return not config.get_option("global.appTest") and os.environ.get("LAB_PLOTLY_CHART") != "1"
 
 
 def _plotly_url() -> str:
-    """URL of plotly.js on this server. The folder is registered as a static component
-    folder (Streamlit serves it under ``/component/<name>/``), once per server."""
+    """URL of plotly.js on this server: the app's static folder when the server serves it
+    (a copy made once; its ETag and Last-Modified let a browser keep the file and its
+    compiled code between pages), else the package's folder registered as a static
+    component folder (Streamlit serves it under ``/component/<name>/``, without them)."""
+    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    prefix = "/" + base if base else ""
+    static = _static_copy()
+    if static is not None:
+        return f"{prefix}/app/static/{static}"
     from streamlit.runtime import Runtime
 
     registry = Runtime.instance().component_registry
     name = f"{__name__}.{_ASSET}"
     if registry.get_component_path(name) is None:
         declare_component(_ASSET, path=PLOTLY_DIR)
-    base = (config.get_option("server.baseUrlPath") or "").strip("/")
-    return f"{'/' + base if base else ''}/component/{name}/{PLOTLY_FILE}"
+    return f"{prefix}/component/{name}/{PLOTLY_FILE}"
+
+
+def _static_copy() -> str | None:
+    """The name of plotly.js in the app's ``static/`` folder (copied there, with the
+    package file's modification time, if it is not there yet), or None when the server
+    does not serve that folder or it cannot be written."""
+    if not config.get_option("server.enableStaticServing"):
+        return None
+    from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not ctx.main_script_path:
+        return None
+    name = f"plotly-{plotly.__version__}.min.js"
+    source = PLOTLY_DIR / PLOTLY_FILE
+    target = Path(ctx.main_script_path).resolve().parent / "static" / name
+    try:
+        if not target.is_file() or target.stat().st_size != source.stat().st_size:
+            target.parent.mkdir(exist_ok=True)
+            partial = target.with_suffix(f".{os.getpid()}.part")
+            shutil.copy2(source, partial)
+            os.replace(partial, target)
+    except OSError:
+        return None
+    return name
 
 
 def figure_json(figure: Any) -> str:
-    """The figure's plotly JSON. Figures that are frozen for sharing
-    (:func:`ui.cache.frozen`) keep theirs: it is made once."""
-    cached = getattr(figure, "__dict__", {}).get("_lab_chart_json")
-    if cached is not None:
-        return cached
+    """The figure's plotly JSON (a :class:`SharedChart` carries its own, made once)."""
+    if isinstance(figure, SharedChart):
+        return figure.json
     # Texts may hold a user's column names or labels: no <a href> (or other tag that
     # reaches outside) may come out of them.
-    spec = defang_plotly(pio.to_json(figure, validate=False))
-    if getattr(figure, "_frozen_spec", None) is not None or type(figure).__name__ == "FrozenFigure":
-        figure.__dict__["_lab_chart_json"] = spec
-    return spec
+    return defang_plotly(pio.to_json(figure, validate=False))
+
+
+@dataclass(frozen=True, eq=False)
+class SharedChart:
+    """A figure cached for many reruns with its JSON made once (:meth:`of`).
+
+    What the chart element draws is :attr:`json`, so a rerun neither copies nor serialises
+    the figure again; :attr:`figure` is kept for ``st.plotly_chart`` (the AppTest path) and
+    the presenter's slide export, which copies it. Do not modify the figure after
+    :meth:`of`: the change would not be drawn.
+    """
+
+    figure: Any
+    json: str
+
+    @classmethod
+    def of(cls, figure: Any) -> SharedChart:
+        return cls(figure, figure_json(figure))
+
+
+def _figure_of(figure: Any) -> Any:
+    return figure.figure if isinstance(figure, SharedChart) else figure
 
 
 def preload(where: Any = None) -> None:
-    """Start loading plotly.js before the page's first chart (an empty element; call it
-    early on every page, e.g. in the sidebar)."""
+    """Start downloading plotly.js before the page's first chart: a ``<link rel=preload>``
+    in a Markdown element (drawn by Streamlit's main bundle, before any component's code
+    has loaded), early on every page (the top of the sidebar, by
+    :func:`ui.presenter.sidebar`). The chart elements then run the downloaded file."""
     if not use_component():
         return
-    with st.container() if where is None else where:
-        _component(data={"src": _plotly_url()}, key="lab_chart.preload", height=1)
+    with (st if where is None else where).container(key="lab_chart_preload"):
+        st.markdown(
+            f'<link rel="preload" as="script" href="{_plotly_url()}">'
+            "<style>.st-key-lab_chart_preload { display: none; }</style>",
+            unsafe_allow_html=True,
+        )
 
 
 def chart(
@@ -110,7 +169,7 @@ def chart(
     target = st if where is None else where
     if not use_component() or plotly_kwargs:
         return target.plotly_chart(
-            figure,
+            _figure_of(figure),
             key=key,
             width=width,
             on_select=on_select,
@@ -122,7 +181,7 @@ def chart(
     select = None
     if on_select != "ignore":
         select = "lasso" if "lasso" in modes else "select" if "box" in modes else None
-    height = getattr(getattr(figure, "layout", None), "height", None)
+    height = getattr(getattr(_figure_of(figure), "layout", None), "height", None)
     data = {"src": _plotly_url(), "figure": figure_json(figure), "key": key, "select": select}
     if config:
         data["config"] = config

@@ -7,24 +7,7 @@
 // its old graph instead of drawing a new one. plotly.js is loaded once per page, from the file
 // the plotly python package ships (served by the lab's server, never from a CDN).
 
-const shared = (window.__labChart = window.__labChart || { graphs: new Map(), plotly: null });
-
-function loadPlotly(src) {
-  if (!shared.plotly) {
-    shared.plotly = new Promise((resolve, reject) => {
-      const script = document.createElement('script');
-      script.src = src;
-      script.async = true;
-      script.onload = () => resolve(window.Plotly);
-      script.onerror = () => {
-        shared.plotly = null;
-        reject(new Error(`plotly.js could not be loaded from ${src}`));
-      };
-      document.head.appendChild(script);
-    });
-  }
-  return shared.plotly;
-}
+// `shared` and `loadPlotly(src)` come from load_plotly.js (prepended by ui/chart/__init__.py).
 
 // Streamlit's plotly template marks its colours with placeholders (#000001...); its own
 // chart element swaps them for the theme's colours. The same here, from the theme's CSS
@@ -139,7 +122,7 @@ function graphFor(key, parent) {
   if (!entry) {
     const gd = document.createElement('div');
     gd.className = 'lab-chart-graph';
-    entry = { gd, width: 0, observer: null, listening: false, spec: null, setState: null };
+    entry = { gd, width: 0, observer: null, listening: false, spec: null, look: null, setState: null };
     shared.graphs.set(key, entry);
   }
   let holder = parent.querySelector(':scope > .lab-chart');
@@ -169,7 +152,6 @@ export default function (component) {
   const { data, key, parentElement, setStateValue } = component;
   if (!data || !data.src) return undefined;
   const plotlyReady = loadPlotly(data.src);
-  if (!data.figure) return undefined; // the page-start element: only loads plotly.js
   const name = data.key || key;
   const { entry, holder } = graphFor(name, parentElement);
   const gd = entry.gd;
@@ -177,8 +159,9 @@ export default function (component) {
   if (data.height) holder.style.minHeight = `${data.height}px`;
 
   plotlyReady.then((Plotly) => {
-    if (entry.spec === data.figure && gd._fullLayout) return; // nothing changed
     const t = themeColours(parentElement);
+    const look = JSON.stringify(t);
+    if (entry.spec === data.figure && entry.look === look && gd._fullLayout) return; // unchanged
     const fig = JSON.parse(replacePlaceholders(data.figure, t));
     applyTheme(fig, t);
     const layout = fig.layout;
@@ -189,6 +172,7 @@ export default function (component) {
     }
     const first = !gd._fullLayout;
     entry.spec = data.figure;
+    entry.look = look;
     return Plotly.react(gd, { data: fig.data, layout, frames: fig.frames, config: config(data) }).then(() => {
       gd.dataset.draws = String(Number(gd.dataset.draws || 0) + 1);
       if (first) watchWidth(Plotly, entry, holder);

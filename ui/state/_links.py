@@ -9,12 +9,15 @@ from typing import Any
 import streamlit as st
 
 from .. import uploads, url
+from ._data import (
+    get_data_choice,
+    set_data_choice,
+)
 from ._session import (
     KEYS,
     get,
     get_algorithm_params,
     get_algorithms,
-    get_data_choice,
     get_lam,
     get_n_clusters,
     get_presenter,
@@ -22,7 +25,6 @@ from ._session import (
     get_view,
     set_algorithm_params,
     set_algorithms,
-    set_data_choice,
     set_lam,
     set_n_clusters,
     set_presenter,
@@ -101,6 +103,11 @@ def _query() -> dict[str, str]:
     return {k: st.query_params.get(k) for k in st.query_params.keys()}
 
 
+def _repeated() -> set[str]:
+    """The keys the link gives more than once (``st.query_params.get`` keeps the last)."""
+    return {k for k in st.query_params.keys() if len(st.query_params.get_all(k)) > 1}
+
+
 def sync_to_url(extra: Mapping[str, Any] | None = None) -> None:
     """Write the state (and a page's own parameters ``extra``) into the URL, only when it
     differs, so the browser history stays short. Call at the end of every page."""
@@ -124,10 +131,10 @@ def sync_from_url(force: bool = False) -> list[str]:
     if get(KEYS.URL_READ) and not force:
         return []
     st.session_state[KEYS.URL_READ] = True
-    decoded = url.decode(_query())
+    decoded = url.decode(_query(), repeated=_repeated())
     problems = list(decoded.warnings)
     if decoded.data is not None:
-        set_data_choice(decoded.data, chosen=True)
+        set_data_choice(decoded.data, chosen=True, propose_k=False)
     if decoded.algorithms is not None:
         set_algorithms(decoded.algorithms)
     if decoded.lam is not None:
@@ -142,7 +149,10 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_scaling_factors(decoded.scale)
     if decoded.presenter is not None:
         set_presenter(decoded.presenter)
-    problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
+    if UPLOAD_URL_KEY in _repeated():
+        problems.append(f"Ignored the link's `{UPLOAD_URL_KEY}`: the link gives it more than once.")
+    else:
+        problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
     if decoded.n_clusters is not None:
         set_n_clusters(decoded.n_clusters)
     _add_problems(problems)
@@ -154,7 +164,11 @@ def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> 
     back to ``default`` with a warning shown by :func:`ui.widgets.data_caption`)."""
     skey = f"dcl.url.{name}"
     if skey not in st.session_state:
-        value, warning = url.decode_choice(name, st.query_params.get(name), default, allowed)
+        text = st.query_params.get(name)
+        if name in _repeated():
+            text = None
+            _add_problems([f"Ignored the link's `{name}`: the link gives it more than once."])
+        value, warning = url.decode_choice(name, text, default, allowed)
         if warning:
             _add_problems([warning])
         st.session_state[skey] = value
@@ -176,6 +190,16 @@ def _leave_legacy_pages_mode() -> None:
     missing. Switching the flag off and rerunning lets ``app.py`` route the same page (its
     hash is its URL path in both modes). The flag is Streamlit's own, private attribute; if a
     later version drops it, nothing happens here and the browser test's "Home" check fails.
+
+    Why a private attribute (Streamlit 1.67): ``PagesManager.__init__`` sets
+    ``uses_pages_directory`` from whether a ``pages`` folder sits next to the entry point,
+    and while it is set the script runner runs the requested page through its legacy router
+    (``script_runner._mpa_v1``) instead of the entry point; the only public call that clears
+    it is ``st.navigation`` (``commands/navigation.py``), which the entry point never reaches
+    on that first request, and no configuration option selects the mode. The supported ways
+    out rename the folder (which the design card fixes as ``pages/``) or drop
+    ``st.navigation`` for the folder's automatic navigation, which titles the home page
+    after its file ("app"), loses the pages' Material icons and runs no shared frame.
     """
     try:
         from streamlit.runtime.pages_manager import PagesManager

@@ -9,18 +9,15 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-import datasets
 from clustering import ALGORITHMS
 from clustering._moments import REGULARIZERS
 
-from .. import cache, uploads, url
 from ..model import (
     DEFAULT_LAM,
     DEFAULT_REGULARIZER,
     DEFAULT_VIEW,
+    N_CLUSTERS_PARAM,
     VIEWS,
-    CurrentData,
-    DataChoice,
     default_data_choice,
     snap_lam,
 )
@@ -72,6 +69,7 @@ def _defaults() -> dict[str, Any]:
         KEYS.PRESENTER: False,
         KEYS.UPLOAD_TOKEN: "",
         KEYS.UPLOAD_OWN_TOKEN: "",
+        KEYS.PAGE: "",
     }
 
 
@@ -129,71 +127,6 @@ def default_algorithms() -> list[str]:
 # ----------------------------------------------------------------------------------------
 # Typed getters and setters
 # ----------------------------------------------------------------------------------------
-
-
-def get_data_choice() -> DataChoice:
-    """The current :class:`DataChoice` (the default one until somebody picks)."""
-    return get(KEYS.DATA)
-
-
-def user_chose_data() -> bool:
-    """Whether the data set was chosen (on the Data page, by a demo or by a link)."""
-    return bool(get(KEYS.DATA_CHOSEN))
-
-
-def set_data_choice(choice: DataChoice, chosen: bool = True) -> None:
-    """Switch the lab to another data set.
-
-    Scaling factors are cleared (they refer to the old features); constraints are kept per
-    data set, keyed by its fingerprint.
-    """
-    if choice != get_data_choice():
-        _set(KEYS.SCALE, {})
-    _set(KEYS.DATA, choice)
-    st.session_state[KEYS.DATA_CHOSEN] = bool(chosen)
-    st.session_state[KEYS.DATA_ERROR] = ""
-    if choice.kind == "upload":
-        _remember_upload()
-
-
-def get_upload() -> dict | None:
-    """The last uploaded file as ``{"name": str, "content": bytes}``, or ``None``."""
-    return get(KEYS.UPLOAD)
-
-
-def set_upload(name: str, content: bytes) -> None:
-    """Remember an uploaded file (its bytes stay in the session, never in the URL)."""
-    st.session_state[KEYS.UPLOAD] = {"name": str(name), "content": bytes(content)}
-    _remember_upload()
-
-
-def get_current_data() -> CurrentData:
-    """Load the current data set (through the caches in :mod:`ui.cache`).
-
-    When the choice cannot be loaded (a bad name in a link, an upload lost with the session)
-    the default data set is used and ``error`` says why; pages show it with
-    :func:`ui.widgets.data_caption`.
-    """
-    choice = get_data_choice()
-    error = get(KEYS.DATA_ERROR)
-    try:
-        dataset = cache.load_choice(choice, get_upload())
-    except (datasets.DatasetError, ValueError) as err:
-        error = " ".join(
-            filter(None, [error, f"The data set {choice.label!r} could not be loaded: {err}"])
-        )
-        st.session_state[KEYS.DATA_ERROR] = error
-        _set(KEYS.DATA, default_data_choice())
-        st.session_state[KEYS.DATA_CHOSEN] = False
-        choice = default_data_choice()
-        dataset = cache.load_choice(choice, None)
-    fp = cache.dataset_fingerprint(choice, get_upload(), dataset)
-    return CurrentData(dataset, fp, choice, user_chose_data(), error)
-
-
-def get_dataset():
-    """The current :class:`datasets.Dataset` (see :func:`get_current_data`)."""
-    return get_current_data().dataset
 
 
 def get_algorithms() -> list[str]:
@@ -391,11 +324,6 @@ def record_start(keys: Iterable[str], init: str) -> None:
     record(KEYS.PARAMS, table)
 
 
-def clear_data_error() -> None:
-    """Forget the data error once a page has shown it."""
-    st.session_state[KEYS.DATA_ERROR] = ""
-
-
 def set_widget(widget_key: str, value: Any) -> None:
     """Set the value a widget (or a page's own control) shows on its next draw."""
     st.session_state[widget_key] = value
@@ -450,13 +378,39 @@ def get_n_clusters() -> int:
     return int(st.session_state.setdefault(N_CLUSTERS, 2))
 
 
+K_PENDING = "dcl.k_pending"  #: bool, a new data set was picked: propose its k
+K_SUGGESTED = "dcl.k_suggested"  #: {data fingerprint: k suggested by the MSP curve}
+
+
+def propose_n_clusters(n_classes: int | None) -> bool:
+    """After the user picked a new data set, set ``k`` to its number of classes (when known
+    and within :data:`ui.model.N_CLUSTERS_PARAM`'s range); returns whether ``k`` was changed."""
+    if not st.session_state.pop(K_PENDING, False) or not n_classes:
+        return False
+    low, high = int(N_CLUSTERS_PARAM.low), int(N_CLUSTERS_PARAM.high)
+    k = int(min(max(int(n_classes), low), high))
+    if k == get_n_clusters():
+        return False
+    set_n_clusters(k)
+    return True
+
+
+def record_suggested_k(data_fingerprint: str, k: int) -> None:
+    """Remember the ``k`` the MSP curve suggested for these data (label-free)."""
+    table = dict(st.session_state.get(K_SUGGESTED, {}))
+    table[str(data_fingerprint)] = int(k)
+    st.session_state[K_SUGGESTED] = table
+
+
+def suggested_k(data_fingerprint: str) -> int | None:
+    """The ``k`` the MSP curve suggested for these data this session (``None`` if not run)."""
+    return st.session_state.get(K_SUGGESTED, {}).get(str(data_fingerprint))
+
+
 def set_n_clusters(k: int) -> None:
-    """Set the number of clusters; outside :data:`ui.url.N_CLUSTERS_RANGE` raises
+    """Set the number of clusters; outside :data:`ui.model.N_CLUSTERS_PARAM`'s range raises
     ``ValueError``."""
-    low, high = url.N_CLUSTERS_RANGE
-    if isinstance(k, bool) or int(k) != k or not low <= int(k) <= high:
-        raise ValueError(f"The number of clusters must be an integer from {low} to {high}.")
-    _set(N_CLUSTERS, int(k))
+    _set(N_CLUSTERS, N_CLUSTERS_PARAM.check(k))
 
 
 # ----------------------------------------------------------------------------------------
@@ -480,33 +434,3 @@ def set_scaling_preset(name: str) -> None:
     if name and name not in PRESETS:
         raise ValueError(f"Unknown scaling preset {name!r}; choose one of {sorted(PRESETS)}.")
     st.session_state[SCALE_PRESET] = str(name)
-
-
-def _remember_upload() -> None:
-    """Keep the session's upload (and the choice made of it) in the server store."""
-    upload = get_upload()
-    if upload is None:
-        return
-    choice = get_data_choice()
-    entry = {**upload, "choice": choice if choice.kind == "upload" else None}
-    token = get(KEYS.UPLOAD_TOKEN)
-    if token and token != get(KEYS.UPLOAD_OWN_TOKEN):
-        # Opened from someone else's link: theirs is read-only. Nothing changed: keep
-        # reading it; anything new (a file, a label column) goes under a token of our own.
-        kept = uploads.recall(token)
-        if kept is not None and _same_upload(kept, entry):
-            return
-        token = ""
-    if not token:
-        token = uploads.new_token()
-        st.session_state[KEYS.UPLOAD_OWN_TOKEN] = token
-    st.session_state[KEYS.UPLOAD_TOKEN] = token
-    uploads.remember(token, entry)
-
-
-def _same_upload(a: dict, b: dict) -> bool:
-    return (
-        a.get("name") == b.get("name")
-        and a.get("choice") == b.get("choice")
-        and (a.get("content") is b.get("content") or a.get("content") == b.get("content"))
-    )
