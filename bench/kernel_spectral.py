@@ -96,10 +96,7 @@ def affinity_part(seeds):
             warnings.simplefilter("ignore")
             auto = SpectralBaseline(affinity="auto", random_state=0).fit(X)
             knn = SpectralBaseline(affinity="knn", random_state=0).fit(X)
-            if auto.affinity_ == "knn" and auto.n_neighbors_ is not None:
-                gauss = SpectralBaseline(affinity="gaussian", random_state=0).fit(X)
-            else:
-                gauss = auto
+            gauss = SpectralBaseline(affinity="gaussian", random_state=0).fit(X)
 
         # The rule before: the larger in-sample MSP in the input space (small clusters last).
         def old_key(labels, X=X):
@@ -107,10 +104,11 @@ def affinity_part(seeds):
             large = counts.min() >= len(labels) / 8
             return (large, msp_score(X, labels, lam=DEFAULT_LAM) if counts.min() > 0 else -1)
 
-        if auto.affinity_ == "knn" and knn.n_neighbors_ is not None and gauss is not auto:
-            old = gauss.labels_ if old_key(gauss.labels_) > old_key(knn.labels_) else knn.labels_
+        _, _, split = knn._knn_affinity(np.asarray(X, dtype=float))
+        if split or len(X) > 5000:
+            old = knn.labels_  # the graph splits into the clusters: both rules keep it
         else:
-            old = auto.labels_  # the graph split into the clusters: both rules keep it
+            old = gauss.labels_ if old_key(gauss.labels_) > old_key(knn.labels_) else knn.labels_
         rows.append(
             (
                 group,
