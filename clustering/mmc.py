@@ -359,8 +359,9 @@ shape (n_samples,), default="kmeans"
         Number of restarts of each k-means start.
     solver : str or None, default=None
         How the QPs (17) are solved. ``None``: through their dual, which has one variable
-        per cutting plane (:mod:`clustering._mmc_qp`); a cvxpy solver name (``"CLARABEL"``,
-        ``"OSQP"``, ...): the primal in cvxpy (slower; a cross-check).
+        per cutting plane (:mod:`clustering._mmc_qp`; a QP it cannot solve goes to
+        cvxpy's default solver); a cvxpy solver name (``"CLARABEL"``, ``"OSQP"``, ...): the
+        primal in cvxpy (slower; a cross-check).
     random_state : int, RandomState instance or None, default=None
         Seeds k-means and the random start.
 

@@ -339,7 +339,7 @@ elif margin_results:
                 presenter.chart(curve, key=f"guarantee.{result.key}")
 
 # ---- objective --------------------------------------------------------------------------
-histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size}
+histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size > 1}
 if histories:
     st.subheader("Objective per iteration")
     fig = plots.objective_grid(histories)

@@ -73,10 +73,17 @@ else:
             n_clusters=k,
         )
         big = presenter.enabled()
-        fig = plots.compare_figure(
-            rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210
-        )
-        presenter.chart(fig, key="compare.grid", width="stretch")
+        # At most four methods a figure: nine columns in one would leave panels too narrow
+        # for their titles and corners at 1280 px.
+        for part, columns in enumerate(compare.column_groups(len(keys))):
+            fig = plots.compare_figure(
+                rows,
+                [keys[j] for j in columns],
+                [[row[j] for j in columns] for row in cells],
+                font_size=18 if big else 12,
+                panel_height=260 if big else 210,
+            )
+            presenter.chart(fig, key=f"compare.grid.{part}", width="stretch")
         skipped = [c for row in cells for c in row if c.status == "skipped"]
         failed = [c for row in cells for c in row if c.status == "error"]
         if skipped:

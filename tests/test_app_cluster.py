@@ -107,6 +107,9 @@ def test_objective_captions_match_the_objective_plot():
     lines = {t["name"]: trace_values(figure, i, "y") for i, t in enumerate(figure["data"])}
     notes = [c for c in captions(at) if any(c.startswith(f"{name}:") for name in lines)]
     assert len(notes) == len(lines)
+    # A method with a single value has its note and no panel (no one-dot chart).
+    single = [c for c in captions(at) if "one value" in c]
+    assert all(not any(c.startswith(f"{n}:") for n in lines) for c in single)
     for note in notes:
         name = next(n for n in lines if note.startswith(f"{n}:"))
         h = lines[name]

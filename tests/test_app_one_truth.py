@@ -275,3 +275,26 @@ def test_the_digits_demo_button_opens_the_experiment_the_demo_shows():
         for column in ("msp", "msp_heldout"):
             if column in demo.columns:
                 assert abs(shown[column] - row[column]) < 1e-9, (row["run"], column)
+
+
+def test_table2_chart_tells_variants_apart_and_clips_no_bar():
+    from lab.experiments import EXPERIMENTS, PUBLISHED_DIR, load_stored
+    from lab.plots import apply_method_style
+
+    result = load_stored("table2", PUBLISHED_DIR)
+    fig = apply_method_style(EXPERIMENTS["table2"].figures(result)[0])
+    bars = [t for t in fig.data if t.type == "bar"]
+    looks = [(t.marker.color, t.marker.pattern.shape) for t in bars]
+    assert len(set(looks)) == len(bars), looks  # a monotone variant is hatched
+    top = max(max(v for v in t.y if v == v) for t in bars)
+    assert fig.layout.yaxis.range[1] > top  # spam's k-means bar (40.13 %) is not cut at 40
+
+
+def test_objective_panels_show_a_sensible_range_and_no_one_dot_panel():
+    from lab.plots.grid import objective_grid
+
+    fig = objective_grid({"MSPC (MPM)": [0.8885, 0.8887], "MSPC (EIG)": [0.71]})
+    assert [t.name for t in fig.data] == ["MSPC (MPM)"]
+    low, high = fig.layout.yaxis.range
+    assert high - low >= 0.01 * 0.8887  # a rise of 0.0002 is a small rise on this axis
+    assert low < 0.8885 and high > 0.8887

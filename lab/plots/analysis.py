@@ -430,6 +430,7 @@ def scaling_comparison_figure(
     if comparison is None or comparison.empty:
         return _empty(title, "Choose at least one method.", height)
     fig = make_subplots(rows=1, cols=2, subplot_titles=("clustering accuracy (%)", "MSP"))
+    many = len(comparison) > 4
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
         color = _color(0) if when == "before" else _color(1)
         for col, (metric, scale) in enumerate((("accuracy", 100.0), ("msp", 1.0)), start=1):
@@ -442,7 +443,11 @@ def scaling_comparison_figure(
                     legendgroup=when,
                     showlegend=col == 1,
                     marker={"color": color, "pattern": {"shape": pattern}},
-                    text=[
+                    # More than four methods: no room for the numbers above the bars (the
+                    # table above the chart has them).
+                    text=None
+                    if many
+                    else [
                         ("" if np.isnan(v) else f"{v:.1f}" if scale > 1 else f"{v:.3f}")
                         for v in values
                     ],
@@ -456,9 +461,11 @@ def scaling_comparison_figure(
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
     fig.update_yaxes(range=[0, 110], row=1, col=1)
     fig.update_yaxes(range=[0, 1.1], row=1, col=2)
+    if many:  # method names upright would overlap: read them bottom to top
+        fig.update_xaxes(tickangle=-90)
     tidy_layout(fig)
     # What plotly's automargin grows it to in Chromium (one legend row): laid out once.
-    return grow_margins(fig, b=68)
+    return grow_margins(fig, b=160 if many else 68)
 
 
 def theorem1_figure(
