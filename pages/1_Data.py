@@ -138,9 +138,9 @@ with left:
         )
         if file is not None:
             known = state.get_upload()
-            content = file.getvalue()  # a copy of the file: taken once
-            if known is None or known["name"] != file.name or known["content"] != content:
-                state.set_upload(file.name, content)
+            # A new file (the uploader's id) is copied and hashed once, not on every rerun.
+            if known is None or known.get("file_id") != file.file_id:
+                state.set_upload(file.name, file.getvalue(), file_id=file.file_id)
         upload = state.get_upload()
         if upload is None:
             st.info("Upload a file to use it; the lab keeps the current data until then.")
@@ -152,7 +152,7 @@ with left:
                 )
             # Columns and label guess read with read_csv's limits and decoding; a refused
             # file has none, and read_csv below explains the problem.
-            preview, refused = uploads.preview(upload["content"])
+            preview, refused = uploads.preview(cache.upload_digest(upload), upload["content"])
             header = list(preview.columns) if preview is not None else []
             guess = preview.label_guess if preview is not None else None
             guessed = guess.column if guess is not None and guess.column in header else NONE
@@ -281,7 +281,8 @@ with right:
     frame = ds.to_frame()
     with preview:
         # The table's own download exports the cells as shown: formula-like text is escaped.
-        st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch")
+        # A spreadsheet of the raw data: it scrolls sideways when the features do not fit.
+        st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch", key="data.preview")
         if ds.n_samples > 500:
             st.caption(f"The first 500 of {ds.n_samples:,} rows.")
     with stats:

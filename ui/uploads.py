@@ -51,20 +51,23 @@ TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
 
 @st.cache_data(max_entries=4, ttl=3600, show_spinner=False)
-def preview(content: bytes) -> tuple[CsvPreview | None, str | None]:
+def preview(content_digest: str, _content: bytes) -> tuple[CsvPreview | None, str | None]:
     """:func:`datasets.upload.preview_csv` of an uploaded file: its columns and label guess,
     read with :func:`datasets.read_csv`'s limits and decoding, or ``None`` and the reader's
     message when it refuses the file (its size, rows, columns, encoding or header), which
-    :func:`datasets.read_csv` would refuse with the same message."""
+    :func:`datasets.read_csv` would refuse with the same message. Cached by the bytes'
+    ``content_digest`` (:func:`ui.cache.upload_digest`)."""
     try:
-        return preview_csv(content), None
+        return preview_csv(_content), None
     except DatasetError as err:
         return None, str(err)
 
 
 def guess_label(content: bytes) -> LabelGuess | None:
     """The label-column guess of :func:`preview` (``None`` without one)."""
-    found, _ = preview(content)
+    import hashlib
+
+    found, _ = preview(hashlib.blake2b(content, digest_size=12).hexdigest(), content)
     return None if found is None else found.label_guess
 
 

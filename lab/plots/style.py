@@ -158,6 +158,8 @@ def _method_key_and_suffix(label: str) -> tuple[str | None, str]:
 
 
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+#: Hatching of a method variant's bars (the bar counterpart of a dash).
+_PATTERNS = ("/", "x", ".", "\\", "+")
 
 
 def display_label(label: str) -> str:
@@ -251,7 +253,8 @@ def apply_method_style(fig):
         key, suffix = _method_key_and_suffix(str(name))
         if key is None:
             continue
-        # Variants of one method (``-monotone``, ``-std``) share its colour and differ by dash.
+        # Variants of one method (``-monotone``, ``-std``) share its colour and differ by dash
+        # (lines) or hatching (bars).
         seen = variants.setdefault(key, [])
         if suffix and not suffix.startswith("(") and suffix not in seen:
             seen.append(suffix)
@@ -262,6 +265,8 @@ def apply_method_style(fig):
             trace.legendgroup = trace.name
         if trace.type in ("bar",):
             trace.marker.color = color
+            if dash is not None:  # a variant's bars: its method's colour, hatched
+                trace.marker.pattern.shape = _PATTERNS[(seen.index(suffix)) % len(_PATTERNS)]
         elif trace.type in ("scatter", "scattergl"):
             trace.line.color = color
             trace.marker.color = color

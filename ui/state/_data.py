@@ -47,9 +47,13 @@ def get_upload() -> dict | None:
     return get(KEYS.UPLOAD)
 
 
-def set_upload(name: str, content: bytes) -> None:
-    """Remember an uploaded file (its bytes stay in the session, never in the URL)."""
-    st.session_state[KEYS.UPLOAD] = {"name": str(name), "content": bytes(content)}
+def set_upload(name: str, content: bytes, file_id: str | None = None) -> None:
+    """Remember an uploaded file (its bytes stay in the session, never in the URL), with
+    the hash that keys the caches (computed once here, not on every rerun) and the
+    uploader's ``file_id`` (so a rerun need not compare the bytes)."""
+    upload = {"name": str(name), "content": bytes(content), "file_id": file_id}
+    upload["digest"] = cache.upload_digest(upload)
+    st.session_state[KEYS.UPLOAD] = upload
     _remember_upload()
 
 
