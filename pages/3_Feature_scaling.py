@@ -211,6 +211,8 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     column_config={
+        # Widths that keep nine methods' rows within the page at 1280 px.
+        "method": st.column_config.TextColumn(width=165),
         "accuracy_before": st.column_config.NumberColumn(
             "acc. before", format="%.3f", help="Accuracy on the original data."
         ),
