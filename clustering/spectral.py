@@ -118,7 +118,9 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         the same for both) is kept, a labeling with a cluster smaller than
         ``N / (4 n_clusters)`` being eligible only if both have one. (The in-sample MSP in
         the input space, the rule before, scores a curved cluster by a straight line and
-        prefers the Gaussian graph's straight cut of two moons; see REPRODUCTION.md.)
+        prefers the Gaussian graph's straight cut of two moons.) Measured over 49 sets
+        (``bench/kernel_spectral.py``): mean ARI 0.710 with this rule, 0.493 with the
+        in-sample rule, 0.724 with the k-NN graph alone (REPRODUCTION.md).
         Fitted as ``affinity_``. Accuracy with seed 0, k-NN / Gaussian / auto: australian
         0.574 / 0.822 / 0.822, letter 0.941 / 0.904 / 0.941 (``bench/RESULTS.md``).
     sigma : float or None, default=None

@@ -181,3 +181,28 @@ def test_singular_covariances_without_regulariser_are_a_clear_error(method):
     X = np.vstack([rng.normal(size=(5, 20)), rng.normal(size=(5, 20)) + 5])
     with pytest.raises(DegenerateDataError, match="lam > 0"):
         MSPC(method=method, lam=0.0, init=np.repeat([0, 1], 5)).fit(X)
+
+
+# ---- the default start: held-out MSP, clusters larger than the dimension ---------------
+
+
+@pytest.mark.parametrize("task", ["breast", "digits:3v8", "satimage:1v2"])
+def test_default_labels_are_identical_under_per_feature_rescaling(task):
+    ds = datasets.load(task)
+    factors = 10.0 ** np.random.default_rng(4).uniform(-3, 3, ds.X.shape[1])
+    a = _fit(ds.X, random_state=0).labels_
+    b = _fit(ds.X * factors, random_state=0).labels_
+    assert np.array_equal(a, b) or np.array_equal(a, 1 - b)
+
+
+@pytest.mark.parametrize("task", ["digits:0v6", "digits:1v5", "digits:2v4"])
+def test_default_does_not_cut_off_a_few_digits_where_the_in_sample_choice_does(task):
+    """'auto' keeps a split of a few digits against the rest (in-sample MSP near 1); the
+    default keeps a labeling whose clusters all have more points than features."""
+    ds = datasets.load(task)
+    d = int((np.ptp(ds.X, axis=0) > 0).sum())
+    auto = _fit(ds.X, init="auto", search="monotone", random_state=0)
+    assert np.bincount(auto.labels_).min() <= d
+    model = _fit(ds.X, random_state=0)
+    assert np.bincount(model.labels_).min() > d
+    assert np.mean(model.labels_ == ds.y) > 0.95 or np.mean(model.labels_ != ds.y) > 0.95
