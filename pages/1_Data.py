@@ -138,8 +138,9 @@ with left:
         )
         if file is not None:
             known = state.get_upload()
-            if known is None or known["content"] != file.getvalue() or known["name"] != file.name:
-                state.set_upload(file.name, file.getvalue())
+            # A new file (the uploader's id) is copied and hashed once, not on every rerun.
+            if known is None or known.get("file_id") != file.file_id:
+                state.set_upload(file.name, file.getvalue(), file_id=file.file_id)
         upload = state.get_upload()
         if upload is None:
             st.info("Upload a file to use it; the lab keeps the current data until then.")
@@ -151,7 +152,7 @@ with left:
                 )
             # Columns and label guess read with read_csv's limits and decoding; a refused
             # file has none, and read_csv below explains the problem.
-            preview = uploads.preview(upload["content"])
+            preview, refused = uploads.preview(cache.upload_digest(upload), upload["content"])
             header = list(preview.columns) if preview is not None else []
             guess = preview.label_guess if preview is not None else None
             guessed = guess.column if guess is not None and guess.column in header else NONE
@@ -206,10 +207,13 @@ with left:
                 True,
             )
             try:
+                if refused:  # the same limits and checks as read_csv: its message
+                    raise datasets.DatasetError(refused)
                 cache.load_choice(candidate, upload)
                 new_choice = candidate
             except datasets.DatasetError as err:
                 upload_error = err
+                state.forget_refused_upload()
             if upload_error is not None:
                 alerts.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
             st.caption(state.upload_link_note(upload_kind=True))
@@ -277,7 +281,9 @@ with right:
     frame = ds.to_frame()
     with preview:
         # The table's own download exports the cells as shown: formula-like text is escaped.
-        st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch")
+        # A spreadsheet of the raw data: it scrolls sideways when the features do not fit.
+        with st.container(key="data-preview"):
+            st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch")
         if ds.n_samples > 500:
             st.caption(f"The first 500 of {ds.n_samples:,} rows.")
     with stats:

@@ -14,7 +14,6 @@ import streamlit as st
 
 from clustering import ALGORITHMS
 from lab import plots
-from lab.tables import metrics_table
 from ui import alerts, cache, downloads, presenter, runs, state, widgets
 from ui import cluster as cluster_ui
 from ui.text import finite
@@ -34,7 +33,7 @@ X, y = ds.X, ds.y
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters")
+    k = widgets.n_clusters_control("n_clusters", current=current)
     lam = widgets.lam_slider("lam")
     reg = widgets.regularizer_select("regularizer")
     params: dict[str, dict] = {}
@@ -107,7 +106,7 @@ if not results:
         "or the button of a method below."
     )
 else:
-    table = metrics_table(results)
+    table = runs.metrics_with_reasons(planned, fitted)
     if y is None:
         table = table.drop(columns=["accuracy", "NMI", "Rand", "F"])
     if not table["error"].astype(bool).any():
@@ -118,6 +117,9 @@ else:
         width="stretch",
         column_config={
             **widgets.msp_column_config(lam, reg),
+            "error": st.column_config.TextColumn(
+                "not run / failed", help="Why a method has no numbers in this table."
+            ),
             "accuracy": st.column_config.NumberColumn(
                 format="%.3f",
                 help="Share of samples whose cluster matches their class under the "
@@ -271,9 +273,45 @@ rho = st.slider(
     "MSP. Move ρ to see the guarantee against what the data show.",
 )
 margin_results = [r for r in ok_results if r.w is not None and r.n_clusters == 2]
-if not margin_results:
-    st.info("No clustering here has two clusters and a separating hyperplane to measure.")
-else:
+multi_results = [r for r in ok_results if r.n_clusters > 2]
+if multi_results:
+    # More than two clusters: one cluster against the rest, through the MPM fitted to it.
+    k_max = max(r.n_clusters for r in multi_results)
+    state.seed_widget("cluster.vs_rest", 0)
+    if state.widget_value("cluster.vs_rest") >= k_max:
+        state.set_widget("cluster.vs_rest", 0)
+    chosen = st.selectbox(
+        "Cluster against the rest",
+        list(range(k_max)),
+        key="cluster.vs_rest",
+        format_func=lambda c: f"cluster {c} against the other clusters",
+        help="With more than two clusters there is one hyperplane per pair of clusters. Here "
+        "the MPM is fitted to one cluster against all the others, and its margins and MSP are "
+        "shown: the same view as for two clusters.",
+    )
+    cols = st.columns(min(len(multi_results), 3))
+    for i, result in enumerate(multi_results):
+        with cols[i % len(cols)], alerts.guard(title="The margins cannot be drawn"):
+            if chosen >= result.n_clusters:
+                st.caption(f"{result.name} found {result.n_clusters} clusters.")
+                continue
+            margins, binary, alpha = cluster_ui.one_vs_rest(
+                current.fingerprint, X, result.labels, chosen, lam, reg
+            )
+            fig = plots.margin_histogram(
+                margins, binary, alpha, rho, title=f"{result.name}: cluster {chosen} vs the rest"
+            )
+            if len(multi_results) > 1:
+                plots.grid_panel(fig)
+            figures[f"{result.key}-margins-{chosen}"] = fig
+            presenter.chart(fig, key=f"margins.vs_rest.{result.key}")
+            st.caption(
+                f"The MPM of cluster {chosen} against the rest: MSP {alpha:.3f} (λ = {lam:g}, "
+                f"Λ = {reg})."
+            )
+if not margin_results and not multi_results:
+    st.info("No clustering here has a separating hyperplane to measure.")
+elif margin_results:
     show_guarantee = st.toggle(
         "Guarantee for every ρ",
         key="cluster.guarantee_on",
@@ -304,9 +342,10 @@ else:
 histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size}
 if histories:
     st.subheader("Objective per iteration")
-    fig = plots.objective_grid(histories)
-    figures["objective"] = fig
-    presenter.chart(fig, key="objective")
+    if any(h.size > 1 for h in histories.values()):  # a single value has no course to draw
+        fig = plots.objective_grid(histories)
+        figures["objective"] = fig
+        presenter.chart(fig, key="objective")
     for line in cluster_ui.objective_notes(ok_results):
         st.caption(line)
     st.caption(
@@ -358,6 +397,11 @@ if state.widget_value("cluster.curve_for") == curve_key:
         figures["msp-curve"] = fig
         presenter.chart(fig, key="msp.curve")
         st.caption(cluster_ui.curve_note(curve))
+        best = int(curve["suggested_k"])
+        state.record_suggested_k(current.fingerprint, best)
+        if best != k and st.button(f"Use k = {best}", key="cluster.use_k"):
+            state.set_n_clusters(best)
+            st.rerun()
 
 # ---- downloads --------------------------------------------------------------------------
 st.subheader("Downloads")

@@ -32,11 +32,13 @@ TOP_FEATURES = 8
 #: Methods whose local search starts from ``init``.
 STARTED = tuple(k for k in ("mspc-mpm", "mspc-gep") if k in ALGORITHMS)
 START_LABELS = {
+    "heldout": "several starts immune to rescaling, kept by held-out MSP (the default) — immune",
     "kmeans": "k-means on the raw features — the paper's start (drifts with the units)",
+    "kmeans-range": "k-means on range-scaled features — immune to rescaling",
     "kmeans-standardized": "k-means on standardised features — immune to rescaling",
     "kmeans-whitened": "k-means on whitened features — immune to any linear change with Λ = Σ",
     "eig": "MSPC-EIG's labels — immune to rescaling",
-    "auto": "several starts, highest MSP kept (the default; its raw k-means start is not immune)",
+    "auto": "several starts, highest in-sample MSP kept (its raw k-means start is not immune)",
     "auto-invariant": "several starts immune to rescaling, highest MSP kept — immune to rescaling",
 }
 
@@ -210,10 +212,10 @@ st.dataframe(
     width="stretch",
     column_config={
         "accuracy_before": st.column_config.NumberColumn(
-            "acc. before", format="%.3f", help="Accuracy on the original data."
+            "acc. before", format="%.3f", width=85, help="Accuracy on the original data."
         ),
         "accuracy_after": st.column_config.NumberColumn(
-            "acc. after", format="%.3f", help="Accuracy on the rescaled data."
+            "acc. after", format="%.3f", width=85, help="Accuracy on the rescaled data."
         ),
         "accuracy_change": st.column_config.NumberColumn(
             "Δ accuracy", format="%+.3f", help="After minus before."
@@ -221,12 +223,14 @@ st.dataframe(
         "msp_before": st.column_config.NumberColumn(
             "in-sample before",
             format="%.3f",
+            width=85,
             help="Of the method's clustering on the original data. "
             + widgets.msp_help("msp", lam, reg),
         ),
         "msp_after": st.column_config.NumberColumn(
             "in-sample after",
             format="%.3f",
+            width=85,
             help="In-sample MSP of the method's clustering on the rescaled data.",
         ),
         "msp_change": st.column_config.NumberColumn(
@@ -235,12 +239,14 @@ st.dataframe(
         "msp_heldout_before": st.column_config.NumberColumn(
             "held-out before",
             format="%.3f",
+            width=85,
             help="Of the method's clustering on the original data. "
             + widgets.msp_help("msp_heldout", lam, reg),
         ),
         "msp_heldout_after": st.column_config.NumberColumn(
             "held-out after",
             format="%.3f",
+            width=85,
             help="Held-out MSP of the method's clustering on the rescaled data.",
         ),
         "changed": st.column_config.ProgressColumn(

@@ -77,11 +77,19 @@ with st.sidebar:
         "MSP.",
     )
     ua.set_url_value("method", key)
-    lam = widgets.lam_slider(
-        "mva.lam",
-        help="λ of every run in the task families (the λ-grid family tries them all). The "
-        "MSP of each run is measured with the method's own λ, as in the paper.",
-    )
+    if state.widget_value("mva.family") == "lam":
+        # The λ-grid family tries every λ of the grid: no slider that it would ignore.
+        lam = state.get_lam()
+        st.caption(
+            f"λ: the λ-grid family fits every λ from {protocols.DEFAULT_LAMS[0]:g} to "
+            f"{protocols.DEFAULT_LAMS[-1]:g}; the λ slider is for the task families."
+        )
+    else:
+        lam = widgets.lam_slider(
+            "mva.lam",
+            help="λ of every run in the task families. The MSP of each run is measured with "
+            "the method's own λ, as in the paper.",
+        )
     reg = widgets.regularizer_select("mva.regularizer")
     params = widgets.algorithm_params(key, widget_prefix="mva.param")
 
@@ -132,7 +140,14 @@ else:
     )
 
 signature = (family, source, key, tuple(sorted(fit_params.items())), lam, current.fingerprint)
-if st.button("Compute the family", type="primary", key="mva.run"):
+# A first visit shows the λ grid on the current data when it is predicted to be quick
+# (every run is cached, so coming back costs nothing); other families wait for the button.
+first = state.widget_value("mva.result") is None
+cheap = family == "lam" and ua.sweep_is_cheap(key, ds.n_samples, ds.n_features, len(lams))
+pressed = st.button("Compute the family", type="primary", key="mva.run")
+asked = bool(state.widget_value(ua.RUN_ONCE, False))  # a Home demo's button
+state.set_widget(ua.RUN_ONCE, False)
+if pressed or asked or (first and cheap):
     with alerts.guard("The runs could not be computed"):
         if family == "lam":
             sweep = ua.run_with_progress(
@@ -225,7 +240,15 @@ else:
     m[3].metric("points", int(table[score].notna().sum()))
     st.caption(ua.family_note(table), help="Computed from the runs above.")
     with st.expander("Every run"):
-        st.dataframe(table, hide_index=True, width="stretch")
+        msp_lam = protocols.SWEEP_MSP_LAM if family == "lam" else lam
+        st.dataframe(
+            table,
+            hide_index=True,
+            width="stretch",
+            column_config=widgets.msp_column_config(
+                msp_lam, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+            ),
+        )
     d = st.columns(2)
     downloads.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
     d[1].download_button(
@@ -235,7 +258,8 @@ else:
         mime="text/csv",
         key="mva.download.csv",
         on_click="ignore",
-        help="One row per run: its name, MSP, accuracy, size and time.",
+        help="One row per run: its name, in-sample MSP (msp), held-out MSP (msp_heldout), "
+        "accuracy, size and time.",
     )
 
     if choice is not None:

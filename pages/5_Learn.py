@@ -156,8 +156,10 @@ with right:
         hide_index=True,
         width="stretch",
         column_config={
+            "labeling": st.column_config.TextColumn(width=170),
             "MSP": st.column_config.ProgressColumn(
                 "MSP (in sample)",
+                width=110,
                 format="%.3f",
                 min_value=0.0,
                 max_value=1.0,
@@ -165,7 +167,7 @@ with right:
                 + widgets.msp_help("msp", lam_eff, reg),
             ),
             "accuracy": st.column_config.NumberColumn(
-                format="%.3f", help="Agreement with the true classes (for reference)."
+                format="%.3f", width=75, help="Agreement with the true classes (for reference)."
             ),
         },
     )
@@ -344,13 +346,15 @@ with right:
             hide_index=True,
             width="stretch",
             column_config={
-                "msp_before": st.column_config.NumberColumn("MSP before", format="%.8f"),
-                "msp_after": st.column_config.NumberColumn("MSP after", format="%.8f"),
+                "setting": st.column_config.TextColumn(width=110),
+                "msp_before": st.column_config.NumberColumn("MSP before", format="%.8f", width=85),
+                "msp_after": st.column_config.NumberColumn("MSP after", format="%.8f", width=85),
                 "relative_difference": st.column_config.NumberColumn(
-                    "relative change", format="%.1e"
+                    "relative change", format="%.1e", width=70
                 ),
                 "expected_invariant": st.column_config.CheckboxColumn(
                     "theory says unchanged",
+                    width=45,
                     help="Whether Theorem 1 (with the regulariser rule above) promises "
                     "equality here.",
                 ),

@@ -49,6 +49,9 @@ def show_report(markdown: str, key: str) -> None:
         elif len(block) > reproduce.LONG_TABLE_ROWS:
             with st.expander(f"Table: {len(block)} rows", expanded=False):
                 st.dataframe(block, hide_index=True, width="stretch")
+        elif reproduce.too_wide(block):
+            # An HTML table wraps its cells and headers: nothing cut at 1280 px.
+            st.table(block.set_index(block.columns[0]))
         else:
             st.dataframe(block, hide_index=True, width="stretch")
 

@@ -25,7 +25,7 @@ current = widgets.data_caption()
 with st.sidebar:
     st.header("Settings")
     keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters")
+    k = widgets.n_clusters_control("n_clusters", current=current)
     lam = widgets.lam_slider("lam")
     reg = widgets.regularizer_select("regularizer")
     tasks = datasets.list_datasets("tasks")
@@ -73,19 +73,29 @@ else:
             n_clusters=k,
         )
         big = presenter.enabled()
-        fig = plots.compare_figure(
-            rows, keys, cells, font_size=18 if big else 12, panel_height=260 if big else 210
-        )
-        presenter.chart(fig, key="compare.grid", width="stretch")
+        # At most four methods a figure: nine columns in one would leave panels too narrow
+        # for their titles and corners at 1280 px.
+        for part, columns in enumerate(compare.column_groups(len(keys))):
+            fig = plots.compare_figure(
+                rows,
+                [keys[j] for j in columns],
+                [[row[j] for j in columns] for row in cells],
+                font_size=18 if big else 12,
+                panel_height=260 if big else 210,
+            )
+            presenter.chart(fig, key=f"compare.grid.{part}", width="stretch")
         skipped = [c for row in cells for c in row if c.status == "skipped"]
         failed = [c for row in cells for c in row if c.status == "error"]
         if skipped:
             st.caption(
-                f"{len(skipped)} panel(s) not run: each was predicted above the "
-                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit, alone or with the panels "
-                "before it ("
-                + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
-                + "). Run them one at a time on the Cluster page."
+                f"{len(skipped)} panel(s) not run ("
+                + "; ".join(
+                    f"{plots.method_name(c.key)} on {plain(c.row)}: {plain(c.message)}"
+                    for c in skipped[:6]
+                )
+                + ("; …" if len(skipped) > 6 else "")
+                + f"). A run predicted above the {compare.AUTO_RUN_SECONDS:.0f} s auto-run "
+                "limit, alone or with the panels before it, can be run on the Cluster page."
             )
         kernels = [c for row in cells for c in row if c.extra.get("kernel")]
         if kernels:

@@ -216,6 +216,11 @@ def test_family_has_one_row_per_task_and_better_separated_tasks_score_higher():
     assert table["msp"].is_monotonic_increasing
     assert table["accuracy"].iloc[-1] == 1.0
     assert analysis.pearson(table["msp"], table["accuracy"]) > 0.8
+    # The held-out MSP and the smallest cluster of each task's own fit.
+    for (_name, X, y), (_, row) in zip(tasks, table.iterrows(), strict=True):
+        fit = analysis.evaluate_fit("mspc-mpm", {"lam": LAM, "n_init": 2}, X, y)
+        assert row["msp_heldout"] == pytest.approx(fit.msp_heldout, abs=1e-12)
+        assert row["smallest"] == np.bincount(fit.labels).min()
 
 
 def test_pearson_and_fit_line_agree_with_scipy_and_skip_missing_values():

@@ -103,10 +103,15 @@ def test_comparison_caption_names_the_methods_the_table_ranks_first():
 def test_objective_captions_match_the_objective_plot():
     at = cluster(**SMALL, algos=FIVE)
     clean(at)
-    figure = charts(at)["objective"]
+    # Here every method's objective has a single value: notes, and no chart of lone dots.
+    figure = charts(at).get("objective", {"data": []})
     lines = {t["name"]: trace_values(figure, i, "y") for i, t in enumerate(figure["data"])}
     notes = [c for c in captions(at) if any(c.startswith(f"{name}:") for name in lines)]
     assert len(notes) == len(lines)
+    assert sum("one value" in c for c in captions(at)) >= 2
+    # A method with a single value has its note and no panel (no one-dot chart).
+    single = [c for c in captions(at) if "one value" in c]
+    assert all(not any(c.startswith(f"{n}:") for n in lines) for c in single)
     for note in notes:
         name = next(n for n in lines if note.startswith(f"{n}:"))
         h = lines[name]
@@ -139,7 +144,9 @@ def test_a_method_above_the_auto_run_limit_waits_for_its_button(monkeypatch):
     clean(at)
     assert "scatter.kmeans" not in charts(at)
     assert "scatter.mspc-eig" in charts(at)  # the cheap one ran by itself
-    assert list(metrics(at).index) == ["MSPC (EIG)"]
+    # The waiting method has a row saying why, and no numbers.
+    assert list(metrics(at).index) == ["MSPC (EIG)", "k-means"]
+    assert metrics(at).loc["k-means", "error"].startswith("waits for its Run button")
     waiting = " ".join(i.value for i in at.info)
     assert "predicted to take about 60 s" in waiting and "k-means" in waiting
     at.button(key="cluster.run.kmeans").click().run()
@@ -170,7 +177,8 @@ def test_number_of_clusters_in_the_url_round_trip_and_binary_methods_say_so():
     assert at.query_params["k"] == ["3"] or at.query_params["k"] == "3"
     panel = " ".join(i.value for i in at.info)
     assert "MMC (NMI loss) is a two-cluster method by nature" in panel
-    assert list(metrics(at).index) == ["k-means"]
+    assert list(metrics(at).index) == ["k-means", "MMC (NMI loss)"]
+    assert metrics(at).loc["MMC (NMI loss)", "error"].startswith("not run: a two-cluster method")
     assert "ARI" in metrics(at).columns
     scatter = charts(at)["scatter.kmeans"]
     clusters = {t["legendgroup"] for t in scatter["data"] if t.get("legendgroup")}

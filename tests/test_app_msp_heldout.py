@@ -280,7 +280,7 @@ def test_compare_corners_give_both_msps():
     from lab.compare import CompareCell
 
     cell = CompareCell("row", "kmeans", "ok", accuracy=0.9, msp=0.8, msp_heldout=0.7, seconds=0.1)
-    assert cell.corner() == "acc 0.90 · MSP 0.80 · held-out 0.70 · 0.10 s"
+    assert cell.corner() == "acc 0.90 · MSP 0.80<br>held-out 0.70 · 0.10 s"
 
 
 def test_learn_says_why_the_held_out_msp_is_undefined_without_a_regulariser():
@@ -295,3 +295,20 @@ def test_learn_says_why_the_held_out_msp_is_undefined_without_a_regulariser():
         f"The held-out MSP of {undefined} of the {len(table)} labelings is undefined here:"
     )
     assert "singular" in note
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_the_lab_shows_the_held_out_msp_mspc_reports(k):
+    # The lab's one held-out MSP (splits seeded with HELDOUT_RANDOM_STATE) is the fitted
+    # model's msp_heldout_ when the model is fitted with random_state = 0, as every page fits.
+    import datasets
+    from clustering import MSPC
+    from lab.evaluation import HELDOUT_RANDOM_STATE, fit_and_evaluate, heldout_msp
+
+    ds = datasets.load("wine:1v2", normalize=True)
+    model = MSPC(lam=0.2, n_clusters=k, random_state=HELDOUT_RANDOM_STATE).fit(ds.X)
+    assert heldout_msp(ds.X, model.labels_, 0.2, "diag") == pytest.approx(
+        model.msp_heldout_, abs=1e-12
+    )
+    fit = fit_and_evaluate("mspc-mpm", {"lam": 0.2, "n_clusters": k}, ds.X, ds.y)
+    assert fit.msp_heldout == pytest.approx(model.msp_heldout_, abs=1e-12)

@@ -2,6 +2,8 @@
 
 - The methods chosen survive every hop through the sidebar (every page, twice, and
   Cluster <-> Compare, which draw the list under one key).
+- The layout holds at 1280x800 and 1920x1080, with two methods and with nine: no text box
+  overlaps another, no table is cut on the right, no text under 11 px at 1280.
 
 Uses the server and helpers of :mod:`test_browser`; skipped like it when Chromium or
 Playwright is missing (failing under ``CI=true``).
@@ -88,3 +90,70 @@ def test_chosen_methods_survive_every_sidebar_hop(server):  # noqa: F811
         finally:
             browser.close()
     assert not external, f"requests left the machine: {sorted(set(external))}"
+
+
+#: Measures a page as a reader sees it: every visible text box (HTML text nodes, outside
+#: KaTeX, whose glyphs overlap by design, and every plotly SVG text), pairs of boxes that
+#: overlap by more than 1 px, texts under 11 px, and tables cut on the right (beyond the
+#: window, or scrolling sideways; the Data page's raw-data spreadsheet scrolls by design).
+MEASURE = (ROOT / "tests" / "measure_layout.js").read_text()
+
+#: Nine methods that each run within the auto-run limit on the default data.
+NINE = "mspc-mpm,mspc-gep,mspc-eig,mspc-rbf,kmeans,lda-kmeans,dis-kmeans,spectral,diffrac"
+#: Pages whose layout depends on the number of methods chosen.
+METHOD_PAGES = ("Cluster", "Feature_scaling", "Compare")
+
+
+def _wait_long(pg, timeout: float = 300.0) -> None:
+    """:func:`_wait_idle`, then until the app stops running (nine methods on Compare are
+    54 fits on a loaded machine)."""
+    _wait_idle(pg)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not pg.locator("[data-testid='stStatusWidget']").count():
+            break
+        pg.wait_for_timeout(500)
+    pg.wait_for_timeout(1500)
+
+
+def test_layout_holds_at_1280_and_1920_with_two_and_nine_methods(server):  # noqa: F811
+    sync_playwright = _require_browser()
+    pages = ["", *(_url(p) for p in sorted((ROOT / "pages").glob("[0-9]*_*.py")))]
+    problems = []
+    report = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for width, height in ((1280, 800), (1920, 1080)):
+                context = browser.new_context(viewport={"width": width, "height": height})
+                external = _block_external(context)
+                pg = context.new_page()
+                for methods in ("mspc-mpm,kmeans", NINE):
+                    for name in pages if methods != NINE else METHOD_PAGES:
+                        pg.goto(f"{server}/{name}?algos={methods}")
+                        _wait_long(pg)
+                        _assert_no_exception(pg, name)
+                        m = pg.evaluate(MEASURE)
+                        n = methods.count(",") + 1
+                        where = f"{name or 'Home'} at {width}x{height}, {n} methods"
+                        report.append(
+                            f"{where}: {m['boxes']} text boxes, {len(m['overlaps'])} overlapping, "
+                            f"{len(m['small'])} under 11 px, {len(m['cut'])} tables cut"
+                        )
+                        assert m["boxes"] > 10, f"{where}: the page did not draw"
+                        if m["overlaps"]:
+                            problems.append(f"{where}: overlapping text {m['overlaps'][:4]}")
+                        if m["cut"]:
+                            problems.append(f"{where}: tables cut {m['cut']}")
+                        if width == 1280 and m["small"]:
+                            problems.append(f"{where}: text under 11 px {m['small'][:4]}")
+                context.close()
+                assert not external, f"requests left the machine: {sorted(set(external))}"
+        finally:
+            browser.close()
+    print("\n".join(report))
+    assert not problems, "\n".join(problems)
+
+
+def _url(page: Path) -> str:
+    return page.stem.split("_", 1)[1]

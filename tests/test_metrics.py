@@ -96,3 +96,10 @@ def test_metric_errors_name_the_problem():
         nmi([0, 1], [0, 1, 1])
     with pytest.raises(ValueError, match="beta"):
         f_measure([0, 1], [0, 1], beta=0)
+
+
+def test_f_measure_without_any_pair_is_zero():
+    # Every sample alone in its class and its cluster: no pair is together, so there is no
+    # precision or recall to speak of; the measure says 0, not a perfect 1.
+    assert f_measure([0, 1, 2], [0, 1, 2]) == 0.0
+    assert f_measure([0, 1, 2], [2, 0, 1], beta=1.5) == 0.0

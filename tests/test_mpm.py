@@ -125,3 +125,22 @@ def test_classifier_attributes_and_decision():
     np.testing.assert_allclose(model.decision_function(X), X @ model.w_ - model.b_)
     assert model.alpha_ == pytest.approx(msp_score(X, y, lam=0.5))
     assert model.score(X, y) > 0.95
+
+
+def test_kappa_to_alpha_by_hand_and_at_infinity():
+    from clustering.mpm import kappa_to_alpha
+
+    assert kappa_to_alpha(1.0) == 0.5
+    assert kappa_to_alpha(3.0) == pytest.approx(0.9)
+    assert kappa_to_alpha(0.0) == 0.0
+    assert kappa_to_alpha(np.inf) == 1.0  # separable with zero variance: certain
+
+
+def test_equal_means_give_no_separation_and_a_zero_hyperplane():
+    from clustering.mpm import solve_mpm
+
+    mu = np.array([1.0, -2.0])
+    sol = solve_mpm(mu, mu.copy(), np.eye(2), 2 * np.eye(2))
+    assert sol.status == "equal-means"
+    assert (sol.kappa, sol.alpha, sol.b) == (0.0, 0.0, 0.0)
+    np.testing.assert_array_equal(sol.w, np.zeros(2))

@@ -110,3 +110,25 @@ def test_every_new_experiment_has_a_stored_result():
         result = load_stored(name)
         assert result is not None, name
         assert (result.cells["status"] == "ok").any(), name
+
+
+def test_mmc_digits_tiny_run_shows_the_spread_and_the_default_c(tmp_path):
+    import re
+
+    result = run_experiment(
+        "mmc-digits",
+        tmp_path,
+        methods=["kmeans", "mmc-nmi"],
+        tasks=["digits:1v7"],
+        options={"runs": 2, "grid": {"C": [0.5]}},
+    )
+    md = result.markdown
+    table3 = md.split("### Table III")[1].split("###")[0]
+    row = next(line for line in table3.splitlines() if line.startswith("| digits:1v7"))
+    cells = re.findall(r"(\d\.\d{3}) \[(\d\.\d{3})–(\d\.\d{3})\]", row)
+    assert len(cells) == 2  # kmeans and mmc-nmi, each mean [lowest–highest]
+    for mean, low, high in cells:
+        assert float(low) <= float(mean) <= float(high)
+    default = md.split("### At the default C (no choice by the labels)")[1]
+    row = next(line for line in default.splitlines() if line.startswith("| digits:1v7"))
+    assert len(re.findall(r"\d\.\d{3} \[", row)) == 1  # mmc-nmi at its default C = 0.5

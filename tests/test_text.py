@@ -161,6 +161,11 @@ LAB_OWNED = {
     "TOP_FEATURES",
     "reg",  # the regulariser, one of its choices
     "_plotly_url()",  # the server's own path of plotly.js
+    "result.name",  # a method's display name
+    "chosen",  # cluster numbers and counts
+    "best",
+    "n",
+    "'s' if n != 1 else ''",
     "', '.join((f'{v:g}' for v in datasets.scaling.PAPER_FACTORS[:-1]))",
 }
 

@@ -169,7 +169,11 @@ def test_utf16_upload_keeps_its_label_column():
 
 
 def test_a_refused_upload_says_why_and_keeps_the_page():
+    from ui import uploads
+
     a = _upload(_data_page(), "wide.csv", ",".join(["1"] * 50_000).encode())
+    token = a.session_state["dcl.upload_own_token"]
+    assert token and uploads.recall(token) is None  # a refused file is not kept for reloads
     assert any("50,000 columns" in e.value.replace("\\", "") for e in a.error)
     assert a.selectbox(key="data.label_column").value == "__none__"
     assert len(a.selectbox(key="data.label_column").options) == 1

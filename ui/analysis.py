@@ -125,6 +125,9 @@ def family_correlations(table: pd.DataFrame) -> dict[str, float]:
 
 #: Accuracy below which a two-cluster run counts as "at chance" in :func:`family_note`.
 CHANCE_ACCURACY = 0.6
+#: A cluster of at most this many points counts as small in :func:`family_note` (the
+#: held-out MSP's two parts then hold at most half of it each).
+SMALL_CLUSTER = 10
 
 
 def family_note(table: pd.DataFrame) -> str:
@@ -134,12 +137,13 @@ def family_note(table: pd.DataFrame) -> str:
     Examples
     --------
     >>> t = pd.DataFrame({"msp": [0.99, 0.98, 0.90, 0.92], "msp_heldout": [0.1, 0.0, 0.85, 0.9],
-    ...                   "accuracy": [0.51, 0.50, 0.97, 0.99]})
+    ...                   "accuracy": [0.51, 0.50, 0.97, 0.99], "smallest": [4, 150, 170, 160]})
     >>> print(family_note(t))  # doctest: +NORMALIZE_WHITESPACE
     Over these 4 runs, accuracy correlates with the held-out MSP at r = 1.00 and with the
     in-sample MSP at r = -0.97: the held-out MSP follows accuracy more closely. The 2 runs
     at chance (accuracy below 0.6) have a mean in-sample MSP of 0.985 and a mean held-out
-    MSP of 0.050.
+    MSP of 0.050. 1 of them put at most 10 points in one cluster, which the held-out MSP
+    then judges on at most 5 held-out points (their mean held-out MSP: 0.100).
     """
     ok = table.dropna(subset=["accuracy"])
     if ok.empty:
@@ -171,6 +175,15 @@ def family_note(table: pd.DataFrame) -> str:
             f"a {mean}in-sample MSP of {chance['msp'].mean():.3f} and a {mean}held-out MSP "
             f"of {chance['msp_heldout'].mean():.3f}."
         )
+        if "smallest" in chance:
+            tiny = chance[chance["smallest"] <= SMALL_CLUSTER]
+            if len(tiny):
+                text += (
+                    f" {len(tiny)} of {'it' if len(chance) == 1 else 'them'} put at most "
+                    f"{SMALL_CLUSTER} points in one cluster, which the held-out MSP then judges "
+                    f"on at most {SMALL_CLUSTER // 2} held-out points (their mean held-out "
+                    f"MSP: {tiny['msp_heldout'].mean():.3f})."
+                )
     return text
 
 
@@ -346,3 +359,16 @@ def margin_table(
 url_value = state.url_value
 set_url_value = state.set_url_value
 sync_to_url = state.sync_to_url
+
+
+def sweep_is_cheap(key: str, n_samples: int, n_features: int, n_runs: int) -> bool:
+    """Whether ``n_runs`` fits of ``key`` on ``n_samples x n_features`` data are predicted
+    to take together at most the auto-run limit (a page may then run them unasked)."""
+    from clustering._cost import AUTO_RUN_SECONDS, predict_cost
+
+    cost = predict_cost(key, n_samples, n_features)
+    return cost.auto_run and cost.seconds * n_runs <= AUTO_RUN_SECONDS
+
+
+#: Set by a Home demo's button: MSP vs accuracy computes its family on arrival.
+RUN_ONCE = "mva.run_once"

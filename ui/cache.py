@@ -45,6 +45,7 @@ __all__ = [
     "load_choice",
     "projection",
     "read_upload",
+    "upload_digest",
 ]
 
 _DATA_ENTRIES = 32
@@ -75,13 +76,18 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
 # Uploads are large: few entries, each dropped an hour after it was made.
 @st.cache_data(max_entries=4, ttl=3600, show_spinner="Reading the file…")
 def read_upload(
-    content: bytes,
+    content_digest: str,
     name: str,
     label_column: str | None = None,
     missing: str = "drop",
     normalize: bool = True,
+    *,
+    _content: bytes,
 ) -> datasets.Dataset:
     """An uploaded CSV file (:func:`datasets.read_csv`), named after the file.
+
+    The cache is keyed by ``content_digest`` (:func:`upload_digest`), not by the bytes, so a
+    rerun does not hash a large file again.
 
     ``label_column``: a column name, ``None`` or ``"__auto__"`` to detect a column called
     label/class/y/target, ``"__none__"`` for unlabelled data. Raises
@@ -92,7 +98,7 @@ def read_upload(
         column = None
     elif label_column == "__none__":
         column = False
-    dataset = datasets.read_csv(content, label_column=column, missing=missing, name=name)
+    dataset = datasets.read_csv(_content, label_column=column, missing=missing, name=name)
     dataset = dataset.replace(name=name)
     return datasets.normalize(dataset) if normalize else dataset
 
@@ -116,11 +122,12 @@ def load_choice(choice: DataChoice, upload: Mapping[str, Any] | None = None) -> 
             )
         options = choice.param_dict
         return read_upload(
-            upload["content"],
+            upload_digest(upload),
             choice.name,
             options.get("label_column"),
             options.get("missing", "drop"),
             choice.normalize,
+            _content=upload["content"],
         )
     raise ValueError(f"Unknown kind of data choice {choice.kind!r}.")
 
@@ -134,10 +141,14 @@ def dataset_fingerprint(
     choice: DataChoice, upload: Mapping[str, Any] | None, dataset: datasets.Dataset
 ) -> str:
     """The :func:`~ui.state.fingerprint` of a loaded data set, computed once per choice."""
-    digest = ""
-    if choice.kind == "upload" and upload:
-        digest = hashlib.blake2b(upload["content"], digest_size=12).hexdigest()
+    digest = upload_digest(upload) if choice.kind == "upload" and upload else ""
     return _fingerprint(choice, digest, dataset)
+
+
+def upload_digest(upload: Mapping[str, Any]) -> str:
+    """A hash of an upload's bytes: the one :func:`ui.state.set_upload` stored with it, or
+    computed (BLAKE2b, 12 bytes)."""
+    return upload.get("digest") or hashlib.blake2b(upload["content"], digest_size=12).hexdigest()
 
 
 def _as_pairs(pairs: Sequence[Sequence[int]] | None) -> tuple[tuple[int, int], ...]:
@@ -317,7 +328,15 @@ def fit_many(
     out = []
     for i, key in enumerate(keys):
         if bar is not None:
-            bar.progress(i / len(keys), text=f"Running {ALGORITHMS[key].name}…")
+            try:
+                cost = predict_cost(key, X.shape[0], X.shape[1], params.get(key, {}))
+                expected = f" (predicted {cost.describe()})"
+            except (KeyError, TypeError, ValueError, IndexError):
+                expected = ""
+            bar.progress(
+                i / len(keys),
+                text=f"Running {ALGORITHMS[key].name}{expected}: {i} of {len(keys)} done…",
+            )
         takes = ALGORITHMS[key].constraints
         out.append(
             fit(

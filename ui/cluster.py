@@ -240,10 +240,12 @@ def steps_note(name: str, steps: Sequence[Any]) -> str:
 
 def curve_note(curve: Mapping[str, Any]) -> str:
     """The suggested k and why, from the curve's own numbers."""
-    ks, msp, best = list(curve["k"]), list(curve["msp"]), int(curve["suggested_k"])
+    ks, best = list(curve["k"]), int(curve["suggested_k"])
+    msp = list(curve.get("score", curve["msp"]))
+    what = "the smallest pairwise held-out MSP" if "score" in curve else "the MSP"
     i = ks.index(best)
     return (
-        f"Suggested k = {best}: the MSP falls the most after it, from {msp[i]:.3f} at "
+        f"Suggested k = {best}: {what} falls the most after it, from {msp[i]:.3f} at "
         f"k = {best} to {msp[i + 1]:.3f} at k = {ks[i + 1]}."
     )
 
@@ -279,3 +281,28 @@ def lasso_indices(event: Any, figure: Any) -> list[int]:
             data = trace.customdata[point["point_index"]]
         chosen.append(int(np.ravel(data)[0]))
     return chosen
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _one_vs_rest(
+    data_fingerprint: str, labels: tuple, cluster: int, lam: float, regularizer: str, _X
+) -> tuple[np.ndarray, float, float]:
+    from clustering.mpm import fit_mpm_to_labels
+
+    binary = (np.asarray(labels) == cluster).astype(int)
+    sol, w, b = fit_mpm_to_labels(np.asarray(_X, dtype=np.float64), binary, lam, regularizer)
+    return np.asarray(w), float(b), float(sol.alpha)
+
+
+def one_vs_rest(
+    data_fingerprint: str, X: np.ndarray, labels, cluster: int, lam: float, regularizer: str
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The margins view of one cluster of a k-cluster labeling against the rest: the
+    signed margins of the MPM fitted to "cluster against the rest", the 0/1 labels (1: the
+    cluster) and that MPM's MSP (cached)."""
+    labels = np.asarray(labels)
+    w, b, alpha = _one_vs_rest(
+        data_fingerprint, tuple(labels.tolist()), int(cluster), float(lam), str(regularizer), X
+    )
+    margins = np.asarray(X, dtype=np.float64) @ w - b
+    return margins, (labels == cluster).astype(int), alpha

@@ -79,3 +79,23 @@ def grid(
         msp,
         int(n_clusters),
     )
+
+
+#: The most methods one figure of the grid holds (panels stay a quarter of the page wide).
+MAX_COLUMNS = 4
+
+
+def column_groups(n_methods: int, most: int = MAX_COLUMNS) -> list[list[int]]:
+    """Column indices for each figure: ``n_methods`` split as evenly as possible into groups
+    of at most ``most`` (9 -> 3, 3, 3; 5 -> 3, 2).
+
+    Examples
+    --------
+    >>> column_groups(9), column_groups(2)
+    ([[0, 1, 2], [3, 4, 5], [6, 7, 8]], [[0, 1]])
+    """
+    if n_methods <= 0:
+        return []
+    figures = -(-n_methods // most)
+    size = -(-n_methods // figures)
+    return [list(range(i, min(i + size, n_methods))) for i in range(0, n_methods, size)]

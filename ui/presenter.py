@@ -22,6 +22,7 @@ from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH, projector_fonts
 
 from . import chart as lab_chart
 from . import state
+from .text import plain
 
 __all__ = [
     "CSS",
@@ -186,7 +187,7 @@ def export_button(container: Any = None) -> None:
             try:
                 state.set_widget(_ZIP, (names, _slides_zip(figures, progress)))
             except ExportFailedError as err:
-                st.error(f"The export failed: {err}", icon=":material/warning:")
+                st.error(f"The export failed: {plain(err)}", icon=":material/warning:")
             bar.empty()
         ready = state.widget_value(_ZIP)
         if ready is not None and ready[0] == names:

@@ -24,6 +24,7 @@ __all__ = [
     "stored",
     "stored_figures",
     "styled_figures",
+    "too_wide",
 ]
 
 #: Tables longer than this are folded into an expander.
@@ -116,3 +117,26 @@ def stored_figures(name: str) -> list:
     """:func:`styled_figures` of the stored result."""
     result = load_stored(name, PUBLISHED_DIR)
     return [] if result is None else styled_figures(name, result)
+
+
+#: About the width of the page's main column at 1280 px with the sidebar open, in pixels.
+TABLE_WIDTH = 780
+
+
+def too_wide(frame: pd.DataFrame, width: int = TABLE_WIDTH) -> bool:
+    """Whether ``frame`` laid out one line a cell (about 7 px a character and 24 px of
+    padding a column) would be wider than ``width``: the page then shows it as a wrapping
+    HTML table instead of a scrolling grid.
+
+    Examples
+    --------
+    >>> too_wide(pd.DataFrame({"task": ["a"], "k-means": ["12.3 (paper 14.1)"]}))
+    False
+    >>> too_wide(pd.DataFrame({f"method {i}": ["12.3 (paper 14.1)"] for i in range(8)}))
+    True
+    """
+    total = 0
+    for column in frame.columns:
+        longest = max([len(str(column)), *(len(str(v)) for v in frame[column])])
+        total += longest * 7 + 24
+    return total > width

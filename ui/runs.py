@@ -197,3 +197,40 @@ def curve_cost(n_samples: int, n_features: int) -> Cost:
     one = predict_cost("mspc-mpm", n_samples, n_features)
     factor = sum(k - 1 for k in CURVE_KS)
     return Cost(one.seconds * factor, one.peak_bytes)
+
+
+def not_run_rows(planned: Sequence[Planned], fitted: Mapping[str, Any]) -> list[dict[str, str]]:
+    """A metrics-table row for each planned method that has no result, saying why: a
+    two-cluster method at ``k > 2``, a run refused on this machine, or one that waits for
+    its button (with the predicted cost)."""
+    rows = []
+    for p in planned:
+        if p.key in fitted:
+            continue
+        if p.unavailable:
+            why = "not run: a two-cluster method; set k = 2 to run it"
+        elif p.refused:
+            why = f"not run: too expensive on this machine ({p.cost.describe()})"
+        else:
+            why = f"waits for its Run button (predicted {p.cost.describe()})"
+        rows.append({"algorithm": p.name, "error": why})
+    return rows
+
+
+def metrics_with_reasons(planned: Sequence[Planned], fitted: Mapping[str, Any]):
+    """:func:`lab.tables.metrics_table` of the planned methods' results, in plan order,
+    with a row saying why for each method that has none (:func:`not_run_rows`)."""
+    import pandas as pd
+
+    from lab.tables import metrics_table
+
+    results = [fitted[p.key] for p in planned if p.key in fitted]
+    table = metrics_table(results)
+    missing = not_run_rows(planned, fitted)
+    if not missing:
+        return table
+    order = {p.name: i for i, p in enumerate(planned)}
+    out = pd.concat([table, pd.DataFrame(missing)], ignore_index=True)
+    return out.sort_values("algorithm", key=lambda c: c.map(order), kind="stable").reset_index(
+        drop=True
+    )

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_BYTES",
     "MAX_FILES",
     "TOKEN_PATTERN",
+    "forget",
     "guess_label",
     "new_token",
     "preview",
@@ -50,19 +51,23 @@ TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
 
 @st.cache_data(max_entries=4, ttl=3600, show_spinner=False)
-def preview(content: bytes) -> CsvPreview | None:
+def preview(content_digest: str, _content: bytes) -> tuple[CsvPreview | None, str | None]:
     """:func:`datasets.upload.preview_csv` of an uploaded file: its columns and label guess,
-    read with :func:`datasets.read_csv`'s limits and decoding (``None`` when the reader
-    refuses the file; :func:`ui.cache.read_upload` then says why)."""
+    read with :func:`datasets.read_csv`'s limits and decoding, or ``None`` and the reader's
+    message when it refuses the file (its size, rows, columns, encoding or header), which
+    :func:`datasets.read_csv` would refuse with the same message. Cached by the bytes'
+    ``content_digest`` (:func:`ui.cache.upload_digest`)."""
     try:
-        return preview_csv(content)
-    except DatasetError:
-        return None
+        return preview_csv(_content), None
+    except DatasetError as err:
+        return None, str(err)
 
 
 def guess_label(content: bytes) -> LabelGuess | None:
     """The label-column guess of :func:`preview` (``None`` without one)."""
-    found = preview(content)
+    import hashlib
+
+    found, _ = preview(hashlib.blake2b(content, digest_size=12).hexdigest(), content)
     return None if found is None else found.label_guess
 
 
@@ -94,6 +99,13 @@ def remember(token: str, entry: dict[str, Any]) -> None:
 
 def _size(store: _Store) -> int:
     return sum(len(e.get("content", b"")) for e in store.files.values())
+
+
+def forget(token: str) -> None:
+    """Drop the entry kept under ``token`` (nothing happens when there is none)."""
+    store = _store()
+    with store.lock:
+        store.files.pop(token, None)
 
 
 def recall(token: str) -> dict[str, Any] | None:

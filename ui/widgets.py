@@ -437,11 +437,21 @@ def view_select(
 # ----------------------------------------------------------------------------------------
 
 
-def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
-    """The number of clusters asked of every method (persisted, in the URL as ``k``)."""
+def n_clusters_control(key: str = "n_clusters", *, container: Any = st, current: Any = None) -> int:
+    """The number of clusters asked of every method (persisted, in the URL as ``k``).
+
+    With ``current`` (the page's :class:`~ui.model.CurrentData`), ``k`` follows the data:
+    a data set the user just picked starts at its number of classes, and a caption says
+    where ``k`` comes from (the classes, or for unlabelled data the ``k`` the MSP curve
+    suggested without labels).
+    """
     from .model import N_CLUSTERS_RANGE
 
     low, high = N_CLUSTERS_RANGE
+    ds = None if current is None else current.dataset
+    n_classes = None if ds is None or ds.y is None else int(ds.n_classes)
+    if current is not None:
+        state.propose_n_clusters(n_classes)
     state.seed(key, state.N_CLUSTERS, state.get_n_clusters())
     value = container.number_input(
         "Number of clusters k",
@@ -454,4 +464,31 @@ def n_clusters_control(key: str = "n_clusters", *, container: Any = st) -> int:
     )
     k = int(value)
     state.record(state.N_CLUSTERS, k)
+    if ds is not None:
+        container.caption(k_note(k, n_classes, state.suggested_k(current.fingerprint), ds.name))
     return k
+
+
+def k_note(k: int, n_classes: int | None, suggested: int | None, name: str) -> str:
+    """Where the page's ``k`` comes from, in one sentence.
+
+    Examples
+    --------
+    >>> k_note(3, 3, None, "iris")
+    'k = 3: the number of classes of iris.'
+    >>> k_note(2, 3, None, "iris")
+    'iris has 3 classes; k = 2 is your choice.'
+    >>> k_note(2, None, None, "f.csv")
+    'No classes known: the MSP curve on the Cluster page suggests a k without labels.'
+    >>> k_note(4, None, 4, "f.csv")
+    'k = 4: the k the MSP curve suggested without labels.'
+    """
+    if n_classes:
+        if k == n_classes:
+            return f"k = {k}: the number of classes of {plain(name)}."
+        return f"{plain(name)} has {n_classes} classes; k = {k} is your choice."
+    if suggested is not None:
+        if k == suggested:
+            return f"k = {k}: the k the MSP curve suggested without labels."
+        return f"The MSP curve suggested k = {suggested} without labels; k = {k} is your choice."
+    return "No classes known: the MSP curve on the Cluster page suggests a k without labels."

@@ -21,7 +21,7 @@ from clustering.registry import ALGORITHMS
 from lab.experiments import _methods
 from lab.experiments.evaluator import evaluate_fit
 
-__all__ = ["CACHE_VERSION", "Cell", "compute_cell", "skip_reason"]
+__all__ = ["CACHE_VERSION", "Cell", "cell_result", "compute_cell", "skip_reason"]
 
 #: Bumped whenever what a cell computes changes, so stale cached results are not reused.
 CACHE_VERSION = 1
@@ -129,6 +129,21 @@ def _msp_own(X, labels, variant, params) -> float | None:
         return None
 
 
+def cell_result(outcome, y, **extra: Any) -> dict[str, Any]:
+    """What a cell stores for one fit: :meth:`FitOutcome.to_dict` and, on success, the
+    pairwise F-measure (beta 1.5) the papers' tables use plus ``extra`` (each a value, or a
+    function of the labels). The one builder of a cell's result, for bundled tasks
+    (:func:`compute_cell`) and generated ones (:func:`lab.experiments._generated.score_fit`).
+    """
+    out = outcome.to_dict()
+    if outcome.ok:
+        labels = outcome.labels
+        out["f_measure"] = metrics.f_measure(y, labels, beta=F_BETA)
+        for name, value in extra.items():
+            out[name] = value(labels) if callable(value) else value
+    return out
+
+
 def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
     """One fit through the lab's one evaluator, stored as the serialised :class:`FitOutcome`
     plus the two scores only the papers' tables use (``f_measure`` with beta 1.5, and
@@ -142,12 +157,7 @@ def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
         msp_regularizer=MSP_REFERENCE_REGULARIZER,
         random_state=seed,
     )
-    out = outcome.to_dict()
-    if outcome.ok:
-        labels = outcome.labels
-        out["f_measure"] = metrics.f_measure(y, labels, beta=F_BETA)
-        out["msp_own"] = _msp_own(X, labels, variant, params)
-    return out
+    return cell_result(outcome, y, msp_own=lambda labels: _msp_own(X, labels, variant, params))
 
 
 def skip_reason(cell: Cell) -> str | None:

@@ -16,9 +16,9 @@ import numpy as np
 from clustering import metrics
 from clustering._lam import MSP_REFERENCE_LAM as MSP_REF_LAM
 from lab.evaluation import fit_and_evaluate
-from lab.experiments._cells import F_BETA
+from lab.experiments._cells import Cell, cell_result
 
-__all__ = ["score_fit"]
+__all__ = ["failed_cell", "score_fit", "seeded_plan"]
 
 
 def score_fit(key: str, params: dict, X, y, seed: int, must_link=None) -> dict[str, Any]:
@@ -40,23 +40,27 @@ def score_fit(key: str, params: dict, X, y, seed: int, must_link=None) -> dict[s
         msp_regularizer="diag" if binary else None,
         random_state=seed,
     )
-    if not result.ok:
-        return {
-            "status": "failed",
-            "error": f"{result.error_type}: {result.error}",
-            "seconds": result.seconds,
-        }
-    labels = result.labels
-    return {
-        "status": "ok",
-        "error": None,
-        "seconds": result.seconds,
-        "accuracy": result.metrics.get("accuracy"),
-        "nmi": result.metrics.get("nmi"),
-        "rand": result.metrics.get("rand"),
-        "f_measure": metrics.f_measure(y, labels, beta=F_BETA) if binary else None,
-        "msp": result.metrics.get("msp") if binary else None,
-        "partition_distance": metrics.partition_distance(y, labels),
-        "n_iter": result.n_iter,
-        "n_clusters": result.n_clusters,
-    }
+    return cell_result(
+        result,
+        y,
+        partition_distance=lambda labels: metrics.partition_distance(y, labels),
+        **({} if binary else {"f_measure": None, "msp": None}),
+    )
+
+
+def failed_cell(exc: BaseException) -> dict[str, Any]:
+    """A cell's result for an exception raised while building its data or fitting: a cell
+    never raises, the result says what failed."""
+    return {"status": "failed", "error": f"{type(exc).__name__}: {exc}"}
+
+
+def seeded_plan(experiment: str, config, params: dict | None = None) -> list:
+    """The cells of an experiment on generated or subsampled data: every task and method,
+    once per seed from ``options["seed"]`` on (``options["repeats"]`` seeds)."""
+    seed0 = int(config.options["seed"])
+    return [
+        Cell.make(experiment, method, task, params, seed=seed)
+        for task in config.tasks
+        for method in config.methods
+        for seed in range(seed0, seed0 + int(config.options["repeats"]))
+    ]

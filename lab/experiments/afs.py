@@ -31,6 +31,7 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell, _load
+from lab.plots.style import SERIES_COLORS
 
 __all__ = ["EXPERIMENT"]
 
@@ -141,7 +142,7 @@ def figures(result: ExperimentResult) -> list:
     cols = min(3, len(tasks))
     rows = (len(tasks) + cols - 1) // cols
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=tasks)
-    palette = ("#636EFA", "#EF553B", "#00CC96", "#AB63FA", "#FFA15A", "#19D3F3")
+    palette = SERIES_COLORS
     methods = list(dict.fromkeys(long["method"]))
     for i, task in enumerate(tasks):
         for j, method in enumerate(methods):

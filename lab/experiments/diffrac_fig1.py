@@ -32,7 +32,7 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell
-from lab.experiments._generated import score_fit
+from lab.experiments._generated import failed_cell, score_fit, seeded_plan
 
 __all__ = ["EXPERIMENT", "compute", "noise_dims"]
 
@@ -51,14 +51,7 @@ def noise_dims(task: str) -> int:
 
 
 def plan(config: Config) -> list[Cell]:
-    n = int(config.options["n_samples"])
-    seed0 = int(config.options["seed"])
-    return [
-        Cell.make("diffrac-fig1", method, task, {"n_samples": n}, seed=seed)
-        for task in config.tasks
-        for method in config.methods
-        for seed in range(seed0, seed0 + int(config.options["repeats"]))
-    ]
+    return seeded_plan("diffrac-fig1", config, {"n_samples": int(config.options["n_samples"])})
 
 
 def compute(cell: Cell) -> dict[str, Any]:
@@ -71,8 +64,8 @@ def compute(cell: Cell) -> dict[str, Any]:
             int(cell.param_dict["n_samples"]), noise_dims(cell.task), random_state=cell.seed
         )
         return score_fit(variant.key, dict(variant.fixed), data.X, data.y, cell.seed)
-    except Exception as exc:  # a cell never raises: the result says what failed
-        return {"status": "failed", "error": f"{type(exc).__name__}: {exc}"}
+    except Exception as exc:
+        return failed_cell(exc)
 
 
 def summarize(frame: pd.DataFrame, config: Config):

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from clustering import metrics
+from lab.evaluation import FitOutcome
 from lab.experiments._base import (
     Config,
     Experiment,
@@ -34,8 +35,8 @@ from lab.experiments._base import (
     markdown_table,
     skipped_markdown,
 )
-from lab.experiments._cells import Cell
-from lab.experiments._generated import score_fit
+from lab.experiments._cells import Cell, cell_result
+from lab.experiments._generated import failed_cell, score_fit, seeded_plan
 
 __all__ = ["EXPERIMENT", "PAPER", "compute", "matching_pairs", "supervision"]
 
@@ -108,30 +109,33 @@ def compute(cell: Cell) -> dict[str, Any]:
         if cell.method == "kmeans":
             start = time.perf_counter()
             labels = _constrained_kmeans(X, ml, k, cell.seed)
-            return {
-                "status": "ok",
-                "error": None,
-                "seconds": time.perf_counter() - start,
-                "accuracy": metrics.clustering_accuracy(y, labels),
-                "nmi": metrics.nmi(y, labels),
-                "rand": metrics.rand_index(y, labels),
-                "partition_distance": metrics.partition_distance(y, labels),
-            }
+            outcome = FitOutcome(
+                "kmeans",
+                "k-means with must-links",
+                labels=labels,
+                seconds=time.perf_counter() - start,
+                metrics={
+                    "accuracy": metrics.clustering_accuracy(y, labels),
+                    "nmi": metrics.nmi(y, labels),
+                    "rand": metrics.rand_index(y, labels),
+                    "msp": None,
+                },
+            )
+            return cell_result(
+                outcome,
+                y,
+                f_measure=None,
+                partition_distance=metrics.partition_distance(y, labels),
+            )
         return score_fit(
             cell.method, {"n_clusters": k}, X, y, cell.seed, must_link=ml.tolist() or None
         )
-    except Exception as exc:  # a cell never raises: the result says what failed
-        return {"status": "failed", "error": f"{type(exc).__name__}: {exc}"}
+    except Exception as exc:
+        return failed_cell(exc)
 
 
 def plan(config: Config) -> list[Cell]:
-    seed0 = int(config.options["seed"])
-    return [
-        Cell.make("diffrac-table1", method, task, seed=seed)
-        for task in config.tasks
-        for method in config.methods
-        for seed in range(seed0, seed0 + int(config.options["repeats"]))
-    ]
+    return seeded_plan("diffrac-table1", config)
 
 
 def summarize(frame: pd.DataFrame, config: Config):

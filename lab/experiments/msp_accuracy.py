@@ -30,6 +30,7 @@ from lab.experiments._base import (
 )
 from lab.experiments._cells import Cell
 from lab.experiments._select import select
+from lab.plots.style import HIGHLIGHT_RED, POINT_BLUE
 
 __all__ = ["EXPERIMENT", "group_of"]
 
@@ -130,7 +131,7 @@ def figures(result: ExperimentResult) -> list:
                 x=sub["task"],
                 y=100 * sub["accuracy"],
                 name="accuracy (%)",
-                marker_color="#9db4d6",
+                marker_color=POINT_BLUE,
                 showlegend=i == 0,
             ),
             row=i + 1,
@@ -142,7 +143,7 @@ def figures(result: ExperimentResult) -> list:
                 y=100 * sub["msp_own"],
                 mode="markers",
                 name="MSP (%)",
-                marker={"color": "#d62728", "size": 8},
+                marker={"color": HIGHLIGHT_RED, "size": 8},
                 showlegend=i == 0,
             ),
             row=i + 1,

@@ -30,7 +30,7 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell
-from lab.experiments._generated import score_fit
+from lab.experiments._generated import failed_cell, score_fit, seeded_plan
 
 __all__ = ["EXPERIMENT", "compute", "parse_task", "subset"]
 
@@ -68,17 +68,11 @@ def compute(cell: Cell) -> dict[str, Any]:
         idx = subset(ds.y, n, cell.seed)
         return score_fit(cell.method, {}, ds.X[idx], ds.y[idx], cell.seed)
     except Exception as exc:
-        return {"status": "failed", "error": f"{type(exc).__name__}: {exc}"}
+        return failed_cell(exc)
 
 
 def plan(config: Config) -> list[Cell]:
-    seed0 = int(config.options["seed"])
-    return [
-        Cell.make("mvc-fig2", method, task, seed=seed)
-        for task in config.tasks
-        for method in config.methods
-        for seed in range(seed0, seed0 + int(config.options["repeats"]))
-    ]
+    return seeded_plan("mvc-fig2", config)
 
 
 def summarize(frame: pd.DataFrame, config: Config):

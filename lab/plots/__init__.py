@@ -24,6 +24,7 @@ from lab.plots.clusters import __all__ as _clusters_all
 from lab.plots.compare import compare_figure
 from lab.plots.grid import *  # noqa: F403
 from lab.plots.grid import __all__ as _grid_all
+from lab.plots.heldout import heldout_bars_figure
 from lab.plots.multiclass import *  # noqa: F403
 from lab.plots.multiclass import __all__ as _multiclass_all
 from lab.plots.style import *  # noqa: F403
@@ -40,6 +41,7 @@ __all__ = [
     "style",
     *_clusters_all,
     *_analysis_all,
+    "heldout_bars_figure",
     *_animation_all,
     *_multiclass_all,
     *_grid_all,

@@ -12,7 +12,7 @@
 - :func:`theorem1_figure`: the MSP of one labeling before and after rescaling, per
   regulariser.
 - :func:`lower_bound_figure`: Theorem 2's bound (4) against ``kappa^2`` over labelings.
-- :func:`heldout_bars_figure`: the in-sample and the held-out MSP of labelings side by side
+- the in-sample and held-out MSP bars are :func:`lab.plots.heldout.heldout_bars_figure`
   (:func:`lab.theorems.nonsense_splits`).
 
 Colours come from the Okabe-Ito palette (:data:`lab.plots.OKABE_ITO`) and every
@@ -31,11 +31,10 @@ from plotly.subplots import make_subplots
 
 from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
 from lab.plots.grid import grow_margins, tidy_layout
-from lab.plots.style import OKABE_ITO, TEMPLATE, relayout, series_color
+from lab.plots.style import GUIDE_GREY, OKABE_ITO, TEMPLATE, relayout, series_color
 
 __all__ = [
     "MARKERS",
-    "heldout_bars_figure",
     "lam_sweep_figure",
     "line_within_unit",
     "lower_bound_figure",
@@ -431,6 +430,7 @@ def scaling_comparison_figure(
     if comparison is None or comparison.empty:
         return _empty(title, "Choose at least one method.", height)
     fig = make_subplots(rows=1, cols=2, subplot_titles=("clustering accuracy (%)", "MSP"))
+    many = len(comparison) > 4
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
         color = _color(0) if when == "before" else _color(1)
         for col, (metric, scale) in enumerate((("accuracy", 100.0), ("msp", 1.0)), start=1):
@@ -443,7 +443,11 @@ def scaling_comparison_figure(
                     legendgroup=when,
                     showlegend=col == 1,
                     marker={"color": color, "pattern": {"shape": pattern}},
-                    text=[
+                    # More than four methods: no room for the numbers above the bars (the
+                    # table above the chart has them).
+                    text=None
+                    if many
+                    else [
                         ("" if np.isnan(v) else f"{v:.1f}" if scale > 1 else f"{v:.3f}")
                         for v in values
                     ],
@@ -457,9 +461,11 @@ def scaling_comparison_figure(
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
     fig.update_yaxes(range=[0, 110], row=1, col=1)
     fig.update_yaxes(range=[0, 1.1], row=1, col=2)
+    if many:  # method names upright would overlap: read them bottom to top
+        fig.update_xaxes(tickangle=-90)
     tidy_layout(fig)
     # What plotly's automargin grows it to in Chromium (one legend row): laid out once.
-    return grow_margins(fig, b=68)
+    return grow_margins(fig, b=160 if many else 68)
 
 
 def theorem1_figure(
@@ -533,7 +539,7 @@ def lower_bound_figure(
             y=[low, top],
             mode="lines",
             name="bound = κ² (tight)",
-            line={"color": "#555555", "dash": "dot"},
+            line={"color": GUIDE_GREY, "dash": "dot"},
             hoverinfo="skip",
         )
     )
@@ -583,58 +589,5 @@ def lower_bound_figure(
     }
     fig.update_xaxes(**log_axis)
     fig.update_yaxes(**log_axis)
-    tidy_layout(fig)
-    return fig
-
-
-def heldout_bars_figure(
-    table: pd.DataFrame,
-    *,
-    title: str = "In-sample against held-out MSP",
-    height: int = 420,
-) -> go.Figure:
-    """Horizontal bars: each labeling's in-sample MSP and held-out MSP, top to bottom in
-    the table's order.
-
-    Parameters
-    ----------
-    table : DataFrame
-        ``labeling``, ``msp``, ``msp_heldout`` and optionally ``accuracy`` (one row per
-        labeling), e.g. from :func:`lab.theorems.nonsense_splits`.
-    """
-    if table is None or table.empty:
-        return _empty(title, "No labelings to compare.", height)
-    names = table["labeling"].astype(str).tolist()
-    accuracy = table["accuracy"] if "accuracy" in table else pd.Series(np.nan, index=table.index)
-    fig = go.Figure()
-    for i, (column, label, pattern) in enumerate(
-        (("msp", "in-sample MSP", ""), ("msp_heldout", "held-out MSP", "/"))
-    ):
-        fig.add_trace(
-            go.Bar(
-                y=names,
-                x=table[column],
-                orientation="h",
-                name=label,
-                marker={"color": _color(2 if i == 0 else 0), "pattern": {"shape": pattern}},
-                customdata=accuracy,
-                text=[f"{v:.3f}" if np.isfinite(v) else "—" for v in table[column]],
-                textposition="outside",
-                cliponaxis=False,
-                hovertemplate=f"<b>%{{y}}</b><br>{label} %{{x:.3f}}"
-                "<br>accuracy %{customdata:.3f}<extra></extra>",
-            )
-        )
-    relayout(
-        fig,
-        **_LAYOUT,
-        title=title,
-        height=height,
-        barmode="group",
-        xaxis_title="MSP (no labels needed)",
-        hovermode="closest",
-    )
-    fig.update_xaxes(range=[0, 1.22], tickvals=[0, 0.25, 0.5, 0.75, 1])
-    fig.update_yaxes(autorange="reversed")
     tidy_layout(fig)
     return fig

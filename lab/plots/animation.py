@@ -15,11 +15,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from lab.animation import MSPCStep, ScalingSweep
-from lab.plots.style import OKABE_ITO, TEMPLATE, relayout
+from lab.plots.style import FAILED_GREY, INK, OKABE_ITO, TEMPLATE, relayout
 
 __all__ = ["mspc_steps_figure", "scaling_animation_figure"]
 
-_FAILED = "#B0B0B0"
+_FAILED = FAILED_GREY
 _SYMBOLS = ("circle", "square", "diamond", "triangle-up", "cross", "x")
 
 
@@ -207,7 +207,7 @@ def scaling_animation_figure(
                 x=first[2 * m + 1].x,
                 y=first[2 * m + 1].y,
                 mode="lines",
-                line={"color": "#000000", "width": 2, "dash": "dash"},
+                line={"color": INK, "width": 2, "dash": "dash"},
                 name="separating hyperplane",
                 showlegend=False,
                 hoverinfo="skip",
@@ -358,7 +358,7 @@ def mspc_steps_figure(
             x=first[1].x,
             y=first[1].y,
             mode="lines",
-            line={"color": "#000000", "width": 2, "dash": "dash"},
+            line={"color": INK, "width": 2, "dash": "dash"},
             name="hyperplane",
             showlegend=False,
         ),

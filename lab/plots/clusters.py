@@ -28,6 +28,9 @@ from clustering.metrics import chebyshev_fraction, contingency
 from lab.plots.grid import iteration_dtick, objective_trace, tidy_layout
 from lab.plots.style import (
     CLUSTER_SYMBOLS,
+    GUIDE_GREY,
+    INK,
+    MID_GREY,
     OKABE_ITO,
     TEMPLATE,
     cluster_colors,
@@ -71,7 +74,7 @@ _LAYOUT = {
 
 #: The outline of a misclustered point's ring: a neutral dark grey that reads on every
 #: cluster colour and on white, lighter than black so that dense rings do not merge into blobs.
-MISCLUSTERED_COLOR = "#333333"
+MISCLUSTERED_COLOR = MID_GREY
 
 
 def point_marks(n_points: int) -> dict:
@@ -315,7 +318,7 @@ def cluster_scatter(
                     y=[y0, y1],
                     mode="lines",
                     name="separating hyperplane",
-                    line={"color": "#000000", "width": 2, "dash": "dash"},
+                    line={"color": INK, "width": 2, "dash": "dash"},
                     hoverinfo="skip",
                 )
             )
@@ -397,8 +400,8 @@ def margin_histogram(
             )
         )
     # Shapes written directly: add_vline is slow (it resolves subplot references per call).
-    shapes = [_vline(0.0, {"color": "#000000", "width": 2})] + [
-        _vline(x, {"color": "#555555", "width": 1.5, "dash": "dash"}) for x in (-rho / 2, rho / 2)
+    shapes = [_vline(0.0, {"color": INK, "width": 2})] + [
+        _vline(x, {"color": GUIDE_GREY, "width": 1.5, "dash": "dash"}) for x in (-rho / 2, rho / 2)
     ]
     annotations = [
         {
@@ -453,7 +456,7 @@ def guarantee_curve(
             y=[chebyshev_fraction(float(msp), float(r)) for r in rhos],
             mode="lines",
             name="guarantee (Theorem 5)",
-            line={"color": "#000000", "width": 2.5, "dash": "dash"},
+            line={"color": INK, "width": 2.5, "dash": "dash"},
         )
     )
     for c, color in zip(np.unique(labels), cluster_colors(len(np.unique(labels))), strict=True):

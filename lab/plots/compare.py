@@ -13,7 +13,15 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from lab.plots.clusters import MISCLUSTERED_COLOR, matched_classes, misclustered
-from lab.plots.style import OKABE_ITO, TEMPLATE, method_name, relayout
+from lab.plots.style import (
+    DARK_GREY,
+    ERROR_RED,
+    MID_GREY,
+    OKABE_ITO,
+    TEMPLATE,
+    method_name,
+    relayout,
+)
 
 __all__ = ["compare_figure"]
 
@@ -142,7 +150,7 @@ def compare_figure(
                 showarrow=False,
                 font={
                     "size": font_size - 1,
-                    "color": "#B00020" if cell.status != "ok" else "#222222",
+                    "color": ERROR_RED if cell.status != "ok" else DARK_GREY,
                 },
                 bgcolor="rgba(255,255,255,0.8)",
             )
@@ -170,10 +178,10 @@ def compare_figure(
                 fig.update_xaxes(matches=f"x{first}" if first > 1 else "x", row=r, col=c)
                 fig.update_yaxes(matches=f"y{first}" if first > 1 else "y", row=r, col=c)
     # Row titles (right, rotated) and column titles (method names), readable and dark.
-    fig.update_annotations(selector={"textangle": 90}, font={"size": font_size, "color": "#333"})
+    fig.update_annotations(selector={"textangle": 90}, font={"size": font_size, "color": MID_GREY})
     for name in [method_name(k) for k in methods]:
         fig.update_annotations(
-            selector={"text": name}, font={"size": font_size + 2, "color": "#222"}
+            selector={"text": name}, font={"size": font_size + 2, "color": DARK_GREY}
         )
     relayout(
         fig,

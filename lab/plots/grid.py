@@ -387,22 +387,52 @@ def iteration_dtick(n_iterations: int) -> int | None:
     return 1 if n_iterations <= 20 else None
 
 
-def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) -> go.Figure:
-    """One small panel per method: its objective at each iteration (line with markers), each
-    on its own y axis (the methods' objectives have different scales), in rows of at most
-    ``per_row``. Methods with an empty history are left out.
+def objective_range(values, least: float = 0.01) -> list[float]:
+    """A y range for an objective's course that spans at least ``least`` of its size
+    (relative, at least ``least`` absolute), so that a rise of 0.0002 on 0.8886 does not fill
+    the panel as if it were steep: ``[0.8831, 0.8941]`` rather than ``[0.8885, 0.8887]``.
 
     Examples
     --------
-    >>> fig = objective_grid({"MSPC (MPM)": [0.5, 0.7], "k-means": [3.0]})
+    >>> [round(v, 4) for v in objective_range([0.8885, 0.8887])]
+    [0.8831, 0.8941]
+    >>> objective_range([0.0, 10.0])
+    [-0.5, 10.5]
+    """
+    import numpy as np
+
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if not v.size:
+        return [0.0, 1.0]
+    low, high = float(v.min()), float(v.max())
+    span = max(high - low, least * max(abs(low), abs(high)), least)
+    middle = (low + high) / 2
+    half = max(span / 2, (high - low) / 2) * 1.1
+    return [middle - half, middle + half]
+
+
+def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) -> go.Figure:
+    """One small panel per method: its objective at each iteration (line with markers), each
+    on its own y axis (the methods' objectives have different scales), in rows of at most
+    ``per_row``, each y axis spanning at least 1 % of its values (:func:`objective_range`).
+    Methods with fewer than two values are left out.
+
+    Examples
+    --------
+    >>> fig = objective_grid({"MSPC (MPM)": [0.5, 0.7], "MSPC (EIG)": [3.0]})
     >>> [t.name for t in fig.data], fig.layout.annotations[0].text
-    (['MSPC (MPM)', 'k-means'], 'MSPC (MPM)')
+    (['MSPC (MPM)'], 'MSPC (MPM)')
     """
     import numpy as np
     from plotly.subplots import make_subplots
 
+    # A method with a single value (MSPC (EIG): one eigenproblem, no iterations) has no
+    # course to draw: it is left out (the page's caption gives its value).
     items = [
-        (name, np.asarray(v, dtype=float).ravel()) for name, v in histories.items() if np.size(v)
+        (name, np.asarray(v, dtype=float).ravel())
+        for name, v in histories.items()
+        if np.size(v) > 1
     ]
     n = max(len(items), 1)
     cols = min(per_row, n)
@@ -422,6 +452,7 @@ def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) ->
         fig.update_xaxes(
             title_text="iteration", dtick=iteration_dtick(values.size), row=r + 1, col=c + 1
         )
+        fig.update_yaxes(range=objective_range(values), row=r + 1, col=c + 1)
     relayout(
         fig,
         template=TEMPLATE,

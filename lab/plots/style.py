@@ -25,6 +25,20 @@ __all__ = [
     "series_color",
 ]
 
+#: The lab's neutral and signal colours, named here so no other module spells a colour: ink
+#: for hyperplanes and reference lines, greys for text and guides, a red for errors.
+INK = "#000000"
+DARK_GREY = "#222222"
+MID_GREY = "#333333"
+GUIDE_GREY = "#555555"
+FAILED_GREY = "#B0B0B0"
+ERROR_RED = "#B00020"
+#: The stored experiment figures' colours: plotly's first six series colours (the AFS
+#: curves), the MSP vs accuracy points and their highlighted choice.
+SERIES_COLORS = ("#636EFA", "#EF553B", "#00CC96", "#AB63FA", "#FFA15A", "#19D3F3")
+POINT_BLUE = "#9db4d6"
+HIGHLIGHT_RED = "#d62728"
+
 #: The Okabe-Ito colour-blind-safe palette (blue, orange, bluish green, vermillion, sky blue,
 #: reddish purple, yellow, black), in the order clusters get them.
 OKABE_ITO = (
@@ -144,6 +158,8 @@ def _method_key_and_suffix(label: str) -> tuple[str | None, str]:
 
 
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash")
+#: Hatching of a method variant's bars (the bar counterpart of a dash).
+_PATTERNS = ("/", "x", ".", "\\", "+")
 
 
 def display_label(label: str) -> str:
@@ -237,7 +253,8 @@ def apply_method_style(fig):
         key, suffix = _method_key_and_suffix(str(name))
         if key is None:
             continue
-        # Variants of one method (``-monotone``, ``-std``) share its colour and differ by dash.
+        # Variants of one method (``-monotone``, ``-std``) share its colour and differ by dash
+        # (lines) or hatching (bars).
         seen = variants.setdefault(key, [])
         if suffix and not suffix.startswith("(") and suffix not in seen:
             seen.append(suffix)
@@ -248,6 +265,8 @@ def apply_method_style(fig):
             trace.legendgroup = trace.name
         if trace.type in ("bar",):
             trace.marker.color = color
+            if dash is not None:  # a variant's bars: its method's colour, hatched
+                trace.marker.pattern.shape = _PATTERNS[(seen.index(suffix)) % len(_PATTERNS)]
         elif trace.type in ("scatter", "scattergl"):
             trace.line.color = color
             trace.marker.color = color

@@ -54,6 +54,7 @@ from ..model import (
 )
 from ._data import (
     clear_data_error,
+    forget_refused_upload,
     get_current_data,
     get_data_choice,
     get_dataset,
@@ -94,8 +95,10 @@ from ._session import (
     get_scaling_factors,
     get_scaling_preset,
     get_view,
+    propose_n_clusters,
     record,
     record_start,
+    record_suggested_k,
     seed,
     seed_widget,
     set_algorithm_params,
@@ -108,6 +111,7 @@ from ._session import (
     set_scaling_preset,
     set_view,
     set_widget,
+    suggested_k,
     widget_value,
 )
 
@@ -131,6 +135,7 @@ __all__ = [
     "default_normalize",
     "enter_page",
     "fingerprint",
+    "forget_refused_upload",
     "get",
     "get_algorithm_params",
     "get_algorithms",
@@ -148,8 +153,10 @@ __all__ = [
     "get_view",
     "init",
     "lam_grid",
+    "propose_n_clusters",
     "record",
     "record_start",
+    "record_suggested_k",
     "seed",
     "seed_widget",
     "set_algorithm_params",
@@ -166,6 +173,7 @@ __all__ = [
     "set_view",
     "set_widget",
     "snap_lam",
+    "suggested_k",
     "sync_from_url",
     "sync_to_url",
     "upload_link_note",

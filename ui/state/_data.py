@@ -10,7 +10,7 @@ import datasets
 
 from .. import cache, uploads
 from ..model import CurrentData, DataChoice, default_data_choice
-from ._session import KEYS, _set, get, get_view
+from ._session import K_PENDING, KEYS, _set, get, get_view
 
 
 def get_data_choice() -> DataChoice:
@@ -23,14 +23,18 @@ def user_chose_data() -> bool:
     return bool(get(KEYS.DATA_CHOSEN))
 
 
-def set_data_choice(choice: DataChoice, chosen: bool = True) -> None:
+def set_data_choice(choice: DataChoice, chosen: bool = True, propose_k: bool = True) -> None:
     """Switch the lab to another data set.
 
     Scaling factors are cleared (they refer to the old features); constraints are kept per
-    data set, keyed by its fingerprint.
+    data set, keyed by its fingerprint. With ``propose_k`` (a data set picked by the user,
+    not read from a link, which carries its own ``k``) the next page with a ``k`` control
+    proposes one for the new data (:func:`ui.state.propose_n_clusters`).
     """
     if choice != get_data_choice():
         _set(KEYS.SCALE, {})
+        if propose_k:
+            st.session_state[K_PENDING] = True
     _set(KEYS.DATA, choice)
     st.session_state[KEYS.DATA_CHOSEN] = bool(chosen)
     st.session_state[KEYS.DATA_ERROR] = ""
@@ -43,10 +47,22 @@ def get_upload() -> dict | None:
     return get(KEYS.UPLOAD)
 
 
-def set_upload(name: str, content: bytes) -> None:
-    """Remember an uploaded file (its bytes stay in the session, never in the URL)."""
-    st.session_state[KEYS.UPLOAD] = {"name": str(name), "content": bytes(content)}
+def set_upload(name: str, content: bytes, file_id: str | None = None) -> None:
+    """Remember an uploaded file (its bytes stay in the session, never in the URL), with
+    the hash that keys the caches (computed once here, not on every rerun) and the
+    uploader's ``file_id`` (so a rerun need not compare the bytes)."""
+    upload = {"name": str(name), "content": bytes(content), "file_id": file_id}
+    upload["digest"] = cache.upload_digest(upload)
+    st.session_state[KEYS.UPLOAD] = upload
     _remember_upload()
+
+
+def forget_refused_upload() -> None:
+    """Drop this session's upload from the server store when the reader refused it: no
+    reload or link needs a file that cannot be used (the session keeps it until it ends)."""
+    token = get(KEYS.UPLOAD_OWN_TOKEN)
+    if token and token == get(KEYS.UPLOAD_TOKEN):
+        uploads.forget(token)
 
 
 def get_current_data() -> CurrentData:

@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from .. import uploads, url
+from .. import cache, uploads, url
 from ._data import (
     get_data_choice,
     set_data_choice,
@@ -56,7 +56,9 @@ def _restore_upload(token: str | None) -> list[str]:
             "any more (uploads are kept in memory only while the lab runs, and never in the "
             "link itself). Upload the file again on the Data page."
         ]
-    st.session_state[KEYS.UPLOAD] = {"name": entry["name"], "content": entry["content"]}
+    upload = {"name": entry["name"], "content": entry["content"], "digest": entry.get("digest")}
+    upload["digest"] = cache.upload_digest(upload)
+    st.session_state[KEYS.UPLOAD] = upload
     st.session_state[KEYS.UPLOAD_TOKEN] = token
     if entry.get("choice") is not None:
         set_data_choice(entry["choice"], chosen=True)
@@ -134,7 +136,7 @@ def sync_from_url(force: bool = False) -> list[str]:
     decoded = url.decode(_query(), repeated=_repeated())
     problems = list(decoded.warnings)
     if decoded.data is not None:
-        set_data_choice(decoded.data, chosen=True)
+        set_data_choice(decoded.data, chosen=True, propose_k=False)
     if decoded.algorithms is not None:
         set_algorithms(decoded.algorithms)
     if decoded.lam is not None:

@@ -378,6 +378,35 @@ def get_n_clusters() -> int:
     return int(st.session_state.setdefault(N_CLUSTERS, 2))
 
 
+K_PENDING = "dcl.k_pending"  #: bool, a new data set was picked: propose its k
+K_SUGGESTED = "dcl.k_suggested"  #: {data fingerprint: k suggested by the MSP curve}
+
+
+def propose_n_clusters(n_classes: int | None) -> bool:
+    """After the user picked a new data set, set ``k`` to its number of classes (when known
+    and within :data:`ui.model.N_CLUSTERS_PARAM`'s range); returns whether ``k`` was changed."""
+    if not st.session_state.pop(K_PENDING, False) or not n_classes:
+        return False
+    low, high = int(N_CLUSTERS_PARAM.low), int(N_CLUSTERS_PARAM.high)
+    k = int(min(max(int(n_classes), low), high))
+    if k == get_n_clusters():
+        return False
+    set_n_clusters(k)
+    return True
+
+
+def record_suggested_k(data_fingerprint: str, k: int) -> None:
+    """Remember the ``k`` the MSP curve suggested for these data (label-free)."""
+    table = dict(st.session_state.get(K_SUGGESTED, {}))
+    table[str(data_fingerprint)] = int(k)
+    st.session_state[K_SUGGESTED] = table
+
+
+def suggested_k(data_fingerprint: str) -> int | None:
+    """The ``k`` the MSP curve suggested for these data this session (``None`` if not run)."""
+    return st.session_state.get(K_SUGGESTED, {}).get(str(data_fingerprint))
+
+
 def set_n_clusters(k: int) -> None:
     """Set the number of clusters; outside :data:`ui.model.N_CLUSTERS_PARAM`'s range raises
     ``ValueError``."""
