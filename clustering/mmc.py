@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _cvx
-from ._base import LinearTwoClusterMixin, initial_labels
+from ._base import LinearTwoClusterMixin
 from ._compat import (
     Interval,
     StrOptions,
@@ -26,55 +26,10 @@ from ._compat import (
 )
 from ._mmc_losses import LOSSES, loss_from_table, most_violated_constraint
 from ._mmc_qp import solve_plane_qp
+from ._mmc_starts import INITS, _initial_hyperplane, _largest_variance, _start_labels
 from ._spec import AlgorithmSpec, Param
 from ._validation import check_clusterable
 from .exceptions import SolverFailedError
-
-INITS = ("auto", "kmeans", "kmeans-standardized", "pca", "random")
-#: The starts ``init="auto"`` tries, in order (the first wins ties of the objective).
-AUTO_STARTS = ("kmeans", "kmeans-standardized", "pca")
-
-
-def _largest_variance(Xc: np.ndarray) -> float:
-    """The largest eigenvalue of the covariance of the centred ``Xc`` (from the smaller of
-    its two Gram matrices); the unit in which ``C`` is stated."""
-    n, d = Xc.shape
-    gram = Xc.T @ Xc if d <= n else Xc @ Xc.T
-    top = float(np.linalg.eigvalsh(gram)[-1]) / n
-    return top if top > 0 and np.isfinite(top) else 1.0
-
-
-def _pca_labels(X: np.ndarray) -> np.ndarray:
-    """The sign of the projection on the first principal direction (0/1)."""
-    Xc = X - X.mean(axis=0)
-    _, _, vt = np.linalg.svd(Xc, full_matrices=False)
-    labels = (Xc @ vt[0] > 0).astype(np.intp)
-    if labels.min() == labels.max():
-        labels[np.argmax(Xc @ vt[0])] = 1 - labels[0]
-    return labels
-
-
-def _start_labels(X, init, *, n_init: int, random_state) -> list[tuple[str, np.ndarray]]:
-    """``[(name, 0/1 labels)]`` of every start ``init`` asks for, duplicates (also with the
-    clusters swapped) removed."""
-    if not isinstance(init, str):
-        return [("given", initial_labels(X, init, n_init=n_init, random_state=random_state))]
-    names = AUTO_STARTS if init == "auto" else (init,)
-    starts: list[tuple[str, np.ndarray]] = []
-    for name in names:
-        if name == "pca":
-            labels = _pca_labels(X)
-        elif name == "kmeans-standardized":
-            std = X.std(axis=0)
-            data = (X - X.mean(axis=0)) / np.where(std > 0, std, 1.0)
-            labels = initial_labels(
-                X, "kmeans", n_init=n_init, random_state=random_state, data=data
-            )
-        else:
-            labels = initial_labels(X, name, n_init=n_init, random_state=random_state)
-        if not any(np.array_equal(labels, s) or np.array_equal(labels, 1 - s) for _, s in starts):
-            starts.append((name, labels))
-    return starts
 
 
 @dataclass(frozen=True)
@@ -153,29 +108,6 @@ class _CCCPProblem:
             advice="Try a smaller C, a larger l or another solver (solver='SCS').",
         )
         return np.asarray(self.u.value, dtype=float), float(self.beta.value)
-
-
-def _initial_hyperplane(Xt: np.ndarray, s: np.ndarray):
-    """``w_0`` of Algorithm 2 from the start labels ``s``: the difference of the two groups'
-    means, offset half-way between their mean decision values, scaled so that the mean
-    ``|f_i|`` is 0.1 in normalised units (a tenth of the per-sample loss scale).
-
-    With ``w_0 = 0`` every ``f_i`` is 0, the first most violated constraint is a labeling of
-    maximal loss unrelated to the start, and the first CCCP step moves to a hyperplane that
-    ignores it: on satellite the k-means start (NMI 0.76) and even the true classes ended at
-    NMI 0.39, while this start ended at 0.83 with a lower objective (12). The result barely
-    depends on the scale (0.01-1 gave NMI 0.832-0.834 there)."""
-    d = Xt.shape[1]
-    if not ((s > 0).any() and (s < 0).any()):
-        return np.zeros(d), 0.0
-    v = Xt[s > 0].mean(axis=0) - Xt[s < 0].mean(axis=0)
-    f0 = Xt @ v
-    b0 = -0.5 * (f0[s > 0].mean() + f0[s < 0].mean())
-    mean_abs = float(np.abs(f0 + b0).mean())
-    if mean_abs <= 0 or not np.isfinite(mean_abs):
-        return np.zeros(d), 0.0
-    scale = 0.1 / mean_abs
-    return v * scale, float(b0 * scale)
 
 
 def _plane_losses(Y: np.ndarray, s: np.ndarray, loss: str, beta: float) -> np.ndarray:

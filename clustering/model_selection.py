@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._moments import regularizer_matrix, standardize
+from .msp_heldout import heldout_alphas
 from .msp_multiclass import _check_X
 from .mspc import MSPC
 
@@ -18,26 +20,37 @@ def msp_curve(
     lam: float = 0.1,
     regularizer: str = "diag",
     init: str = "kmeans-standardized",
+    search: str = "monotone",
     random_state=0,
     **mspc_params,
 ) -> dict:
-    """MSP of multi-class MSPC's labeling for every ``k`` in ``ks``, and the ``k`` it suggests.
+    """Held-out separation of multi-class MSPC's labeling for every ``k`` in ``ks``, and the
+    ``k`` it suggests.
 
-    Rule (a gap rule): the suggested ``k`` is the one after which the MSP falls the most,
-    ``argmax_k MSP_k - MSP_{k+1}`` over consecutive ``k`` of ``ks`` (ties to the smaller
-    ``k``; the last ``k`` of ``ks`` cannot be suggested). The highest MSP is no rule: a union
-    bound over more pairs falls as ``k`` grows even for well separated clusters, so it would
-    nearly always say 2; but it falls far more steeply once a true cluster is split. Measured
-    (``lam=0.1``, standardised start): three and four separated Gaussian blobs give 3 and 4,
-    wine 3, iris 2 (its two species that overlap are merged) and the ten digits 3 (over
-    ``k = 2..12``): it finds well separated clusters, not ten overlapping ones; see
-    REPRODUCTION.md.
+    For each ``k`` MSPC is fitted with ``n_clusters=k``; its labeling is scored by the
+    **smallest pairwise held-out MSP** (:func:`clustering.msp_heldout.heldout_alphas`: for
+    every pair of clusters, the MPM fitted on half of each and its worst-case separation
+    bound evaluated on the other half, averaged over splits): how well the worst-separated
+    two clusters can be told apart on points the MPM has not seen. It stays high while every
+    cluster is a real group (merging two groups keeps the pairs apart) and falls once a real
+    group is cut in two (a hyperplane through one Gaussian group separates its halves only
+    moderately on new points). The suggested ``k`` is the one after which this score falls
+    the most, ``argmax_k s_k - s_{k+1}`` over consecutive ``k`` of ``ks`` (ties to the smaller
+    ``k``; the last ``k`` of ``ks`` cannot be suggested).
+
+    Measured (``python bench/choose_k.py``; 25 Gaussian blob sets, k = 2..6, 3 to 8 features
+    whose units differ by up to 100x, ``ks = 2..8``): the true ``k`` on 23 of 25, where the
+    silhouette of k-means on z-scored features finds it on 18 and the same gap rule on the
+    in-sample multi-class MSP (this function's rule before the held-out MSP) on 8. The
+    in-sample MSP of each ``k`` is still returned (``"msp"``) for comparison.
 
     Returns
     -------
     dict
-        ``{"k": list of int, "msp": list of float, "drop": list of float (MSP_k minus the
-        next one; one fewer entry), "suggested_k": int}``.
+        ``{"k": list of int, "score": list of float (smallest pairwise held-out MSP),
+        "drop": list of float (score_k minus the next one; one fewer entry),
+        "suggested_k": int, "msp": list of float (in-sample multi-class MSP),
+        "msp_heldout": list of float (held-out multi-class MSP)}``.
 
     Examples
     --------
@@ -53,7 +66,9 @@ def msp_curve(
     if len(ks) < 2 or min(ks) < 2 or sorted(set(ks)) != ks:
         raise ValueError(f"ks must be at least two increasing numbers of clusters >= 2; got {ks}.")
     X = _check_X(X)
-    values = []
+    std = standardize(X)
+    reg = (lam if regularizer != "none" else 0.0) * regularizer_matrix(std, regularizer)
+    msp, heldout, score = [], [], []
     for k in ks:
         est = MSPC(
             method=method,
@@ -61,10 +76,24 @@ def msp_curve(
             lam=lam,
             regularizer=regularizer,
             init=init,
+            search=search,
             random_state=random_state,
             **mspc_params,
+        ).fit(X)
+        msp.append(float(est.msp_))
+        _, codes = np.unique(est.labels_, return_inverse=True)
+        value, alpha = heldout_alphas(
+            std.Z, codes, k, reg, random_state=random_state, too_small="zero"
         )
-        values.append(float(est.fit(X).msp_))
-    drop = [values[i] - values[i + 1] for i in range(len(ks) - 1)]
+        heldout.append(value)
+        score.append(float(alpha.min()))
+    drop = [score[i] - score[i + 1] for i in range(len(ks) - 1)]
     best = int(np.argmax(drop))
-    return {"k": ks, "msp": values, "drop": drop, "suggested_k": ks[best]}
+    return {
+        "k": ks,
+        "score": score,
+        "drop": drop,
+        "suggested_k": ks[best],
+        "msp": msp,
+        "msp_heldout": heldout,
+    }

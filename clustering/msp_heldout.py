@@ -41,10 +41,11 @@ Properties (tested in ``tests/test_msp_heldout.py``):
   applies to every fold: the split depends only on the labels and the random state);
 * deterministic for a fixed ``random_state``.
 
-Cost: the per-part scatter matrices, ``O(N d^2)`` per repeat (as for one set of cluster
-covariances), plus ``n_splits * k (k - 1) / 2`` MPM problems of ``O(d^3)`` per repeat; the
-held-out side needs only the projections ``X w`` (``O(N d)``). ``bench/bench_msp_heldout.py``
-measures it against one in-sample MSP and one fit.
+Cost: each cluster's scatter matrix once (``O(N d^2)``, as for one set of cluster
+covariances) and per repeat the scatter of all parts but one (``O(N d^2 (n_splits - 1) /
+n_splits)``, half of it for two parts), plus ``n_splits * k (k - 1) / 2`` MPM problems of
+``O(d^3)`` per repeat; the held-out side needs only the projections ``X w`` (``O(N d)``).
+``bench/bench_msp_heldout.py`` measures it against one in-sample MSP and one fit.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from .msp_multiclass import _check_X, encode_labels, msp_from_alphas
 __all__ = [
     "DEFAULT_N_REPEATS",
     "DEFAULT_N_SPLITS",
+    "heldout_alphas",
     "heldout_msp_from_std",
     "heldout_msp_z",
     "heldout_seed",
@@ -130,6 +132,34 @@ def heldout_msp_z(
     """The held-out MSP (module docstring) of ``codes`` (``0..k-1``) on features ``Z``, with
     the regulariser ``reg = lam * Lambda`` already in ``Z``'s coordinates.
 
+    ``too_small``: see :func:`heldout_alphas`.
+    """
+    return heldout_alphas(
+        Z,
+        codes,
+        k,
+        reg,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        random_state=random_state,
+        too_small=too_small,
+    )[0]
+
+
+def heldout_alphas(
+    Z: np.ndarray,
+    codes: np.ndarray,
+    k: int,
+    reg: np.ndarray,
+    *,
+    n_splits: int = DEFAULT_N_SPLITS,
+    n_repeats: int = DEFAULT_N_REPEATS,
+    random_state=None,
+    too_small: str = "raise",
+) -> tuple[float, np.ndarray]:
+    """The held-out MSP and the ``(k, k)`` matrix of the pairs' held-out ``alpha`` (each
+    averaged over parts and repeats; 1 on the diagonal).
+
     ``too_small``: what a cluster with fewer than ``n_splits`` points gives: ``"raise"`` the
     error naming the minimum, ``"zero"`` the score 0 (nothing can be held out, so nothing
     is validated; MSPC's fitted ``msp_heldout_`` uses this).
@@ -140,25 +170,35 @@ def heldout_msp_z(
         raise ValueError(f"n_repeats must be at least 1; got {n_repeats}.")
     counts = np.bincount(codes, minlength=k)
     if too_small == "zero" and counts.min() < min_cluster_size(n_splits):
-        return 0.0
+        return 0.0, np.where(np.eye(k, dtype=bool), 1.0, 0.0)
     _check_counts(counts, n_splits)
     rng = check_random_state(random_state)
     d = Z.shape[1]
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    # Each cluster's count, sum and scatter Z'Z once; per repeat only the parts but the last
+    # (the last is the total minus the others): O(N d^2) once, then O(N d^2 (s - 1) / s).
+    members = [np.flatnonzero(codes == c) for c in range(k)]
+    tot_cnt = counts.astype(float)
+    tot_sum = np.stack([Z[m].sum(axis=0) for m in members])
+    tot_scat = np.stack([Z[m].T @ Z[m] for m in members])
     scores = []
+    alphas = []
     for _ in range(n_repeats):
         fold = _fold_ids(codes, k, n_splits, rng)
-        # Per (cluster, part): count, sum and scatter Z'Z -> O(N d^2) in all.
         cnt = np.zeros((k, n_splits))
         sums = np.zeros((k, n_splits, d))
         scat = np.zeros((k, n_splits, d, d))
         for c in range(k):
-            for f in range(n_splits):
-                Zcf = Z[(codes == c) & (fold == f)]
+            part = fold[members[c]]
+            for f in range(n_splits - 1):
+                Zcf = Z[members[c][part == f]]
                 cnt[c, f] = Zcf.shape[0]
                 sums[c, f] = Zcf.sum(axis=0)
                 scat[c, f] = Zcf.T @ Zcf
-        tot_cnt, tot_sum, tot_scat = cnt.sum(axis=1), sums.sum(axis=1), scat.sum(axis=1)
+            last = n_splits - 1
+            cnt[c, last] = tot_cnt[c] - cnt[c, :last].sum()
+            sums[c, last] = tot_sum[c] - sums[c, :last].sum(axis=0)
+            scat[c, last] = tot_scat[c] - scat[c, :last].sum(axis=0)
         for f in range(n_splits):
             n_tr = tot_cnt - cnt[:, f]
             mu_tr = (tot_sum - sums[:, f]) / n_tr[:, None]
@@ -183,7 +223,8 @@ def heldout_msp_z(
                     a.append(float(_one_sided(np.array(side * (m - b)), np.array(var))))
                 alpha[i, j] = alpha[j, i] = min(a)
             scores.append(msp_from_alphas(alpha, counts.astype(float)))
-    return float(np.mean(scores))
+            alphas.append(alpha)
+    return float(np.mean(scores)), np.mean(alphas, axis=0)
 
 
 def heldout_msp_from_std(

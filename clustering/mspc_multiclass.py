@@ -84,7 +84,16 @@ from sklearn.kernel_approximation import Nystroem
 
 from ._compat import check_random_state
 from ._moments import regularizer_matrix, standardize
-from ._starts import MULTI_STARTS, whiten
+from ._starts import (
+    HELDOUT_MARGIN,
+    HELDOUT_STARTS,
+    MULTI_STARTS,
+    better,
+    eligible,
+    range_scaled,
+    restarts_per_start,
+    whiten,
+)
 from .exceptions import DegenerateDataError
 from .msp_heldout import heldout_msp_z, heldout_seed
 from .msp_multiclass import encode_labels
@@ -291,26 +300,33 @@ def _start(n_init, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
         return _kmeans_labels(Q, k, n_init, random_state)
     if init == "kmeans-whitened":
         data = whiten(fmap.Z)
-    elif init == "kmeans-standardized" or fmap.nystroem is not None:
+    elif init == "kmeans-range" and fmap.nystroem is None:
+        data = range_scaled(X)
+    elif init in ("kmeans-standardized", "kmeans-range") or fmap.nystroem is not None:
         data = fmap.Z
     else:
         data = X
     return _kmeans_labels(data, k, n_init, random_state)
 
 
-def _multi_start(params, X, fmap, Lambda, reg, k, random_state):
+def _multi_start(params, X, fmap, Lambda, reg, k, random_state, seed):
     """Climb from each start of ``params.init`` (several for the multi-starts of
     :data:`clustering._starts.MULTI_STARTS`), keep the highest multi-class MSP (the first on
     ties); a start that gives the same partition as an earlier one is climbed once."""
     init = params.init
     names = MULTI_STARTS[init] if isinstance(init, str) and init in MULTI_STARTS else (init,)
     solver = solve_mpm_multiclass if params.method == "mpm" else solve_gep_multiclass
+    by_heldout = isinstance(init, str) and init in HELDOUT_STARTS
+    n_init = restarts_per_start(init, names, params.n_init)
+    climbed: list[tuple[np.ndarray, float]] = []
     best = None
     seen: list[np.ndarray] = []
     starts: list[dict] = []
     for name in names:
+        if isinstance(name, str) and name == "kmeans-range" and fmap.nystroem is not None:
+            continue  # both are k-means on the (z-scored) spectral coordinates
         try:
-            labels0 = _start(params.n_init, name, X, fmap, Lambda, k, random_state)
+            labels0 = _start(n_init, name, X, fmap, Lambda, k, random_state)
         except DegenerateDataError:
             if len(names) == 1:
                 raise
@@ -321,12 +337,25 @@ def _multi_start(params, X, fmap, Lambda, reg, k, random_state):
         result, model = solver(fmap.Z, reg, labels0, k, params.max_iter)
         msp = model.msp()
         label = name if isinstance(name, str) else "array"
-        starts.append({"init": label, "msp": msp, "n_iter": result.n_iter})
-        if best is None or msp > best[0] + 1e-12 * max(best[0], 1e-300):
-            best = (msp, result, model, labels0)
+        entry = {"init": label, "msp": msp, "n_iter": result.n_iter}
+        key = (True, msp)
+        if by_heldout:
+            same = [h for lab, h in climbed if _same_partition(lab, result.labels)]
+            entry["msp_heldout"] = (
+                same[0]
+                if same
+                else heldout_msp_z(
+                    fmap.Z, result.labels, k, reg, random_state=seed, too_small="zero"
+                )
+            )
+            climbed.append((result.labels, entry["msp_heldout"]))
+            key = (eligible(result.labels, fmap.Z.shape[1]), entry["msp_heldout"])
+        starts.append(entry)
+        if best is None or better(key, best[0], HELDOUT_MARGIN if by_heldout else 0.0):
+            best = (key, result, model, labels0)
     if best is None:
         raise DegenerateDataError(f"No start found {k} non-empty clusters. Use fewer clusters.")
-    return best[1], best[2], best[3], starts
+    return best[1], best[2], best[3], starts, (best[0][1] if by_heldout else None)
 
 
 @dataclass(frozen=True)
@@ -371,18 +400,22 @@ def fit_general(params, X: np.ndarray) -> GeneralFit:
             f"clusters (at most {n_distinct}, and at least 2)."
         )
     random_state = check_random_state(params.random_state)
+    seed = heldout_seed(params.random_state, random_state)
     fmap = FeatureMap(X, params.kernel, params.gamma, random_state, k)
     Lambda = regularizer_matrix(fmap.std_out, params.regularizer)
     lam = params.lam if params.regularizer != "none" else 0.0
     reg = lam * Lambda
     Z = fmap.Z
     starts: list[dict] = []
+    heldout = None
     if params.method == "eig":
         Q = fmap.start_embedding if fmap.spectral is not None else None
         result, model = solve_eig_multiclass(Z, Lambda, reg, k, random_state, params.n_init, Q)
         init_labels = result.labels.copy()
     else:
-        result, model, labels0, starts = _multi_start(params, X, fmap, Lambda, reg, k, random_state)
+        result, model, labels0, starts, heldout = _multi_start(
+            params, X, fmap, Lambda, reg, k, random_state, seed
+        )
         init_labels = labels0.copy()
     if result.status == "empty-cluster":
         warnings.warn(
@@ -414,14 +447,9 @@ def fit_general(params, X: np.ndarray) -> GeneralFit:
         starts=starts,
         pairs=model.pairs,
         msp=model.msp(),
-        msp_heldout=heldout_msp_z(
-            Z,
-            result.labels,
-            k,
-            reg,
-            random_state=heldout_seed(params.random_state, random_state),
-            too_small="zero",
-        ),
+        msp_heldout=heldout
+        if heldout is not None
+        else heldout_msp_z(Z, result.labels, k, reg, random_state=seed, too_small="zero"),
         alpha=model.alpha,
         w=w,
         b=b,

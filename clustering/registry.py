@@ -20,7 +20,7 @@ __all__ = ["ALGORITHMS", "AlgorithmSpec", "Param", "make_estimator"]
 
 # Modules that define ``SPECS``; the order here is the order the app lists methods in.
 _MODULES = (
-    "clustering.mspc",
+    "clustering.mspc_specs",
     "clustering.kmeans",
     "clustering.lda_kmeans",
     "clustering.dis_kmeans",

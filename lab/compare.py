@@ -60,8 +60,8 @@ class CompareCell:
     def corner(self) -> str:
         """The panel's corner text, two lines: ``acc 0.96 · MSP 0.89<br>held-out 0.85 ·
         0.12 s`` (or why it is empty); "MSP" is the in-sample MSP."""
-        if self.status == "skipped":
-            return "not run: " + self.message
+        if self.status == "skipped":  # the reason goes under the grid: a panel is narrow
+            return "not run<br>(see below)"
         if self.status == "error":
             return "failed"
         parts = []

@@ -54,7 +54,6 @@ __all__ = [
     "EXPECTED_ERRORS",
     "HELDOUT_RANDOM_STATE",
     "FitOutcome",
-    "FitResult",
     "evaluate",
     "fit_and_evaluate",
     "heldout_msp",
@@ -199,10 +198,6 @@ class FitOutcome:
             "n_iter": self.n_iter,
             "n_clusters": self.n_clusters,
         }
-
-
-#: The former name of :class:`FitOutcome` (the same class).
-FitResult = FitOutcome
 
 
 def _nan(value: Any) -> float:

@@ -282,7 +282,8 @@ with right:
     with preview:
         # The table's own download exports the cells as shown: formula-like text is escaped.
         # A spreadsheet of the raw data: it scrolls sideways when the features do not fit.
-        st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch", key="data.preview")
+        with st.container(key="data-preview"):
+            st.dataframe(safe_frame(frame.head(500)), height=320, width="stretch")
         if ds.n_samples > 500:
             st.caption(f"The first 500 of {ds.n_samples:,} rows.")
     with stats:

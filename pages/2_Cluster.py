@@ -339,12 +339,13 @@ elif margin_results:
                 presenter.chart(curve, key=f"guarantee.{result.key}")
 
 # ---- objective --------------------------------------------------------------------------
-histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size > 1}
+histories = {r.name: r.history for r in ok_results if r.history is not None and r.history.size}
 if histories:
     st.subheader("Objective per iteration")
-    fig = plots.objective_grid(histories)
-    figures["objective"] = fig
-    presenter.chart(fig, key="objective")
+    if any(h.size > 1 for h in histories.values()):  # a single value has no course to draw
+        fig = plots.objective_grid(histories)
+        figures["objective"] = fig
+        presenter.chart(fig, key="objective")
     for line in cluster_ui.objective_notes(ok_results):
         st.caption(line)
     st.caption(

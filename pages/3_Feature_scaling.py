@@ -32,11 +32,13 @@ TOP_FEATURES = 8
 #: Methods whose local search starts from ``init``.
 STARTED = tuple(k for k in ("mspc-mpm", "mspc-gep") if k in ALGORITHMS)
 START_LABELS = {
+    "heldout": "several starts immune to rescaling, kept by held-out MSP (the default) — immune",
     "kmeans": "k-means on the raw features — the paper's start (drifts with the units)",
+    "kmeans-range": "k-means on range-scaled features — immune to rescaling",
     "kmeans-standardized": "k-means on standardised features — immune to rescaling",
     "kmeans-whitened": "k-means on whitened features — immune to any linear change with Λ = Σ",
     "eig": "MSPC-EIG's labels — immune to rescaling",
-    "auto": "several starts, highest MSP kept (the default; its raw k-means start is not immune)",
+    "auto": "several starts, highest in-sample MSP kept (its raw k-means start is not immune)",
     "auto-invariant": "several starts immune to rescaling, highest MSP kept — immune to rescaling",
 }
 
@@ -209,6 +211,8 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     column_config={
+        # Widths that keep nine methods' rows within the page at 1280 px.
+        "method": st.column_config.TextColumn(width=165),
         "accuracy_before": st.column_config.NumberColumn(
             "acc. before", format="%.3f", help="Accuracy on the original data."
         ),

@@ -88,11 +88,14 @@ else:
         failed = [c for row in cells for c in row if c.status == "error"]
         if skipped:
             st.caption(
-                f"{len(skipped)} panel(s) not run: each was predicted above the "
-                f"{compare.AUTO_RUN_SECONDS:.0f} s auto-run limit, alone or with the panels "
-                "before it ("
-                + "; ".join(f"{plots.method_name(c.key)} on {plain(c.row)}" for c in skipped[:6])
-                + "). Run them one at a time on the Cluster page."
+                f"{len(skipped)} panel(s) not run ("
+                + "; ".join(
+                    f"{plots.method_name(c.key)} on {plain(c.row)}: {plain(c.message)}"
+                    for c in skipped[:6]
+                )
+                + ("; …" if len(skipped) > 6 else "")
+                + f"). A run predicted above the {compare.AUTO_RUN_SECONDS:.0f} s auto-run "
+                "limit, alone or with the panels before it, can be run on the Cluster page."
             )
         kernels = [c for row in cells for c in row if c.extra.get("kernel")]
         if kernels:

@@ -30,7 +30,7 @@ import datasets  # noqa: E402
 from clustering import ALGORITHMS  # noqa: E402
 from clustering._cost import predict_cost  # noqa: E402
 from datasets.synthetic import GENERATORS  # noqa: E402
-from lab.evaluation import FitResult, fit_and_evaluate  # noqa: E402
+from lab.evaluation import FitOutcome, fit_and_evaluate  # noqa: E402
 from tests.conftest import unescaped  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -176,7 +176,7 @@ class Recorder:
         if key in ALGORITHMS:
             cost = predict_cost(key, *shape, dict(params or {}))
             if cost.seconds > EXECUTE_BELOW_SECONDS:
-                return FitResult(key=key, name=key, error="skipped in the fuzz test")
+                return FitOutcome(key=key, name=key, error="skipped in the fuzz test")
         return self.real(key, params, X, y, *args, **kwargs)
 
     def above_the_guard(self) -> list[str]:

@@ -33,10 +33,11 @@ def _open(page: str, query: dict) -> AppTest:
 
 
 def _same_accuracy_same_msp(table, accuracy: str, msp: str) -> None:
-    """On the AFS trap, two methods with the same accuracy found the same clusters (checked
-    by hand: MSPC and spectral 0.9925, k-means and LDA-k-means 0.995): their MSPs agree."""
+    """On the AFS trap, methods with the same accuracy found the same clusters (checked by
+    hand: k-means, LDA-k-means and spectral 0.995, whose affinity="auto" now keeps the
+    k-NN labeling; MSPC 0.9925): their MSPs agree."""
     groups = [g for _, g in table.groupby(table[accuracy].round(6)) if len(g) > 1]
-    assert len(groups) >= 2, table
+    assert len(groups) >= 1, table
     for group in groups:
         assert np.ptp(group[msp].to_numpy(float)) < 1e-9, group
 

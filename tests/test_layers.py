@@ -277,7 +277,7 @@ def test_colours_are_spelled_only_in_the_style_module():
 
 #: Modules over the size limit that others were still changing when the rule was written;
 #: each may not grow, and leaves this list when it is split.
-OVERSIZE = {"clustering/mmc.py": 664, "datasets/upload.py": 713}
+OVERSIZE = {"datasets/upload.py": 713}
 MAX_LINES = 600
 
 

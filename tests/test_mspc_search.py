@@ -49,7 +49,7 @@ def test_monotone_search_never_ends_below_its_start_on_random_data(seed, n, d, l
     X[: n // 3] += rng.normal(size=d) * 3
     start = np.zeros(n, dtype=int)
     start[rng.permutation(n)[: rng.integers(2, n - 1)]] = 1
-    model = _fit(X, method=method, lam=lam, init=start)
+    model = _fit(X, method=method, lam=lam, init=start, search="monotone")
     _assert_climbed(model, X, start, lam)
 
 
@@ -68,7 +68,7 @@ def test_monotone_search_never_ends_below_its_start_on_bundled_tasks(task, lam, 
         labels0 = _fit(
             ds.X, method=method, lam=lam, init=start, n_init=1, max_iter=1, random_state=0
         ).init_labels_
-    model = _fit(ds.X, method=method, lam=lam, init=labels0)
+    model = _fit(ds.X, method=method, lam=lam, init=labels0, search="monotone")
     _assert_climbed(model, ds.X, labels0, lam)
 
 
@@ -77,7 +77,7 @@ def test_breast_demo_no_longer_walks_downhill():
     ds = datasets.load("breast")
     kw = {"method": "mpm", "lam": 0.01, "init": "kmeans", "random_state": 0}
     paper = _fit(ds.X, search="paper", **kw)
-    climbed = _fit(ds.X, **kw)
+    climbed = _fit(ds.X, search="monotone", **kw)
     assert paper.msp_ < paper.history_[0] - 0.1
     assert climbed.msp_ >= climbed.history_[0] == pytest.approx(paper.history_[0])
     assert climbed.converged_
@@ -95,10 +95,15 @@ def test_default_search_finds_the_anisotropic_blobs(lam, method):
     X, y = _anisotropic()
     model = _fit(X, method=method, lam=lam, random_state=0)
     assert adjusted_rand_score(y, model.labels_) >= 0.95
-    # ... and it is the labeling of highest MSP among the starts, above the k-means one.
-    kmeans = _fit(X, method=method, lam=lam, init="kmeans", random_state=0)
-    assert model.msp_ > kmeans.msp_
-    assert model.msp_ == pytest.approx(max(s["msp"] for s in model.starts_))
+    # ... and it is the labeling of highest held-out MSP among the starts.
+    assert model.msp_heldout_ == pytest.approx(max(s["msp_heldout"] for s in model.starts_))
+    assert len(model.starts_) >= 2
+    # "auto" (monotone search, largest in-sample MSP) finds them too, above the k-means one.
+    auto = _fit(X, method=method, lam=lam, init="auto", search="monotone", random_state=0)
+    assert adjusted_rand_score(y, auto.labels_) >= 0.95
+    kmeans = _fit(X, method=method, lam=lam, init="kmeans", random_state=0, search="monotone")
+    assert auto.msp_ > kmeans.msp_
+    assert auto.msp_ == pytest.approx(max(s["msp"] for s in auto.starts_))
 
 
 def test_default_lam_is_where_the_criterion_prefers_the_true_anisotropic_labeling():
@@ -176,3 +181,28 @@ def test_singular_covariances_without_regulariser_are_a_clear_error(method):
     X = np.vstack([rng.normal(size=(5, 20)), rng.normal(size=(5, 20)) + 5])
     with pytest.raises(DegenerateDataError, match="lam > 0"):
         MSPC(method=method, lam=0.0, init=np.repeat([0, 1], 5)).fit(X)
+
+
+# ---- the default start: held-out MSP, clusters larger than the dimension ---------------
+
+
+@pytest.mark.parametrize("task", ["breast", "digits:3v8", "satimage:1v2"])
+def test_default_labels_are_identical_under_per_feature_rescaling(task):
+    ds = datasets.load(task)
+    factors = 10.0 ** np.random.default_rng(4).uniform(-3, 3, ds.X.shape[1])
+    a = _fit(ds.X, random_state=0).labels_
+    b = _fit(ds.X * factors, random_state=0).labels_
+    assert np.array_equal(a, b) or np.array_equal(a, 1 - b)
+
+
+@pytest.mark.parametrize("task", ["digits:0v6", "digits:1v5", "digits:2v4"])
+def test_default_does_not_cut_off_a_few_digits_where_the_in_sample_choice_does(task):
+    """'auto' keeps a split of a few digits against the rest (in-sample MSP near 1); the
+    default keeps a labeling whose clusters all have more points than features."""
+    ds = datasets.load(task)
+    d = int((np.ptp(ds.X, axis=0) > 0).sum())
+    auto = _fit(ds.X, init="auto", search="monotone", random_state=0)
+    assert np.bincount(auto.labels_).min() <= d
+    model = _fit(ds.X, random_state=0)
+    assert np.bincount(model.labels_).min() > d
+    assert np.mean(model.labels_ == ds.y) > 0.95 or np.mean(model.labels_ != ds.y) > 0.95

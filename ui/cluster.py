@@ -240,10 +240,12 @@ def steps_note(name: str, steps: Sequence[Any]) -> str:
 
 def curve_note(curve: Mapping[str, Any]) -> str:
     """The suggested k and why, from the curve's own numbers."""
-    ks, msp, best = list(curve["k"]), list(curve["msp"]), int(curve["suggested_k"])
+    ks, best = list(curve["k"]), int(curve["suggested_k"])
+    msp = list(curve.get("score", curve["msp"]))
+    what = "the smallest pairwise held-out MSP" if "score" in curve else "the MSP"
     i = ks.index(best)
     return (
-        f"Suggested k = {best}: the MSP falls the most after it, from {msp[i]:.3f} at "
+        f"Suggested k = {best}: {what} falls the most after it, from {msp[i]:.3f} at "
         f"k = {best} to {msp[i + 1]:.3f} at k = {ks[i + 1]}."
     )
 
