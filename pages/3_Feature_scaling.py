@@ -211,13 +211,11 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     column_config={
-        # Widths that keep nine methods' rows within the page at 1280 px.
-        "method": st.column_config.TextColumn(width=165),
         "accuracy_before": st.column_config.NumberColumn(
-            "acc. before", format="%.3f", help="Accuracy on the original data."
+            "acc. before", format="%.3f", width=85, help="Accuracy on the original data."
         ),
         "accuracy_after": st.column_config.NumberColumn(
-            "acc. after", format="%.3f", help="Accuracy on the rescaled data."
+            "acc. after", format="%.3f", width=85, help="Accuracy on the rescaled data."
         ),
         "accuracy_change": st.column_config.NumberColumn(
             "Δ accuracy", format="%+.3f", help="After minus before."
@@ -225,12 +223,14 @@ st.dataframe(
         "msp_before": st.column_config.NumberColumn(
             "in-sample before",
             format="%.3f",
+            width=85,
             help="Of the method's clustering on the original data. "
             + widgets.msp_help("msp", lam, reg),
         ),
         "msp_after": st.column_config.NumberColumn(
             "in-sample after",
             format="%.3f",
+            width=85,
             help="In-sample MSP of the method's clustering on the rescaled data.",
         ),
         "msp_change": st.column_config.NumberColumn(
@@ -239,12 +239,14 @@ st.dataframe(
         "msp_heldout_before": st.column_config.NumberColumn(
             "held-out before",
             format="%.3f",
+            width=85,
             help="Of the method's clustering on the original data. "
             + widgets.msp_help("msp_heldout", lam, reg),
         ),
         "msp_heldout_after": st.column_config.NumberColumn(
             "held-out after",
             format="%.3f",
+            width=85,
             help="Held-out MSP of the method's clustering on the rescaled data.",
         ),
         "changed": st.column_config.ProgressColumn(
