@@ -36,3 +36,12 @@ try:
     settings.load_profile("ci" if os.environ.get("CI") else "dev")
 except ImportError:  # pragma: no cover - hypothesis is in requirements-dev.txt
     pass
+
+
+def unescaped(text: str) -> str:
+    """What Streamlit shows for Markdown escaped by :func:`ui.text.plain` (backslash escapes
+    resolved, the invisible word joiners removed): for tests that look for a user's value
+    or a backend message in an alert or caption."""
+    import re
+
+    return re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")

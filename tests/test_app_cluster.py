@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from clustering._cost import Cost
+from tests.conftest import unescaped
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUSTER = str(ROOT / "pages" / "2_Cluster.py")
@@ -165,7 +166,7 @@ def test_a_refused_run_is_a_message_not_a_traceback():
         ap="diffrac.relaxation=convex;diffrac.max_samples=1000",
     )
     assert not at.exception
-    message = " ".join(e.value for e in at.error)
+    message = " ".join(unescaped(e.value) for e in at.error)
     assert "would not finish on this machine" in message and "relaxation='eigen'" in message
 
 
@@ -193,7 +194,7 @@ def test_a_bad_number_of_clusters_in_a_link_is_named_and_ignored():
     at = cluster(**SMALL, algos="kmeans", k="11")
     assert not at.exception
     assert at.session_state["dcl.n_clusters"] == 2
-    shown = " ".join(w.value for w in at.warning)
+    shown = " ".join(unescaped(w.value) for w in at.warning)
     assert "`k`" in shown and "between 2 and 10" in shown
 
 

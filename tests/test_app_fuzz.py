@@ -31,6 +31,7 @@ from clustering import ALGORITHMS  # noqa: E402
 from clustering._cost import predict_cost  # noqa: E402
 from datasets.synthetic import GENERATORS  # noqa: E402
 from lab.evaluation import FitOutcome, fit_and_evaluate  # noqa: E402
+from tests.conftest import unescaped  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
@@ -261,5 +262,5 @@ def test_the_expensive_diffrac_link_does_not_run_on_breast(recorder):
     at.run()
     assert not at.exception
     assert [c for c in recorder.calls if c[0] == "diffrac"] == []
-    text = " ".join(e.value for e in at.error)
+    text = " ".join(unescaped(e.value) for e in at.error)
     assert "predicted to take" in text and "Fix:" in text, text

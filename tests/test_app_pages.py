@@ -14,7 +14,7 @@ import pytest
 
 from clustering import ALGORITHMS
 from lab.evaluation import fit_and_evaluate
-from tests.conftest import two_gaussians
+from tests.conftest import two_gaussians, unescaped
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
@@ -81,7 +81,7 @@ def test_bad_upload_shows_the_dataset_error_and_keeps_the_data():
     at.file_uploader(key="data.upload").upload("bad.csv", b"a,b\n1,2\n", "text/csv").run()
     assert not at.exception
     assert at.error, "a bad file must produce st.error"
-    assert "bad.csv" in at.error[0].value and "at least 4" in at.error[0].value
+    assert "bad.csv" in unescaped(at.error[0].value) and "at least 4" in at.error[0].value
     assert at.session_state["dcl.data"].name == "breast"  # the previous data stays
 
 
@@ -157,7 +157,7 @@ def test_url_state_is_restored():
 def test_bad_url_falls_back_to_default_with_a_warning():
     at = open_page(None, query={"data": "no-such-data", "lam": "abc", "algos": "mspc-eig"})
     assert not at.exception
-    text = " ".join(w.value for w in at.warning)
+    text = " ".join(unescaped(w.value) for w in at.warning)
     assert "no-such-data" in text and "lam" in text
     assert at.session_state["dcl.data"].name == "breast"
     assert at.session_state["dcl.algorithms"] == ["mspc-eig"]  # the good parts are kept

@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.conftest import unescaped
+
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "3_Feature_scaling.py")
@@ -71,7 +73,9 @@ def test_presets_set_the_factors_and_the_animation_tells_the_break():
     mspc = dict(acc["MSPC (MPM)"])
     assert km[1.0] - min(km.values()) >= 0.20  # growing 'noise' breaks k-means
     assert max(mspc.values()) - min(mspc.values()) < 0.005  # the invariant start stays
-    caption = next(c.value for c in at.caption if c.value.startswith("The numbers of the frames"))
+    caption = next(
+        unescaped(c.value) for c in at.caption if c.value.startswith("The numbers of the frames")
+    )
     low = min(km.values())
     assert f"k-means: accuracy {km[1.0]:.3f} at ×1, lowest {low:.3f}" in caption
     assert f"MSPC (MPM): accuracy {mspc[1.0]:.3f} in all 13 frames — it does not move" in caption

@@ -36,6 +36,8 @@ def test_within_budget_adds_the_runs_up():
 @pytest.fixture
 def recorded_fits(monkeypatch):
     """The registry keys the app starts fitting (the fits themselves are not run)."""
+    import streamlit as st
+
     import ui.cache
     from lab.evaluation import FitOutcome
 
@@ -47,9 +49,10 @@ def recorded_fits(monkeypatch):
                           error_type="SolverFailedError")  # fmt: skip
 
     monkeypatch.setattr(ui.cache, "fit_and_evaluate", fake)
-    ui.cache._fit.clear()
+    # The fake results must not stay in any cache (the Home demos cache what they show).
+    st.cache_data.clear()
     yield started
-    ui.cache._fit.clear()
+    st.cache_data.clear()
 
 
 def _predicted(keys, n, d, k=2):

@@ -54,6 +54,9 @@ h3 { font-size: 1.9rem !important; }
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
 [data-testid="stRadio"] label p, [data-testid="stCheckbox"] label p,
 [data-testid="stSidebarNav"] span { font-size: 1.2rem !important; }
+[data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
+[data-testid="stMetricLabel"] p, [data-testid="stWidgetLabel"] p {
+  white-space: normal !important; overflow-wrap: anywhere; }
 </style>
 """
 
