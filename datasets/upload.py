@@ -24,19 +24,11 @@ import numpy as np
 
 from ._base import Dataset, DatasetError, format_names
 from ._csv_columns import _INDEX_NAMES, _NA_TOKENS, _Column, _is_row_number, _label_values
+from ._csv_source import MIN_ROWS, _check_limits, _head, _load_text
 from ._csv_table import _pandas, _read_table
 from ._csv_text import (
     _DELIMITER_NAMES,
-    _SAVE_AS_CSV,
     _count,
-    _decode,
-    _header_row,
-    _looks_numeric,
-    _prescan,
-    _read_source,
-    _sample_lines,
-    _sniff_delimiter,
-    _uses_decimal_comma,
 )
 from .label_guess import LabelGuess, guess_label_column
 
@@ -58,8 +50,6 @@ DEFAULT_MAX_BYTES = 200_000_000
 DEFAULT_MAX_ROWS = 1_000_000
 #: Most columns accepted by default.
 DEFAULT_MAX_COLUMNS = 2_000
-#: Fewest usable rows a data set must keep.
-MIN_ROWS = 4
 #: Rows the label-column guess of :func:`preview_csv` looks at (the first ones).
 GUESS_ROWS = 20_000
 #: Column names recognised as the label column (case-insensitive), in order of preference.
@@ -305,139 +295,6 @@ def _typed(frame: Any) -> Any:
         numeric = pd.to_numeric(column, errors="coerce")
         out[name] = numeric if numeric.notna().sum() >= column.notna().sum() else column
     return pd.DataFrame(out)
-
-
-def _check_limits(max_bytes: Any, max_rows: Any, max_columns: Any) -> None:
-    for limit_name, limit in (
-        ("max_bytes", max_bytes),
-        ("max_rows", max_rows),
-        ("max_columns", max_columns),
-    ):
-        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
-            raise DatasetError(f"{limit_name} must be a positive whole number, got {limit!r}.")
-
-
-def _load_text(
-    source: Any,
-    *,
-    encoding: str | None,
-    delimiter: str | None,
-    max_bytes: int,
-    max_rows: int,
-    max_columns: int,
-) -> tuple[str, bytes, int, str, str]:
-    """Every read of an upload starts here: the bytes (at most ``max_bytes``), the text
-    (the encoding found once, for the header, the label guess and the table alike), then
-    :func:`~datasets._csv_text._prescan`'s row and column limits, before any parsing.
-
-    Returns the text, the UTF-8 bytes pandas reads, where the text starts in them, the
-    file's name and the encoding's name.
-    """
-    raw, file_name = _read_source(source, max_bytes)
-    if not raw[:1_000_000].strip() and not raw.strip():
-        raise DatasetError(
-            f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
-            "data rows."
-        )
-    # Bytes of an ASCII-compatible encoding (no NUL byte: not UTF-16/32) are checked
-    # against the limits before they are decoded; the others once decoded, below.
-    prescanned = not isinstance(raw, str) and b"\x00" not in raw
-    if prescanned:
-        _prescan(raw, delimiter, max_rows, max_columns)
-    if isinstance(raw, str):
-        text, used_encoding = raw, "text"
-    else:
-        text, used_encoding = _decode(raw, encoding)
-    decoded = text
-    text = text.rstrip("\x1a")  # DOS end-of-file marker
-    if "\r" in text and "\n" not in text:  # classic Mac OS line ends
-        text = text.replace("\r", "\n")
-    if "\x00" in text:
-        raise DatasetError(
-            f"This file contains binary data, not text, so it is not a CSV file. {_SAVE_AS_CSV}"
-        )
-    if not text.strip():
-        raise DatasetError(
-            f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
-            "data rows."
-        )
-    # pandas reads UTF-8 bytes: the file's own when it is UTF-8 and unchanged, else the text
-    # re-encoded. `base` is where the text starts in them (after a byte-order mark).
-    base = 0
-    if used_encoding in ("UTF-8", "UTF-8 (with BOM)") and text is decoded:
-        payload, base = raw, (3 if used_encoding != "UTF-8" else 0)
-    else:
-        payload = text.encode("utf-8", "surrogatepass")
-    del raw, decoded
-    if not prescanned:
-        _prescan(payload, delimiter, max_rows, max_columns, start=base)
-    return text, payload, base, file_name, used_encoding
-
-
-@dataclass(frozen=True)
-class _Head:
-    """The delimiter, the number format and the header row of an upload's text."""
-
-    delimiter: str
-    decimal_comma: bool
-    header: list[str]
-    has_header: bool
-    unnamed: frozenset[int]
-    header_end: int
-    notes: tuple[str, ...]
-
-
-def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:
-    """The columns as :func:`read_csv` names them (shared with :func:`preview_csv`)."""
-    notes: list[str] = []
-    sample = _sample_lines(text)
-    if delimiter is None:
-        delimiter = _sniff_delimiter(sample)
-    decimal_comma = _uses_decimal_comma(sample, delimiter)
-    if decimal_comma:
-        notes.append("Numbers use a decimal comma (1,5); they were read as 1.5.")
-
-    first = _header_row(text, delimiter)
-    if first is None:
-        raise DatasetError(
-            f"The file is empty. Upload a CSV file with a header row and at least {MIN_ROWS} "
-            "data rows."
-        )
-    header_cells, header_end = first
-    header = [h.strip() for h in header_cells]
-    # Trailing empty header cells (a delimiter at the end of the header line) are ignored.
-    while len(header) > 1 and header[-1] == "":
-        header.pop()
-    n_columns = len(header)
-    if n_columns > max_columns:
-        raise DatasetError(
-            f"The file has {n_columns:,} columns; the limit is {max_columns:,}. Keep only the "
-            "columns you need and upload it again."
-        )
-    has_header = not all(_looks_numeric(h) for h in header)
-    unnamed: set[int] = set()
-    if not has_header:
-        header = [f"column {j + 1}" for j in range(n_columns)]
-        notes.append(
-            "The first row holds only numbers, so it was read as data; the columns are named "
-            "'column 1', 'column 2', ..."
-        )
-    else:
-        unnamed = {j for j, h in enumerate(header) if not h}
-        header = [h if h else f"column {j + 1}" for j, h in enumerate(header)]
-        seen: dict[str, int] = {}
-        for j, h in enumerate(header):
-            if h in seen:
-                raise DatasetError(
-                    f"Two columns are both named '{h}' (columns {seen[h] + 1} and {j + 1}). "
-                    "Rename one of them so that every column has its own name, then upload "
-                    "the file again."
-                )
-            seen[h] = j
-
-    return _Head(
-        delimiter, decimal_comma, header, has_header, frozenset(unnamed), header_end, tuple(notes)
-    )
 
 
 def _parse(

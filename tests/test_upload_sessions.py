@@ -51,9 +51,11 @@ def no_parsing(monkeypatch):
     monkeypatch.setattr(_csv_text, "_header_row", refuse)
     monkeypatch.setattr(_csv_text, "_sample_lines", refuse)
     monkeypatch.setattr(_csv_table, "_pandas", refuse)
+    import datasets._csv_source as source
     import datasets.upload as upload
 
-    monkeypatch.setattr(upload, "_sample_lines", refuse)
+    monkeypatch.setattr(source, "_sample_lines", refuse)
+    monkeypatch.setattr(source, "_header_row", refuse)
     monkeypatch.setattr(upload, "_pandas", refuse)
 
 
