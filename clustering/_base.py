@@ -138,8 +138,12 @@ class LinearTwoClusterMixin:
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self._decision_values(X)
 
+    def _assign(self, X: np.ndarray) -> np.ndarray:
+        return (self._decision_values(X) >= 0).astype(np.intp)
+
     def predict(self, X):
-        """Cluster of new samples from the learnt hyperplane.
+        """Cluster of new samples: the side of the learnt hyperplane (for a k-means-type
+        method, the nearest centroid).
 
         Parameters
         ----------
@@ -149,4 +153,6 @@ class LinearTwoClusterMixin:
         -------
         labels : ndarray of shape (n_samples,)
         """
-        return (self.decision_function(X) >= 0).astype(np.intp)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._assign(X)

@@ -157,8 +157,7 @@ class ConstrainedClusterer(BaseClusterer):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Training data, finite; at least two samples (three for the methods that
-            need them).
+            Training data; the pairs below index its rows.
         y : Ignored
             Not used, present for API consistency.
         must_link : array-like of shape (n_pairs, 2) or None, default=None

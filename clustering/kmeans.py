@@ -9,7 +9,7 @@ from sklearn.cluster import KMeans
 from sklearn.utils.metaestimators import available_if
 
 from ._base import BaseClusterer, LinearTwoClusterMixin
-from ._compat import Interval, check_is_fitted, check_random_state, validate_data
+from ._compat import Interval, check_random_state
 from ._spec import AlgorithmSpec, Param
 from ._threads import small_data_threads
 
@@ -102,23 +102,8 @@ class CentroidClusterMixin(LinearTwoClusterMixin):
 
     def _assign(self, X: np.ndarray) -> np.ndarray:
         if self.n_clusters == 2 and np.any(self.w_):
-            return (self._decision_values(X) >= 0).astype(np.intp)
+            return super()._assign(X)  # the hyperplane: the same rule, exactly
         return nearest_centroid(self._embed(X), self.cluster_centers_)
-
-    def predict(self, X):
-        """Cluster of new samples: the nearest centroid.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._assign(X)
 
     # The hyperplane's, offered only for two clusters.
     decision_function = available_if(_has_two_clusters)(LinearTwoClusterMixin.decision_function)
