@@ -64,24 +64,13 @@ from ._diffrac_relaxations import (
     _top_eigenpairs_H,
     build_convex_problem,
     cost_factor,
-    cost_matrix,
-    cost_matrix_from_kernel,
-    gaussian_kernel,
     labeling_cost,
 )
 from ._spec import AlgorithmSpec, Param
 from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from .spectral import median_distance
 
-__all__ = [
-    "DIFFRAC",
-    "build_convex_problem",
-    "cost_factor",
-    "cost_matrix",
-    "cost_matrix_from_kernel",
-    "gaussian_kernel",
-    "labeling_cost",
-]
+__all__ = ["DIFFRAC"]
 
 RELAXATIONS = ("eigen", "convex")
 KERNELS = ("linear", "gaussian")
