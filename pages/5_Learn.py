@@ -74,7 +74,7 @@ lam_eff = ua.effective_lam(lam, reg)
 
 # ---- 1. MPM -------------------------------------------------------------------------------
 st.header("1 · The Minimax Probability Machine")
-left, right = st.columns([1, 1])
+left, right = presenter.columns([1, 1], key="learn-mpm")
 with left:
     st.markdown(
         "Given two labelled groups, the MPM looks for the hyperplane with the largest "
@@ -124,7 +124,7 @@ with right:
 
 # ---- 2. MSP and MSPC ----------------------------------------------------------------------
 st.header("2 · MSP: scoring a clustering without labels")
-left, right = st.columns([1, 1])
+left, right = presenter.columns([1, 1], key="learn-msp")
 with left:
     st.markdown(
         "**Definition 1.** The *minimum separation probability* (MSP) of a labeling "
@@ -175,7 +175,7 @@ with right:
 
 # ---- 2b. In sample or held out ------------------------------------------------------------
 st.subheader("In sample or held out: does the rule generalise?")
-left, right = st.columns([1, 1])
+left, right = presenter.columns([1, 1], key="learn-heldout")
 with left:
     st.markdown(
         "The MSP above is measured **in sample**: the MPM is fitted to a labeling's points and "
@@ -232,7 +232,7 @@ if splits is not None:
 
 # ---- 3. Theorem 2 -------------------------------------------------------------------------
 st.header("3 · Theorem 2: a lower bound that is cheap to maximise")
-left, right = st.columns([1, 1])
+left, right = presenter.columns([1, 1], key="learn-theorem2")
 with left:
     st.markdown(
         "With $r_k = N_k / N$ the cluster shares and $\\hat\\Sigma$ the covariance of all the "
@@ -287,7 +287,7 @@ with right:
 
 # ---- 4. Theorem 1 -------------------------------------------------------------------------
 st.header("4 · Theorem 1: the MSP does not care about units")
-left, right = st.columns([1, 1])
+left, right = presenter.columns([1, 1], key="learn-theorem1")
 with left:
     st.markdown(
         "For any invertible $\\mathbf P \\in \\mathbb R^{d \\times d}$, the data "
@@ -363,7 +363,7 @@ with right:
 
 # ---- 5. Theorem 5 -------------------------------------------------------------------------
 st.header("5 · Theorem 5: a high MSP guarantees a large relative margin")
-left, right = st.columns([1, 1])
+left, right = presenter.columns([1, 1], key="learn-theorem5")
 with left:
     st.markdown(
         "If the clusters have MSP $p$, there is a hyperplane such that at least a fraction "
@@ -406,7 +406,7 @@ with right:
 
 # ---- 6. Beyond two clusters ----------------------------------------------------------------
 st.header("6 · Beyond two clusters: the multi-class MSP")
-left, right = st.columns([1, 1])
+left, right = presenter.columns([1, 1], key="learn-multiclass")
 with left:
     st.markdown(
         "For two clusters the MSP is the MPM's optimum $\\alpha$. For $k$ clusters, fit one "
