@@ -41,6 +41,7 @@ __all__ = [
     "dataset_fingerprint",
     "fit",
     "fit_many",
+    "forget_read_uploads",
     "generate",
     "load_bundled",
     "load_choice",
@@ -74,8 +75,9 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
     return datasets.normalize(dataset) if normalize else dataset
 
 
-# Uploads are large: few entries, each dropped an hour after it was made.
-@st.cache_data(max_entries=4, ttl=3600, show_spinner="Reading the file…")
+# Uploads are large and belong to a session: a few entries per session, dropped when the
+# session ends (Streamlit clears session-scoped caches when the browser disconnects).
+@st.cache_data(scope="session", max_entries=2, show_spinner="Reading the file…")
 def read_upload(
     content_digest: str,
     name: str,
@@ -102,6 +104,11 @@ def read_upload(
     dataset = datasets.read_csv(_content, label_column=column, missing=missing, name=name)
     dataset = dataset.replace(name=name)
     return datasets.normalize(dataset) if normalize else dataset
+
+
+def forget_read_uploads() -> None:
+    """Drop this session's parsed uploads (:func:`read_upload`): its file was replaced."""
+    read_upload.clear()
 
 
 def load_choice(choice: DataChoice, upload: Mapping[str, Any] | None = None) -> datasets.Dataset:
