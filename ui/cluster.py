@@ -202,13 +202,13 @@ def comparison_note(results: Sequence[FitOutcome]) -> str:
 
 @st.cache_data(max_entries=16, show_spinner="Fitting MSPC for k = 2 … 10…")
 def _msp_curve(data_fingerprint: str, lam: float, regularizer: str, _X: np.ndarray) -> dict:
-    from clustering.model_selection import msp_curve
+    from lab.model_selection import msp_curve
 
     return msp_curve(_X, ks=CURVE_KS, lam=lam, regularizer=regularizer)
 
 
 def msp_curve(data_fingerprint: str, X: np.ndarray, lam: float, regularizer: str) -> dict:
-    """:func:`clustering.model_selection.msp_curve` over :data:`CURVE_KS` (cached)."""
+    """:func:`lab.model_selection.msp_curve` over :data:`CURVE_KS` (cached)."""
     return _msp_curve(data_fingerprint, float(lam), str(regularizer), X)
 
 
