@@ -31,11 +31,7 @@ X, y = ds.X, ds.y
 
 # ---- controls ---------------------------------------------------------------------------
 with st.sidebar:
-    st.header("Settings")
-    keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters", current=current)
-    lam = widgets.lam_slider("lam")
-    reg = widgets.regularizer_select("regularizer")
+    keys, k, lam, reg = widgets.method_settings(current)
     params: dict[str, dict] = {}
     for key in keys:
         spec = ALGORITHMS[key]

@@ -7,31 +7,20 @@ key, on the session state and on the absence of exceptions.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from clustering import ALGORITHMS
 from lab.evaluation import fit_and_evaluate
-from tests.conftest import two_gaussians, unescaped
+from tests.conftest import open_app, two_gaussians, unescaped
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
 TIMEOUT = 120
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
 def open_page(page: str | None = None, query: dict | None = None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, at.exception
-    if page is not None:
-        at.switch_page(page)
-        at.run()
-    return at
+    return open_app(page, query, timeout=TIMEOUT)
 
 
 def no_errors(at) -> None:
