@@ -29,7 +29,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
-from lab.plots.grid import grow_margins, tidy_layout
+from lab.plots.grid import grow_margins, tidy_layout, two_panels
 from lab.plots.style import GUIDE_GREY, OKABE_ITO, TEMPLATE, relayout, series_color
 
 __all__ = [
@@ -460,7 +460,7 @@ def scaling_comparison_figure(
     # The two panels as make_subplots(1, 2, subplot_titles=...) lays them out, written once:
     # make_subplots and add_trace(row=, col=) were half of this figure's build time, which
     # every slider step on Feature scaling pays (bench/RESULTS.md).
-    fig = go.Figure(data=traces, layout=_two_panels(("clustering accuracy (%)", "MSP")))
+    fig = go.Figure(data=traces, layout=two_panels(("clustering accuracy (%)", "MSP")))
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
     fig.layout.yaxis.range = [0, 110]
     fig.layout.yaxis2.range = [0, 1.1]
@@ -469,23 +469,6 @@ def scaling_comparison_figure(
     tidy_layout(fig)
     # What plotly's automargin grows it to in Chromium (one legend row): laid out once.
     return grow_margins(fig, b=160 if many else 68)
-
-
-def _two_panels(titles: tuple[str, str]) -> dict:
-    """The layout ``make_subplots(rows=1, cols=2, subplot_titles=titles)`` starts from."""
-    title = {"font": {"size": 16}, "showarrow": False, "xref": "paper", "yref": "paper",
-             "xanchor": "center", "yanchor": "bottom", "y": 1.0}  # fmt: skip
-    return {
-        "xaxis": {"anchor": "y", "domain": [0.0, 0.45]},
-        "yaxis": {"anchor": "x", "domain": [0.0, 1.0]},
-        "xaxis2": {"anchor": "y2", "domain": [0.55, 1.0]},
-        "yaxis2": {"anchor": "x2", "domain": [0.0, 1.0]},
-        "annotations": [
-            {**title, "text": titles[0], "x": 0.225},
-            {**title, "text": titles[1], "x": 0.775},
-        ],
-        "template": TEMPLATE,
-    }
 
 
 def theorem1_figure(
