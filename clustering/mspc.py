@@ -28,11 +28,13 @@ from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standar
 from ._starts import (
     HELDOUT_MARGIN,
     HELDOUT_STARTS,
+    HELDOUT_SUBSAMPLE,
     MULTI_STARTS,
     better,
     eligible,
     range_scaled,
     restarts_per_start,
+    subsample_start,
     whiten,
 )
 from ._validation import validated_ranges
@@ -123,7 +125,11 @@ default="heldout"
         if every start gives one); labelings that several starts reach are scored once. The
         ``n_init`` k-means restarts are shared among the three k-means starts (``n_init //
         3`` each, at least one), so the starts together cost about one ``n_init``-restart
-        k-means. Chosen by measurement (``bench/defaults_families.py``; tables in
+        k-means. Above :data:`clustering._starts.HELDOUT_SUBSAMPLE` (2000) samples all this
+        runs on that many random samples, and one search on every sample starts from the side
+        of the hyperplane fitted there (``starts_`` lists the subsample's starts, then
+        ``"subsample"``), so choosing the start costs what it costs on 2000 points.
+        Chosen by measurement (``bench/defaults_families.py``; tables in
         REPRODUCTION.md, "Beyond the papers"). The held-out MSP removes the in-sample MSP's
         bias on small, high-dimensional clusters; the "more points than features" rule
         removes splits that cut off a few digits sharing a rare pixel (separable on new
@@ -236,7 +242,9 @@ default="heldout"
         The starting labels of the winning start (equal to ``labels_`` for ``"eig"``).
     starts_ : list of dict
         One entry per start climbed: ``init`` (its name), ``msp`` (MSP reached) and
-        ``n_iter``. Empty for ``"eig"``.
+        ``n_iter`` (and ``msp_heldout`` for ``"heldout"``; above 2000 samples the
+        subsample's entries, marked ``subsample``, then the search on every sample). Empty
+        for ``"eig"``.
     converged_ : bool
         Whether the labels stopped changing before ``max_iter`` (always True for ``"eig"``).
     n_features_in_ : int
@@ -416,6 +424,20 @@ default="heldout"
             result = SOLVERS["eig"](std.Z, Lambda, lam, feature_weights=weights)
             kappa = result.kappa
             self.init_labels_ = result.labels.copy()
+        elif by_heldout and X.shape[0] > HELDOUT_SUBSAMPLE:
+            # Choose the start on a subsample, then one search on every sample from it.
+            labels0, self.starts_ = subsample_start(self, X, random_state, seed, HELDOUT_SUBSAMPLE)
+            if np.unique(labels0).shape[0] < 2:
+                raise DegenerateDataError(
+                    "The hyperplane chosen on a subsample puts every sample on one side; "
+                    "pass init='kmeans-range' (or another single start)."
+                )
+            result, kappa = self._climb(std, Lambda, lam, labels0)
+            self.starts_.append(
+                {"init": "subsample", "msp": kappa_to_alpha(kappa), "n_iter": result.n_iter}
+            )
+            self.init_labels_ = labels0.copy()
+            by_heldout = False  # msp_heldout_ of the labels on every sample, below
         else:
             init = self.init
             if isinstance(init, str) and init in MULTI_STARTS:
