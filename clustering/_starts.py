@@ -62,7 +62,11 @@ def whiten(Z: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     Under any invertible linear map of the data the whitened data changes only by a
     rotation, which leaves Euclidean distances, and hence k-means, unchanged.
     """
-    evals, evecs = np.linalg.eigh(Z.T @ Z / Z.shape[0])
+    from ._threads import serial_blas
+
+    scatter = Z.T @ Z
+    with serial_blas(Z.shape[1]):  # a d x d decomposition: one thread (see _threads)
+        evals, evecs = np.linalg.eigh(scatter / Z.shape[0])
     keep = evals > rtol * evals.max()
     return Z @ (evecs[:, keep] / np.sqrt(evals[keep]))
 

@@ -98,6 +98,9 @@ __all__ = [
 DEFAULT_N_SPLITS = 2
 #: Random splits averaged.
 DEFAULT_N_REPEATS = 3
+#: Tolerance on ``log t`` of the held-out MPMs (:func:`clustering.mpm.solve_mpm`); ``kappa`` is
+#: stationary in ``t``, so its error is of the order of the square of this.
+HELDOUT_TOL = 1e-4
 #: Weight, in points, of the pair's mean in every held-out part's mean (module docstring,
 #: "Small parts").
 DEFAULT_PRIOR_POINTS = 2.0
@@ -228,6 +231,7 @@ def heldout_alphas(
     tot_scat = np.stack([Z[m].T @ Z[m] for m in members])
     scores = []
     alphas = []
+    t_warm = {}  # each pair's last MPM ratio t: the next fold's warm start
     for _ in range(n_repeats):
         fold = _fold_ids(codes, k, n_splits, rng)
         cnt = np.zeros((k, n_splits))
@@ -254,7 +258,10 @@ def heldout_alphas(
                 for c in (i, j):
                     S = (tot_scat[c] - scat[c, f]) / n_tr[c] - np.outer(mu_tr[c], mu_tr[c])
                     cov.append((S + S.T) / 2 + reg)
-                sol = solve_mpm(mu_tr[j], mu_tr[i], cov[1], cov[0])
+                sol = solve_mpm(
+                    mu_tr[j], mu_tr[i], cov[1], cov[0], t0=t_warm.get((i, j), 1.0), tol=HELDOUT_TOL
+                )
+                t_warm[(i, j)] = sol.t
                 if sol.status == "equal-means":
                     alpha[i, j] = alpha[j, i] = 0.0
                     continue

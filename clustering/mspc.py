@@ -40,7 +40,7 @@ from ._starts import (
 from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
-from .msp_heldout import heldout_msp_z, heldout_seed
+from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
 from .mspc_multiclass import fit_general
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
@@ -222,14 +222,16 @@ default="heldout"
         points.
     msp_heldout_ : float
         Held-out MSP of the final labels (:func:`clustering.metrics.msp_heldout_score`, same
-        ``lam`` and ``regularizer``, the default ``n_splits`` and ``n_repeats``, splits
-        drawn from ``random_state``): the MPM fitted on part of each cluster, its worst-case
-        separation bound evaluated with the moments of the rest, averaged. It estimates how
-        well a classifier learnt from the labels separates points it was not fitted to,
-        without the in-sample MSP's optimistic bias when ``d`` is large against the cluster
-        sizes. 0 when a cluster has fewer than 2 points (nothing can be held out). For
-        ``n_clusters > 2`` the multi-class combination; for ``kernel="rbf"`` computed in the
-        kernel's feature space (the feature map is fitted without labels on all points).
+        ``lam`` and ``regularizer``, the default ``n_splits`` and ``n_repeats`` (one repeat
+        when the start was chosen on a subsample: above 2000 samples one split's noise is
+        small), splits drawn from ``random_state``): the MPM fitted on part of each
+        cluster, its worst-case separation bound evaluated with the moments of the rest,
+        averaged. It estimates how well a classifier learnt from the labels separates
+        points it was not fitted to, without the in-sample MSP's optimistic bias when ``d``
+        is large against the cluster sizes. 0 when a cluster has fewer than 2 points
+        (nothing can be held out). For ``n_clusters > 2`` the multi-class combination; for
+        ``kernel="rbf"`` computed in the kernel's feature space (the feature map is fitted
+        without labels on all points).
     n_iter_ : int
         Number of alternations run (1 for ``"eig"``).
     history_ : ndarray of shape (n_iter_,)
@@ -415,6 +417,7 @@ default="heldout"
 
         self.starts_ = []
         by_heldout = isinstance(self.init, str) and self.init in HELDOUT_STARTS
+        repeats = DEFAULT_N_REPEATS
         if self.method == "eig":
             weights = None
             if self.eig_prediction == "paper":
@@ -437,7 +440,7 @@ default="heldout"
                 {"init": "subsample", "msp": kappa_to_alpha(kappa), "n_iter": result.n_iter}
             )
             self.init_labels_ = labels0.copy()
-            by_heldout = False  # msp_heldout_ of the labels on every sample, below
+            by_heldout, repeats = False, 1  # msp_heldout_ on every sample below, one split
         else:
             init = self.init
             if isinstance(init, str) and init in MULTI_STARTS:
@@ -531,8 +534,9 @@ default="heldout"
             self.msp_heldout_ = best_score  # the same labels, splits and seed
         else:
             self.msp_heldout_ = heldout_msp_z(
-                std.Z, self.labels_, 2, lam * Lambda, random_state=seed, too_small="zero"
-            )
+                std.Z, self.labels_, 2, lam * Lambda, n_repeats=repeats, random_state=seed,
+                too_small="zero",
+            )  # fmt: skip
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form", "local-max")
