@@ -1,6 +1,6 @@
 """The MMC paper's Tables III-V (NMI, Rand index, F_1.5) for MMC_multi on the digits pairs,
-measured with :func:`clustering.mmc.grid_search_mmc` (grid search over C and l, k-means
-starts, results averaged over runs).
+measured with :func:`lab.experiments.mmc_digits.grid_search_mmc` (grid search over C and l,
+k-means starts, results averaged over runs).
 
 Usage: ``python bench/bench_mmc_tables.py [--pairs digits:3v8 digits:8v9] [--runs 3]``
 
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sklearn.datasets import load_digits
 
 from bench._common import machine, print_table
-from clustering.mmc import grid_search_mmc
+from lab.experiments.mmc_digits import grid_search_mmc
 
 # Table III (NMI), IV (Rand), V (F, beta = 1.5): MMC_multi column of the paper.
 PAPER = {

@@ -1,33 +1,22 @@
-"""Pieces shared by the two-cluster estimators: the starting labeling and the linear
-decision rule ``X @ w_ - b_``."""
+"""Pieces shared by the estimators: the ``fit`` that validates the data, and for the
+two-cluster methods the starting labeling and the linear decision rule ``X @ w_ - b_``."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 
-from ._compat import check_is_fitted, validate_data
+from ._compat import _fit_context, check_is_fitted, validate_data
+from ._moments import binary_labels
 from ._threads import small_data_threads
+from ._validation import check_clusterable
 from .exceptions import DegenerateDataError
 
-
-def two_cluster_labels(labels, n_samples: int, *, what: str = "init") -> np.ndarray:
-    """Check a labeling of ``n_samples`` points into exactly two groups; return it as 0/1.
-
-    The larger original value maps to 1, so 0/1 and -1/+1 labelings keep their meaning.
-    """
-    labels = np.asarray(labels)
-    if labels.ndim != 1 or labels.shape[0] != n_samples:
-        raise ValueError(
-            f"{what} must have one label per sample ({n_samples}); got shape {labels.shape}."
-        )
-    values = np.unique(labels)
-    if values.shape[0] != 2:
-        raise ValueError(
-            f"{what} must contain exactly two labels (two clusters); got "
-            f"{values.shape[0]}: {values[:5].tolist()}."
-        )
-    return (labels == values[1]).astype(np.intp)
+#: A start given as labels (``init=labels``), checked as a two-cluster labeling.
+two_cluster_labels = partial(binary_labels, what="init")
 
 
 def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarray:
@@ -47,11 +36,9 @@ def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarr
     Raises
     ------
     DegenerateDataError
-        If all samples are identical, or k-means finds a single cluster.
+        If k-means finds a single cluster.
     """
     n = X.shape[0]
-    if np.ptp(X, axis=0).max() == 0:
-        raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
     if not isinstance(init, str):
         return two_cluster_labels(init, n)
     if init == "random":
@@ -88,23 +75,49 @@ class CachedParamNamesMixin:
         return list(names)
 
 
-class LinearTwoClusterMixin:
-    """``fit_predict``, ``decision_function`` and ``predict`` of a method that ends with a
-    separating hyperplane ``w_``, ``b_`` (cluster 1 where ``X @ w_ - b_ >= 0``)."""
+class BaseClusterer(ClusterMixin, BaseEstimator):
+    """The ``fit`` of a clustering estimator: validate ``X``, refuse data no method can
+    cluster and fits this machine cannot finish (:func:`~clustering._validation.
+    check_clusterable`), then run the method's ``_fit(X)``, which sets the fitted attributes.
 
-    def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``.
+    A subclass implements ``_fit`` and sets ``_min_samples`` if it needs more than two
+    samples; one whose ``fit`` takes more arguments calls :meth:`_validate_training_data`.
+    """
+
+    #: The fewest samples ``fit`` accepts.
+    _min_samples = 2
+
+    def _validate_training_data(self, X) -> np.ndarray:
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=self._min_samples)
+        return check_clusterable(X, self)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Cluster ``X``.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Training data, finite; at least two samples (three for the methods that
+            need them).
         y : Ignored
+            Not used, present for API consistency.
 
         Returns
         -------
-        labels : ndarray of shape (n_samples,)
+        self : object
+            The fitted estimator.
         """
-        return self.fit(X).labels_
+        self._fit(self._validate_training_data(X))
+        return self
+
+    def _fit(self, X: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+class LinearTwoClusterMixin:
+    """``decision_function`` and ``predict`` of a method that ends with a separating
+    hyperplane ``w_``, ``b_`` (cluster 1 where ``X @ w_ - b_ >= 0``)."""
 
     def _decision_values(self, X: np.ndarray) -> np.ndarray:
         return X @ self.w_ - self.b_
@@ -125,8 +138,12 @@ class LinearTwoClusterMixin:
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self._decision_values(X)
 
+    def _assign(self, X: np.ndarray) -> np.ndarray:
+        return (self._decision_values(X) >= 0).astype(np.intp)
+
     def predict(self, X):
-        """Cluster of new samples from the learnt hyperplane.
+        """Cluster of new samples: the side of the learnt hyperplane (for a k-means-type
+        method, the nearest centroid).
 
         Parameters
         ----------
@@ -136,4 +153,6 @@ class LinearTwoClusterMixin:
         -------
         labels : ndarray of shape (n_samples,)
         """
-        return (self.decision_function(X) >= 0).astype(np.intp)
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self._assign(X)

@@ -1,4 +1,5 @@
-"""Must-link / cannot-link pairs: validation, must-link chunks and violation counts.
+"""Must-link / cannot-link pairs: validation, must-link chunks, and the ``fit`` that
+takes them.
 
 Shared by the semi-supervised methods (DIFFRAC, SMIC). Pairs are given as an array-like of
 shape ``(m, 2)`` of sample indices (a list of tuples works); ``None`` means no pairs.
@@ -6,11 +7,18 @@ shape ``(m, 2)`` of sample indices (a list of tuples works); ``None`` means no p
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
+from ._base import BaseClusterer
+from ._compat import _fit_context
+
 __all__ = [
+    "ConstrainedClusterer",
+    "Constraints",
     "check_pairs",
     "chunk_cannot_links",
     "must_link_chunks",
@@ -113,3 +121,62 @@ def chunk_cannot_links(
         )
     pairs, counts = np.unique(np.sort(ab, axis=1), axis=0, return_counts=True)
     return pairs.astype(np.intp), counts.astype(float)
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """Validated must-links and cannot-links of ``n`` samples (:func:`check_pairs`), with
+    the must-link chunks (:func:`must_link_chunks`) and the cannot-links between them
+    (:func:`chunk_cannot_links`)."""
+
+    must_link: np.ndarray
+    cannot_link: np.ndarray
+    chunk_of: np.ndarray
+    n_chunks: int
+    chunk_pairs: np.ndarray
+    chunk_multiplicity: np.ndarray
+
+    @classmethod
+    def check(cls, must_link, cannot_link, n_samples: int) -> Constraints:
+        """Validate the pairs; raises ``ValueError`` on bad indices or a contradiction."""
+        ml = check_pairs(must_link, n_samples, "must_link")
+        cl = check_pairs(cannot_link, n_samples, "cannot_link")
+        chunk_of, n_chunks = must_link_chunks(ml, n_samples)
+        return cls(ml, cl, chunk_of, n_chunks, *chunk_cannot_links(cl, chunk_of))
+
+
+class ConstrainedClusterer(BaseClusterer):
+    """The ``fit`` of a semi-supervised method: :class:`~clustering._base.BaseClusterer`'s,
+    with must-link and cannot-link pairs passed to ``_fit(X, constraints)`` as
+    :class:`Constraints`."""
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, must_link=None, cannot_link=None):
+        """Cluster ``X``, optionally with must-link and cannot-link pairs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data; the pairs below index its rows.
+        y : Ignored
+            Not used, present for API consistency.
+        must_link : array-like of shape (n_pairs, 2) or None, default=None
+            Index pairs that should share a cluster (how the method honours them: its
+            module's notes).
+        cannot_link : array-like of shape (n_pairs, 2) or None, default=None
+            Index pairs that should be in different clusters.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+
+        Raises
+        ------
+        ValueError
+            If a pair names a sample that does not exist, or a cannot-link joins two
+            samples that a chain of must-links puts together.
+        """
+        X = self._validate_training_data(X)
+        self._fit(X, Constraints.check(must_link, cannot_link, X.shape[0]))
+        return self

@@ -14,23 +14,20 @@ minutes: on the 100 fits it was fitted to, it was within a factor 2 of the measu
 machine, so on a quiet one it over-predicts; beyond N = 400 it extrapolates.
 ``tests/test_cost.py`` accepts measured / predicted between 1/100 and 3.
 
-Two thresholds use it (and :func:`within_budget` for several runs started together):
-
-* :data:`AUTO_RUN_SECONDS` / :data:`AUTO_RUN_BYTES`: below both, a run may start by itself
-  (from a link or a widget); above, the app asks first (:attr:`Cost.auto_run`).
-* :data:`HARD_CAP_SECONDS` / :data:`HARD_CAP_BYTES`: above either, :func:`check_cost`
-  refuses with :class:`~clustering.exceptions.TooExpensiveError`.
+Above either :data:`HARD_CAP_SECONDS` or :data:`HARD_CAP_BYTES`, :func:`check_cost` (and
+every estimator's ``fit``) refuses with :class:`~clustering.exceptions.TooExpensiveError`.
+How much the lab starts without a click is the lab's policy (``lab/budget.py``).
 
 >>> from clustering._cost import predict_cost
->>> predict_cost("kmeans", 200, 2).auto_run
+>>> predict_cost("kmeans", 200, 2).seconds < 1
 True
->>> predict_cost("diffrac", 683, 9, {"relaxation": "convex", "max_samples": 1000}).auto_run
-False
+>>> predict_cost("diffrac", 683, 9, {"relaxation": "convex", "max_samples": 1000}).refused
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -38,20 +35,14 @@ from typing import Any
 from .exceptions import TooExpensiveError
 
 __all__ = [
-    "AUTO_RUN_BYTES",
-    "AUTO_RUN_SECONDS",
     "HARD_CAP_BYTES",
     "HARD_CAP_SECONDS",
     "Cost",
     "check_cost",
     "predict_cost",
     "registry_key",
-    "within_budget",
 ]
 
-#: A run predicted below both limits may start without a click.
-AUTO_RUN_SECONDS = 10.0
-AUTO_RUN_BYTES = 1 << 30
 #: A run predicted above either cap is refused: it would not finish on this machine.
 HARD_CAP_SECONDS = 600.0
 HARD_CAP_BYTES = 8 << 30
@@ -114,11 +105,6 @@ class Cost:
 
     seconds: float
     peak_bytes: int
-
-    @property
-    def auto_run(self) -> bool:
-        """Cheap enough to start without asking (below both auto-run limits)."""
-        return self.seconds <= AUTO_RUN_SECONDS and self.peak_bytes <= AUTO_RUN_BYTES
 
     @property
     def refused(self) -> bool:
@@ -280,25 +266,6 @@ def registry_key(estimator: Any) -> str | None:
         if all(_same(params.get(name), value) for name, value in fixed) and len(fixed) > best_fixed:
             best, best_fixed = key, len(fixed)
     return best
-
-
-def within_budget(costs: Sequence[Cost], seconds: float = AUTO_RUN_SECONDS) -> list[bool]:
-    """Which of several runs, started together in this order, may start without a click.
-
-    Each must be under the auto-run limits (:attr:`Cost.auto_run`), and all that start
-    together under ``seconds`` of predicted time: a link or a page choosing many methods,
-    each under the limit, does not add up to minutes of work. A run that would pass the
-    budget waits (a later, cheaper one may still start).
-
-    >>> within_budget([Cost(6.0, 0), Cost(6.0, 0), Cost(3.0, 0), Cost(20.0, 0)])
-    [True, False, True, False]
-    """
-    out, total = [], 0.0
-    for cost in costs:
-        ok = cost.auto_run and total + cost.seconds <= seconds
-        total += cost.seconds if ok else 0.0
-        out.append(ok)
-    return out
 
 
 def check_cost(

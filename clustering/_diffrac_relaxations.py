@@ -8,48 +8,20 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import LinearOperator
 from sklearn.metrics.pairwise import euclidean_distances
+
+from .spectral import top_eigenvectors
 
 __all__ = [
     "build_convex_problem",
     "cost_factor",
-    "cost_matrix",
-    "cost_matrix_from_kernel",
     "gaussian_kernel",
     "labeling_cost",
 ]
 
 # Largest number of chunks for which H is formed densely (otherwise Lanczos).
 _DENSE_H_MAX = 800
-
-
-def _centering(n: int) -> np.ndarray:
-    return np.eye(n) - np.full((n, n), 1.0 / n)
-
-
-def cost_matrix(X, kappa: float) -> np.ndarray:
-    """``A(X, kappa) = Pi (I - X (X' Pi X + n kappa I)^-1 X') Pi / n``, eq. (3), formed
-    densely (for tests and teaching; the estimator never builds it).
-
-    ``kappa = 0`` uses the pseudo-inverse (the limit ``kappa -> 0+``).
-    """
-    X = np.asarray(X, dtype=np.float64)
-    n, d = X.shape
-    Pi = _centering(n)
-    inner = X.T @ Pi @ X + n * kappa * np.eye(d)
-    middle = np.eye(n) - X @ np.linalg.pinv(inner, hermitian=True) @ X.T
-    return Pi @ middle @ Pi / n
-
-
-def cost_matrix_from_kernel(K, kappa: float) -> np.ndarray:
-    """``A(K, kappa) = kappa Pi (Pi K Pi + n kappa I)^-1 Pi``, eq. (4) (``kappa > 0``)."""
-    K = np.asarray(K, dtype=np.float64)
-    n = K.shape[0]
-    if kappa <= 0:
-        raise ValueError("eq. (4) needs kappa > 0.")
-    Pi = _centering(n)
-    return kappa * Pi @ np.linalg.inv(Pi @ K @ Pi + n * kappa * np.eye(n)) @ Pi
 
 
 def gaussian_kernel(X: np.ndarray, sigma: float) -> np.ndarray:
@@ -157,11 +129,5 @@ def _top_eigenpairs_H(Z, C, n: float, k: int, random_state):
             Qf, _ = np.linalg.qr(np.hstack([U, random_state.normal(size=(p, k - U.shape[1]))]))
             U, h = Qf[:, :k], np.concatenate([h, np.zeros(k - h.shape[0])])
         return h[:k], U[:, :k]
-    if p <= _DENSE_H_MAX or k >= p - 1:
-        H = Z @ Z.T - n * C.toarray()
-        h, U = linalg.eigh(H, subset_by_index=[p - k, p - 1])
-    else:
-        op = LinearOperator((p, p), matvec=lambda v: Z @ (Z.T @ v) - n * (C @ v), dtype=float)
-        h, U = eigsh(op, k=k, which="LA", v0=random_state.uniform(-1, 1, p))
-    order = np.argsort(h)[::-1]
-    return h[order], U[:, order]
+    op = LinearOperator((p, p), matvec=lambda v: Z @ (Z.T @ v) - n * (C @ v), dtype=float)
+    return top_eigenvectors(op, k, random_state, lambda: Z @ Z.T - n * C.toarray(), _DENSE_H_MAX)

@@ -125,17 +125,6 @@ def loss_from_table(loss: str, a, b, c, d, beta: float = 1.0):
     raise ValueError(f"Unknown loss {loss!r}; choose one of {', '.join(LOSSES)}.")
 
 
-def loss_of_labelings(loss: str, y_prime, y_bar, beta: float = 1.0) -> float:
-    """``Delta(y', ybar)`` for two labelings in ``{-1, +1}^n``."""
-    y_prime, y_bar = np.asarray(y_prime), np.asarray(y_bar)
-    pos, neg = y_bar > 0, y_bar <= 0
-    a = int((y_prime[pos] > 0).sum())
-    c = int(pos.sum()) - a
-    b = int((y_prime[neg] > 0).sum())
-    d = int(neg.sum()) - b
-    return float(loss_from_table(loss, a, b, c, d, beta))
-
-
 class _TableScan:
     """``Delta`` of every table ``(a, b, n_p - a, n_n - b)`` for ``a`` in a block of rows
     and every ``b``, with the work per cell cut to a few additions: the entropies use a

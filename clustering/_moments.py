@@ -96,22 +96,22 @@ def regularizer_matrix(std: Standardized, regularizer: str) -> np.ndarray:
     )
 
 
-def binary_labels(labels: np.ndarray, n_samples: int) -> np.ndarray:
+def binary_labels(labels, n_samples: int, *, what: str = "labels") -> np.ndarray:
     """Check a labeling of ``n_samples`` points into exactly two groups; return it as 0/1.
 
-    The larger original value maps to 1 (for 0/1 or -1/+1 labelings this keeps the meaning).
+    The larger original value maps to 1 (for 0/1 or -1/+1 labelings this keeps the meaning);
+    ``what`` names the labeling in the error messages.
     """
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.shape[0] != n_samples:
         raise ValueError(
-            f"labels must be a 1-D array with one entry per sample ({n_samples}); "
-            f"got shape {labels.shape}."
+            f"{what} must have one label per sample ({n_samples}); got shape {labels.shape}."
         )
     values = np.unique(labels)
     if values.shape[0] != 2:
         raise ValueError(
-            f"MSP compares exactly two clusters, but the labeling has {values.shape[0]} "
-            f"distinct value(s) {values[:5].tolist()}. Give a labeling with two clusters."
+            f"{what} must contain exactly two labels (two clusters); got "
+            f"{values.shape[0]}: {values[:5].tolist()}."
         )
     return (labels == values[1]).astype(np.intp)
 

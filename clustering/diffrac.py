@@ -53,44 +53,31 @@ from __future__ import annotations
 import warnings
 from numbers import Integral, Real
 
-import cvxpy as cp
 import numpy as np
 from scipy import linalg, sparse
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 
-from ._compat import Interval, StrOptions, _fit_context, check_random_state, validate_data
-from ._constraints import check_pairs, chunk_cannot_links, must_link_chunks
+from . import _cvx
+from ._compat import Interval, StrOptions, check_random_state
+from ._constraints import ConstrainedClusterer
 from ._diffrac_relaxations import (
     _top_eigenpairs_H,
     build_convex_problem,
     cost_factor,
-    cost_matrix,
-    cost_matrix_from_kernel,
-    gaussian_kernel,
     labeling_cost,
 )
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
-from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+from .exceptions import DegenerateDataError, ProblemTooLargeError
 from .spectral import median_distance
 
-__all__ = [
-    "DIFFRAC",
-    "build_convex_problem",
-    "cost_factor",
-    "cost_matrix",
-    "cost_matrix_from_kernel",
-    "gaussian_kernel",
-    "labeling_cost",
-]
+__all__ = ["DIFFRAC"]
 
 RELAXATIONS = ("eigen", "convex")
 KERNELS = ("linear", "gaussian")
 SOLVERS = ("SCS", "CLARABEL")
 
 
-class DIFFRAC(ClusterMixin, BaseEstimator):
+class DIFFRAC(ConstrainedClusterer):
     """DIFFRAC: the partition whose indicator matrix is best predicted by ridge regression.
 
     For a labeling with indicator matrix ``y`` the cost is the optimal value of the
@@ -263,35 +250,11 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
         return lambda0
 
     # ------------------------------------------------------------------ fit
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, must_link=None, cannot_link=None):
-        """Cluster ``X``, optionally with must-link and cannot-link pairs.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least 2 samples.
-        y : Ignored
-            Not used, present for API consistency.
-        must_link : array-like of shape (n_pairs, 2) or None, default=None
-            Index pairs that must share a cluster (always honoured; the transitive
-            closure is taken).
-        cannot_link : array-like of shape (n_pairs, 2) or None, default=None
-            Index pairs that should be in different clusters (penalised in the relaxation,
-            enforced greedily in the rounding; see ``cannot_link_violations_``).
-
-        Returns
-        -------
-        self : DIFFRAC
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X, self)
+    def _fit(self, X, constraints):
         random_state = check_random_state(self.random_state)
         n, k = X.shape[0], self.n_clusters
-        ml = check_pairs(must_link, n, "must_link")
-        cl = check_pairs(cannot_link, n, "cannot_link")
-        chunk_of, p = must_link_chunks(ml, n)
-        cl_pairs, cl_mult = chunk_cannot_links(cl, chunk_of)
+        chunk_of, p = constraints.chunk_of, constraints.n_chunks
+        cl_pairs, cl_mult = constraints.chunk_pairs, constraints.chunk_multiplicity
         lambda0 = self._check_setting(n, p)
         self.min_cluster_size_ = lambda0
         self.n_chunks_ = p
@@ -313,7 +276,7 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
         np.add.at(G, chunk_of, F)
         G /= np.sqrt(sizes)[:, None]
         g = np.sqrt(sizes / n)
-        n_cl = cl.shape[0]
+        n_cl = constraints.cannot_link.shape[0]
         w = self.cannot_link_weight / n_cl if n_cl else 0.0
 
         if k == 1:
@@ -322,7 +285,7 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
             self.cost_ = self.relaxation_value_ = labeling_cost(F, self.labels_, 1) + w * n_cl
             self.cannot_link_violations_ = n_cl
             self.solver_stats_, self.n_iter_ = None, 1
-            return self
+            return
 
         if self.relaxation == "eigen":
             C = None
@@ -360,6 +323,7 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
         chunk_labels = self._round(E, sizes, cl_pairs, random_state)
         self.labels_ = chunk_labels[chunk_of]
         self.embedding_ = E[chunk_of]
+        cl = constraints.cannot_link
         violated = int(np.sum(self.labels_[cl[:, 0]] == self.labels_[cl[:, 1]])) if n_cl else 0
         self.cannot_link_violations_ = violated
         if violated:
@@ -371,7 +335,6 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
                 stacklevel=2,
             )
         self.cost_ = labeling_cost(F, self.labels_, k) + w * violated
-        return self
 
     def _solve_convex(self, sizes, G, g, cl_pairs, cl_mult, w, lambda0):
         p, n = sizes.shape[0], float(sizes.sum())
@@ -387,34 +350,17 @@ class DIFFRAC(ClusterMixin, BaseEstimator):
             "Try the other solver (solver='SCS' or 'CLARABEL'; CLARABEL only below about "
             "40 samples), a larger kappa, fewer samples, or relaxation='eigen'."
         )
-        try:
-            problem.solve(solver=self.solver)
-        except cp.error.SolverError as exc:
-            raise SolverFailedError(
-                f"DIFFRAC's convex relaxation: the solver {self.solver} failed ({exc}). " + advice
-            ) from exc
-        status = problem.status
-        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or N.value is None:
-            raise SolverFailedError(
-                f"DIFFRAC's convex relaxation: the solver {self.solver} returned status "
-                f"{status!r}. " + advice
-            )
-        if status == cp.OPTIMAL_INACCURATE:
-            warnings.warn(
-                f"DIFFRAC's convex relaxation was solved inaccurately by {self.solver} "
-                "(status 'optimal_inaccurate'); the labels may be suboptimal. " + advice,
-                UserWarning,
-                stacklevel=3,
-            )
+        what = "DIFFRAC's convex relaxation"
+        value = _cvx.solve(problem, solver=self.solver, what=what, advice=advice)
         stats = problem.solver_stats
         info = {
             "solver": str(stats.solver_name),
-            "status": str(status),
+            "status": str(problem.status),
             "num_iters": None if stats.num_iters is None else int(stats.num_iters),
             "solve_time": None if stats.solve_time is None else float(stats.solve_time),
         }
         N_val = np.asarray(N.value, dtype=float)
-        return (N_val + N_val.T) / 2, float(problem.value), info
+        return (N_val + N_val.T) / 2, value, info
 
     def _round(self, E, sizes, cl_pairs, random_state) -> np.ndarray:
         """Weighted k-means on the chunk embedding, then the COP-k-means assignment for the

@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 
-from ._compat import (
-    Interval,
-    _fit_context,
-    check_random_state,
-    validate_data,
-)
-from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
-from .kmeans import CentroidClusterMixin, centroid_hyperplane
+from ._base import BaseClusterer
+from ._compat import Interval, check_random_state
+from ._lam import lam_param
+from ._spec import AlgorithmSpec
+from .kmeans import CentroidClusterMixin, centroid_hyperplane, cluster_means, lloyd_from
 
 __all__ = ["DiscriminativeKMeans"]
 
 
-class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
+class DiscriminativeKMeans(CentroidClusterMixin, BaseClusterer):
     """Discriminative k-means: kernel k-means with the kernel ``I - (I + Xc Xc' / lam)^-1``.
 
     Ye, Zhao & Wu show that alternating regularised LDA and k-means (as in LDA-k-means)
@@ -105,11 +100,8 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        **CentroidClusterMixin._parameter_constraints,
         "lam": [Interval(Real, 0, None, closed="neither")],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -127,23 +119,7 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least ``n_clusters`` samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : DiscriminativeKMeans
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X, self)
+    def _fit(self, X):
         random_state = check_random_state(self.random_state)
         self.mean_ = X.mean(axis=0)
         Xc = X - self.mean_
@@ -186,12 +162,8 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
                 self.transform_, self.mean_, self.cluster_centers_
             )
         self.labels_ = self._assign(X)
-        counts = np.bincount(self.labels_, minlength=self.n_clusters)
-        sums = np.zeros((self.n_clusters, F.shape[1]))
-        np.add.at(sums, self.labels_, F)
-        means = sums / np.maximum(counts, 1)[:, None]
+        means, _ = cluster_means(F, self.labels_, self.n_clusters)
         self.objective_ = float(((F - means[self.labels_]) ** 2).sum())
-        return self
 
     def _relaxed_start(self, F: np.ndarray, V: np.ndarray, random_state) -> KMeans | None:
         """Lloyd in ``F`` from k-means on the top ``n_clusters - 1`` principal components."""
@@ -201,13 +173,8 @@ class DiscriminativeKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         # eigh sorts ascending and s / (s + ridge_) grows with s: the last columns lead.
         P = F @ V[:, -(k - 1) :]
         labels = KMeans(n_clusters=k, n_init=self.n_init, random_state=random_state).fit(P).labels_
-        counts = np.bincount(labels, minlength=k)
-        if np.any(counts == 0):
-            return None
-        centers = np.zeros((k, F.shape[1]))
-        np.add.at(centers, labels, F)
-        centers /= counts[:, None]
-        return KMeans(n_clusters=k, init=centers, n_init=1, max_iter=self.max_iter).fit(F)
+        centers, counts = cluster_means(F, labels, k)
+        return None if np.any(counts == 0) else lloyd_from(F, centers, max_iter=self.max_iter)
 
     def _embed(self, X: np.ndarray) -> np.ndarray:
         return (X - self.mean_) @ self.transform_
@@ -219,17 +186,10 @@ SPECS = (
         name="Discriminative k-means",
         factory=DiscriminativeKMeans,
         params=(
-            Param(
-                "lam",
-                "float",
-                1.0,
+            lam_param(
                 "Ridge term of the LDA inside Dis-KM, in units of the mean scatter eigenvalue. "
-                "Small: k-means on whitened data "
-                "(every direction counts equally); large: plain k-means.",
-                low=1e-4,
-                high=1e4,
-                log=True,
-                label="λ (regulariser)",
+                "Small: k-means on whitened data (every direction counts equally); large: "
+                "plain k-means."
             ),
         ),
         summary="Kernel k-means with the regularised-LDA kernel I - (I + XX'/λ)^-1 "

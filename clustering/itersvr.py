@@ -8,20 +8,16 @@ from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVR
 
-from ._base import LinearTwoClusterMixin, initial_labels
+from ._base import BaseClusterer, LinearTwoClusterMixin, initial_labels
 from ._compat import (
     Interval,
     StrOptions,
-    _fit_context,
     check_random_state,
-    validate_data,
 )
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
 
 KERNELS = ("linear", "rbf")
 INITS = ("kmeans", "random")
@@ -50,7 +46,7 @@ def balanced_threshold(f: np.ndarray, balance: float) -> float:
     return float((desc[target - 1] + desc[target]) / 2.0)
 
 
-class IterSVR(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
+class IterSVR(LinearTwoClusterMixin, BaseClusterer):
     """Maximum margin clustering by iterated support vector regression (IterSVR).
 
     Starting from k-means labels ``y in {-1, +1}^n``, alternate
@@ -180,23 +176,7 @@ class IterSVR(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
     def _decision_values(self, X: np.ndarray) -> np.ndarray:
         return self.svr_.predict(X) - self.threshold_
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X`` into two groups.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least 2 samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : IterSVR
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X, self)
+    def _fit(self, X):
         random_state = check_random_state(self.random_state)
         labels = initial_labels(X, self.init, n_init=self.n_init, random_state=random_state)
         self.init_labels_ = labels.copy()
@@ -230,7 +210,6 @@ class IterSVR(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
         self.n_iter_ = len(history)
         self.history_ = np.asarray(history, dtype=float)
         self.converged_ = converged
-        return self
 
 
 _C = Param(

@@ -5,22 +5,22 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.utils.metaestimators import available_if
 
-from ._compat import (
-    Interval,
-    _fit_context,
-    check_is_fitted,
-    check_random_state,
-    validate_data,
-)
+from ._base import BaseClusterer, LinearTwoClusterMixin
+from ._compat import Interval, check_random_state
 from ._spec import AlgorithmSpec, Param
 from ._threads import small_data_threads
-from ._validation import check_clusterable
 
-__all__ = ["CentroidClusterMixin", "KMeansBaseline", "centroid_hyperplane", "nearest_centroid"]
+__all__ = [
+    "CentroidClusterMixin",
+    "KMeansBaseline",
+    "centroid_hyperplane",
+    "cluster_means",
+    "lloyd_from",
+    "nearest_centroid",
+]
 
 
 def nearest_centroid(F: np.ndarray, centers: np.ndarray) -> np.ndarray:
@@ -34,6 +34,26 @@ def nearest_centroid(F: np.ndarray, centers: np.ndarray) -> np.ndarray:
         + np.einsum("ij,ij->i", centers, centers)[None, :]
     )
     return np.argmin(d2, axis=1).astype(np.intp)
+
+
+def cluster_means(F: np.ndarray, labels: np.ndarray, n_clusters: int):
+    """The mean of each cluster's rows of ``F`` (a zero row for an empty cluster) and the
+    cluster sizes.
+
+    Returns
+    -------
+    means : ndarray of shape (n_clusters, n_features)
+    counts : ndarray of shape (n_clusters,)
+    """
+    counts = np.bincount(labels, minlength=n_clusters)
+    sums = np.zeros((n_clusters, F.shape[1]))
+    np.add.at(sums, labels, F)
+    return sums / np.maximum(counts, 1)[:, None], counts
+
+
+def lloyd_from(F: np.ndarray, centers: np.ndarray, *, max_iter: int = 300) -> KMeans:
+    """Lloyd's algorithm on ``F`` from the given ``centers`` (one run, nothing random)."""
+    return KMeans(n_clusters=centers.shape[0], init=centers, n_init=1, max_iter=max_iter).fit(F)
 
 
 def centroid_hyperplane(
@@ -60,13 +80,21 @@ def _has_two_clusters(estimator) -> bool:
     return estimator.n_clusters == 2
 
 
-class CentroidClusterMixin:
+class CentroidClusterMixin(LinearTwoClusterMixin):
     """Nearest-centroid ``predict`` and, for two clusters, the equivalent hyperplane
     ``decision_function`` of a k-means-type method.
 
     Subclasses set ``cluster_centers_`` (in the space of :meth:`_embed`) and, for
-    ``n_clusters=2``, ``w_`` and ``b_`` from :func:`centroid_hyperplane`.
+    ``n_clusters=2``, ``w_`` and ``b_`` from :func:`centroid_hyperplane`; their
+    ``_parameter_constraints`` extend the ones of the parameters all of them share.
     """
+
+    _parameter_constraints: dict = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
 
     def _embed(self, X: np.ndarray) -> np.ndarray:
         """The space the centroids live in (the data itself for plain k-means)."""
@@ -74,43 +102,14 @@ class CentroidClusterMixin:
 
     def _assign(self, X: np.ndarray) -> np.ndarray:
         if self.n_clusters == 2 and np.any(self.w_):
-            return (X @ self.w_ - self.b_ >= 0).astype(np.intp)
+            return super()._assign(X)  # the hyperplane: the same rule, exactly
         return nearest_centroid(self._embed(X), self.cluster_centers_)
 
-    def predict(self, X):
-        """Cluster of new samples: the nearest centroid.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self._assign(X)
-
-    @available_if(_has_two_clusters)
-    def decision_function(self, X):
-        """Signed value ``X @ w_ - b_`` (only for ``n_clusters=2``); cluster 1 where
-        ``>= 0``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.w_ - self.b_
+    # The hyperplane's, offered only for two clusters.
+    decision_function = available_if(_has_two_clusters)(LinearTwoClusterMixin.decision_function)
 
 
-class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
+class KMeansBaseline(CentroidClusterMixin, BaseClusterer):
     """k-means: the partition minimising the within-cluster sum of squared distances.
 
     A thin wrapper of :class:`sklearn.cluster.KMeans` (Lloyd's algorithm from ``n_init``
@@ -174,11 +173,8 @@ class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        **CentroidClusterMixin._parameter_constraints,
         "tol": [Interval(Real, 0, None, closed="left")],
-        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -196,23 +192,7 @@ class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         self.tol = tol
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least ``n_clusters`` samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : KMeansBaseline
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X, self)
+    def _fit(self, X):
         random_state = check_random_state(self.random_state)
         km = KMeans(
             n_clusters=self.n_clusters,
@@ -232,7 +212,6 @@ class KMeansBaseline(CentroidClusterMixin, ClusterMixin, BaseEstimator):
             )
         # One rule for training and new data, so that labels_ == predict(X) exactly.
         self.labels_ = self._assign(X)
-        return self
 
 
 _N_INIT = Param(

@@ -4,24 +4,25 @@ ICML 2007)."""
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 
-from ._compat import (
-    Interval,
-    _fit_context,
-    check_random_state,
-    validate_data,
-)
-from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
+from ._base import BaseClusterer
+from ._compat import Interval, check_random_state
+from ._lam import lam_param
+from ._spec import AlgorithmSpec
 from .exceptions import DegenerateDataError
-from .kmeans import CentroidClusterMixin, centroid_hyperplane, nearest_centroid
+from .kmeans import (
+    CentroidClusterMixin,
+    centroid_hyperplane,
+    cluster_means,
+    lloyd_from,
+    nearest_centroid,
+)
 
 __all__ = ["LDAKMeans", "scatter_matrices"]
 
@@ -37,17 +38,14 @@ def scatter_matrices(Xc: np.ndarray, labels: np.ndarray, n_clusters: int):
         Cluster means (zero rows for empty clusters).
     """
     n = Xc.shape[0]
-    counts = np.bincount(labels, minlength=n_clusters).astype(float)
-    sums = np.zeros((n_clusters, Xc.shape[1]))
-    np.add.at(sums, labels, Xc)
-    means = sums / np.maximum(counts, 1.0)[:, None]
+    means, counts = cluster_means(Xc, labels, n_clusters)
     S_b = (means * (counts / n)[:, None]).T @ means
     R = Xc - means[labels]
     S_w = R.T @ R / n
     return S_w, S_b, means
 
 
-class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
+class LDAKMeans(CentroidClusterMixin, BaseClusterer):
     """LDA-k-means: alternate the LDA subspace of the current clusters and k-means in it.
 
     Starting from k-means labels, each iteration (1) fits the ``n_clusters - 1``
@@ -123,11 +121,8 @@ class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        **CentroidClusterMixin._parameter_constraints,
         "lam": [Interval(Real, 0, None, closed="neither")],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -156,23 +151,7 @@ class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
         # W'S_reg W = I, so J = trace(W'S_b W) = sum of the eigenvalues.
         return W, float(np.sum(gamma))
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least ``n_clusters`` samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : LDAKMeans
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X, self)
+    def _fit(self, X):
         random_state = check_random_state(self.random_state)
         k = self.n_clusters
         self.mean_ = X.mean(axis=0)
@@ -183,7 +162,7 @@ class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
             self.history_ = np.zeros(0)
             self.n_iter_, self.converged_, self.objective_ = 0, True, 0.0
             self.labels_ = np.zeros(X.shape[0], dtype=np.intp)
-            return self
+            return
         labels = (
             KMeans(n_clusters=k, n_init=self.n_init, random_state=random_state)
             .fit(X)
@@ -200,10 +179,9 @@ class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
             W, J = self._lda(Xc, labels)  # step 1: LDA subspace of the current clusters
             history.append(J)
             Y = Xc @ W
-            _, _, centers = scatter_matrices(Y, labels, k)
+            centers, _ = cluster_means(Y, labels, k)
             # Step 2: k-means in the subspace, started from the current cluster means.
-            km = KMeans(n_clusters=k, init=centers, n_init=1, random_state=random_state)
-            km.fit(Y)
+            km = lloyd_from(Y, centers)
             new = nearest_centroid(Y, km.cluster_centers_)
             if np.unique(new).shape[0] < k:
                 break  # a cluster emptied; keep the last labels and their means
@@ -229,7 +207,6 @@ class LDAKMeans(CentroidClusterMixin, ClusterMixin, BaseEstimator):
             self.w_, self.b_ = centroid_hyperplane(W, self.mean_, centers)
         self.labels_ = self._assign(X)
         _, self.objective_ = self._lda(Xc, self.labels_)
-        return self
 
     def _embed(self, X: np.ndarray) -> np.ndarray:
         return (X - self.mean_) @ self.components_
@@ -241,16 +218,9 @@ SPECS = (
         name="LDA-k-means",
         factory=LDAKMeans,
         params=(
-            Param(
-                "lam",
-                "float",
-                1.0,
+            lam_param(
                 "Ridge term added to the within-cluster covariance in the LDA step. Small: "
-                "trust the cluster shapes; large: LDA turns into the difference of means.",
-                low=1e-4,
-                high=1e4,
-                log=True,
-                label="λ (regulariser)",
+                "trust the cluster shapes; large: LDA turns into the difference of means."
             ),
         ),
         summary="Alternates the LDA subspace of the clusters and k-means inside it "

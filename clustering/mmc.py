@@ -4,7 +4,6 @@ concave-convex procedure (CCCP)."""
 
 from __future__ import annotations
 
-import time
 import warnings
 from dataclasses import dataclass
 from functools import partial
@@ -12,23 +11,19 @@ from numbers import Integral, Real
 
 import cvxpy as cp
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _cvx
-from ._base import LinearTwoClusterMixin
+from ._base import BaseClusterer, LinearTwoClusterMixin
 from ._compat import (
     Interval,
     StrOptions,
-    _fit_context,
     check_random_state,
-    validate_data,
 )
 from ._mmc_losses import LOSSES, loss_from_table, most_violated_constraint
 from ._mmc_qp import solve_plane_qp
 from ._mmc_starts import INITS, _initial_hyperplane, _largest_variance, _start_labels
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
 from .exceptions import SolverFailedError
 
 
@@ -229,7 +224,7 @@ def solve_mmc(
     )
 
 
-class MMCMultivariate(LinearTwoClusterMixin, ClusterMixin, BaseEstimator):
+class MMCMultivariate(LinearTwoClusterMixin, BaseClusterer):
     """Maximum margin clustering that optimises a clustering measure (NMI, Rand index or
     F-measure) instead of the classification error.
 
@@ -405,29 +400,13 @@ shape (n_samples,), default="kmeans"
         self.solver = solver
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X`` into two groups.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least 2 samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : MMCMultivariate
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+    def _fit(self, X):
         if self.loss == "f" and X.shape[0] < 3:
             raise ValueError(
                 "The F-measure loss needs at least 3 samples: with 2 there is a single pair, "
                 "and the pairwise F-measure scores one cluster as well as two. Use more "
                 "samples or another loss."
             )
-        check_clusterable(X, self)
         random_state = check_random_state(self.random_state)
         n = X.shape[0]
         mean = X.mean(axis=0)
@@ -480,7 +459,6 @@ shape (n_samples,), default="kmeans"
         self.n_qp_ = sum(r[3].n_qp for r in results)
         self.history_ = np.asarray(result.history, dtype=float) * (L**2 / (n**2 * self.scale_))
         self.converged_ = result.status == "converged"
-        return self
 
 
 _LOSS_NAMES = {"nmi": "NMI", "rand": "Rand index", "f": "F-measure", "error": "error rate"}
@@ -546,52 +524,3 @@ SPECS = tuple(
     )
     for loss in ("nmi", "rand", "f", "error")
 )
-
-
-def grid_search_mmc(
-    X,
-    y,
-    *,
-    loss: str = "nmi",
-    beta: float = 1.5,
-    Cs=(0.1, 0.2, 0.5, 1.0, 2.0),
-    ls=(0.0, 0.01),
-    n_runs: int = 3,
-    random_state: int = 0,
-    **params,
-) -> dict:
-    """The MMC paper's protocol for its Tables III-V: for every ``(C, l)`` on the grid, fit
-    ``MMCMultivariate(loss)`` from ``n_runs`` k-means starts (seeds ``random_state + r``),
-    average the NMI, Rand index and F-beta against the true labels, and keep the grid point
-    with the best average of the measure the loss targets (NMI for ``"nmi"`` and
-    ``"error"``, Rand for ``"rand"``, F for ``"f"``).
-
-    Returns
-    -------
-    dict
-        ``{"loss", "C", "l", "nmi", "rand", "f", "seconds", "grid"}``: the chosen parameters,
-        the mean measures there, the mean fit time, and one row per grid point (same keys).
-    """
-    from . import metrics
-
-    target = {"nmi": "nmi", "error": "nmi", "rand": "rand", "f": "f"}[loss]
-    rows = []
-    for C in Cs:
-        for l in ls:
-            scores = {"nmi": [], "rand": [], "f": [], "seconds": []}
-            for r in range(n_runs):
-                start = time.perf_counter()
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", ConvergenceWarning)
-                    labels = MMCMultivariate(
-                        loss, beta=beta, C=C, l=l, n_init=1, random_state=random_state + r, **params
-                    ).fit_predict(X)
-                scores["seconds"].append(time.perf_counter() - start)
-                scores["nmi"].append(metrics.nmi(y, labels))
-                scores["rand"].append(metrics.rand_index(y, labels))
-                scores["f"].append(metrics.f_measure(y, labels, beta=beta))
-            rows.append(
-                {"loss": loss, "C": C, "l": l, **{k: float(np.mean(v)) for k, v in scores.items()}}
-            )
-    best = max(rows, key=lambda row: row[target])
-    return {**best, "grid": rows}

@@ -13,11 +13,11 @@ from numbers import Integral, Real
 
 import cvxpy as cp
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.exceptions import ConvergenceWarning
 
 from . import _cvx
-from ._compat import Interval, StrOptions, _fit_context, validate_data
+from ._base import BaseClusterer
+from ._compat import Interval, StrOptions
 from ._mvc_graph import (  # noqa: F401  (re-exported: clustering.mvc keeps its public names)
     AFFINITIES,
     KERNELS,
@@ -30,8 +30,6 @@ from ._mvc_graph import (  # noqa: F401  (re-exported: clustering.mvc keeps its 
     rbf_kernel_matrix,
 )
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
-from .exceptions import DegenerateDataError
 from .mvc_hard import HardLabelMVC, build_hard_label_sdp  # noqa: F401
 
 SOLVERS = ("kkt", "CLARABEL", "SCS", "OSQP")
@@ -204,7 +202,7 @@ def solve_soft_label_mvc(
     return SQPResult(h=h, eta=eta, history=tuple(history), n_iter=n_iter, status=status)
 
 
-class SoftLabelMVC(ClusterMixin, BaseEstimator):
+class SoftLabelMVC(BaseClusterer):
     """Soft-label maximum volume clustering (SL-MVC): the two-cluster split whose soft
     response vector lies in the largest-volume part of the ellipsoid ``h'Qh <= 1``.
 
@@ -309,6 +307,8 @@ class SoftLabelMVC(ClusterMixin, BaseEstimator):
         "solver": [StrOptions(set(SOLVERS))],
     }
 
+    _min_samples = 3
+
     def __init__(
         self,
         gamma: float = 0.01,
@@ -342,25 +342,7 @@ class SoftLabelMVC(ClusterMixin, BaseEstimator):
         W = affinity_matrix(X, self.affinity, self.n_neighbors, self.sigma2)
         return graph_laplacian(W, self.normalized)
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X`` into two groups.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least 3 samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : SoftLabelMVC
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
-        check_clusterable(X, self)
-        if np.ptp(X, axis=0).max() == 0:
-            raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
+    def _fit(self, X):
         Q = self._build_Q(X)
         result = solve_soft_label_mvc(
             Q, gamma=self.gamma, b=self.b, tol=self.tol, max_iter=self.max_iter, solver=self.solver
@@ -379,7 +361,6 @@ class SoftLabelMVC(ClusterMixin, BaseEstimator):
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status == "converged"
-        return self
 
 
 # ------------------------------------------------------------------------------- specs

@@ -7,16 +7,15 @@ from numbers import Integral, Real
 
 import cvxpy as cp
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin
 
 from . import _cvx
-from ._compat import Interval, StrOptions, _fit_context, validate_data
+from ._base import BaseClusterer
+from ._compat import Interval, StrOptions
 from ._mvc_graph import (
     KERNELS,
     rbf_kernel_matrix,
 )
-from ._validation import check_clusterable
-from .exceptions import DegenerateDataError, ProblemTooLargeError
+from .exceptions import ProblemTooLargeError
 
 # ------------------------------------------------------------------------------- HL-MVC
 
@@ -52,7 +51,7 @@ def build_hard_label_sdp(Q: np.ndarray, gamma: float, C: float, balance: float =
     return cp.Problem(cp.Minimize(t), constraints), M
 
 
-class HardLabelMVC(ClusterMixin, BaseEstimator):
+class HardLabelMVC(BaseClusterer):
     """Hard-label maximum volume clustering (HL-MVC): the SDP relaxation (10) of the MVC
     problem with labels ``y`` and confidences ``alpha`` (eq. 8), rounded by the leading
     eigenvector of the relaxed label matrix ``M ~ y y'``.
@@ -156,23 +155,7 @@ class HardLabelMVC(ClusterMixin, BaseEstimator):
         self.solver = solver
         self.solver_options = solver_options
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X`` into two groups.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least 2 and at most ``max_samples`` samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : HardLabelMVC
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_clusterable(X, self)
+    def _fit(self, X):
         n = X.shape[0]
         if n > self.max_samples:
             raise ProblemTooLargeError(
@@ -181,8 +164,6 @@ class HardLabelMVC(ClusterMixin, BaseEstimator):
                 f"{(n / self.max_samples) ** 6.5:.0f}-fold beyond the limit. Raise max_samples "
                 "if you can wait, or use SoftLabelMVC (O(n^3))."
             )
-        if np.ptp(X, axis=0).max() == 0:
-            raise DegenerateDataError("All samples are identical, so there is nothing to separate.")
         Q = rbf_kernel_matrix(X, self.sigma2) if self.kernel == "rbf" else X @ X.T
         problem, M = build_hard_label_sdp(Q, self.gamma, self.C, self.balance)
         value = _cvx.solve(
@@ -205,4 +186,3 @@ class HardLabelMVC(ClusterMixin, BaseEstimator):
         self.objective_ = value
         self.rank_one_gap_ = float(max(0.0, 1.0 - evals[-1] / n))
         self.labels_ = labels
-        return self

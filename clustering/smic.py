@@ -56,16 +56,14 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg, sparse
-from scipy.sparse.linalg import LinearOperator, eigsh
-from sklearn.base import BaseEstimator, ClusterMixin
+from scipy.sparse.linalg import LinearOperator
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import NearestNeighbors
 
-from ._compat import Interval, StrOptions, _fit_context, check_random_state, validate_data
-from ._constraints import check_pairs, chunk_cannot_links, must_link_chunks
+from ._compat import Interval, StrOptions, check_random_state
+from ._constraints import ConstrainedClusterer
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
-from .spectral import median_distance
+from .spectral import median_distance, top_eigenvectors
 
 __all__ = ["SMIC", "local_scaling_kernel", "smi_model_value", "smi_score"]
 
@@ -179,7 +177,7 @@ def smi_score(
     return float(h @ theta / 2.0 - 0.5)
 
 
-class SMIC(ClusterMixin, BaseEstimator):
+class SMIC(ConstrainedClusterer):
     """SMI-based clustering: the kernel class-posterior model that maximises the
     squared-loss mutual information between samples and clusters, with optional must-links
     and cannot-links (3SMIC).
@@ -267,6 +265,8 @@ class SMIC(ClusterMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
+    _min_samples = 3
+
     def __init__(
         self,
         n_clusters: int = 2,
@@ -297,16 +297,15 @@ class SMIC(ClusterMixin, BaseEstimator):
 
     def _solve(self, K, U, random_state):
         """Leading eigenpairs of ``K U K`` (``U`` sparse symmetric), decreasing."""
-        n, c = K.shape[0], self.n_clusters
-        if n <= _DENSE_MAX_N or c >= n - 1:
+        n = K.shape[0]
+
+        def dense():
             Kd = K.toarray()
             S = Kd @ (U @ Kd)
-            vals, vecs = linalg.eigh((S + S.T) / 2, subset_by_index=[n - c, n - 1])
-        else:
-            op = LinearOperator((n, n), matvec=lambda v: K @ (U @ (K @ v)), dtype=float)
-            vals, vecs = eigsh(op, k=c, which="LA", v0=random_state.uniform(-1, 1, n))
-        order = np.argsort(vals)[::-1]
-        return vals[order], vecs[:, order]
+            return (S + S.T) / 2
+
+        op = LinearOperator((n, n), matvec=lambda v: K @ (U @ (K @ v)), dtype=float)
+        return top_eigenvectors(op, self.n_clusters, random_state, dense, _DENSE_MAX_N)
 
     def _assign(self, K, phi):
         out = K @ phi
@@ -318,34 +317,12 @@ class SMIC(ClusterMixin, BaseEstimator):
         _, labels = np.unique(np.argmax(post, axis=1), return_inverse=True)
         return labels.astype(np.intp), post, phi * signs
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None, must_link=None, cannot_link=None):
-        """Cluster ``X``, optionally with must-link and cannot-link pairs.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least 3 samples.
-        y : Ignored
-            Not used, present for API consistency.
-        must_link : array-like of shape (n_pairs, 2) or None, default=None
-            Index pairs whose cluster posteriors should agree.
-        cannot_link : array-like of shape (n_pairs, 2) or None, default=None
-            Index pairs whose cluster posteriors should differ.
-
-        Returns
-        -------
-        self : SMIC
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
-        check_clusterable(X, self)
+    def _fit(self, X, constraints):
         random_state = check_random_state(self.random_state)
         n, c = X.shape[0], self.n_clusters
         if c > n:
             raise ValueError(f"n_clusters={c} exceeds the number of samples {n}.")
-        ml = check_pairs(must_link, n, "must_link")
-        cl = check_pairs(cannot_link, n, "cannot_link")
-        chunk_cannot_links(cl, must_link_chunks(ml, n)[0])  # raises on contradictions
+        ml, cl = constraints.must_link, constraints.cannot_link
 
         def adjacency(pairs):
             ij = np.concatenate([pairs, pairs[:, ::-1]])
@@ -384,7 +361,6 @@ class SMIC(ClusterMixin, BaseEstimator):
         self.eigenvalues_ = vals
         self.objective_ = float(vals.sum() - 0.5)
         self.smi_model_ = smi_model_value(K, phi)
-        return self
 
 
 SPECS = (

@@ -8,15 +8,14 @@ import numpy as np
 from scipy import linalg, sparse
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
-from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.cluster import KMeans
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import kneighbors_graph
 
-from ._compat import Interval, StrOptions, _fit_context, check_random_state, validate_data
+from ._base import BaseClusterer
+from ._compat import Interval, StrOptions, check_random_state
 from ._lam import DEFAULT_LAM
 from ._spec import AlgorithmSpec, Param
-from ._validation import check_clusterable
 
 __all__ = ["SpectralBaseline", "median_distance", "njw_embedding", "normalized_affinity"]
 
@@ -47,22 +46,23 @@ def median_distance(X: np.ndarray, random_state, max_points: int = 1000) -> floa
     return med
 
 
-def top_eigenvectors(S, k: int, random_state) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` largest eigenpairs of a symmetric matrix (dense or sparse), eigenvalues in
-    decreasing order; dense LAPACK for small matrices, seeded Lanczos otherwise."""
+def top_eigenvectors(S, k: int, random_state, dense=None, max_dense_n=_DENSE_EIG_MAX_N):
+    """The ``k`` largest eigenpairs of a symmetric ``S`` (a dense or sparse matrix, or a
+    ``LinearOperator`` whose matrix ``dense()`` returns), eigenvalues in decreasing order:
+    dense LAPACK up to ``max_dense_n`` rows (or when ``k >= n - 1``), seeded Lanczos beyond,
+    and dense after all if Lanczos does not converge on at most
+    :data:`_DENSE_FALLBACK_MAX_N` rows."""
     n = S.shape[0]
-    if n <= _DENSE_EIG_MAX_N or k >= n - 1:
-        dense = S.toarray() if sparse.issparse(S) else S
-        vals, vecs = linalg.eigh(dense, subset_by_index=[n - k, n - 1])
-    else:
-        v0 = random_state.uniform(-1, 1, n)
+    vals = None
+    if n > max_dense_n and k < n - 1:
         try:
-            vals, vecs = eigsh(S, k=k, which="LA", v0=v0)
+            vals, vecs = eigsh(S, k=k, which="LA", v0=random_state.uniform(-1, 1, n))
         except ArpackNoConvergence:
             if n > _DENSE_FALLBACK_MAX_N:
                 raise
-            dense = S.toarray() if sparse.issparse(S) else S
-            vals, vecs = linalg.eigh(dense, subset_by_index=[n - k, n - 1])
+    if vals is None:
+        matrix = dense() if dense else S.toarray() if sparse.issparse(S) else S
+        vals, vecs = linalg.eigh(matrix, subset_by_index=[n - k, n - 1])
     order = np.argsort(vals)[::-1]
     return vals[order], vecs[:, order]
 
@@ -92,7 +92,7 @@ def njw_embedding(A, k: int, random_state) -> tuple[np.ndarray, np.ndarray]:
     return U / np.where(norms > 0, norms, 1.0), vals
 
 
-class SpectralBaseline(ClusterMixin, BaseEstimator):
+class SpectralBaseline(BaseClusterer):
     """Normalised spectral clustering of Ng, Jordan & Weiss.
 
     Build an affinity ``A`` (zero diagonal), normalise it to ``L = D^-1/2 A D^-1/2`` with
@@ -189,6 +189,8 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         "random_state": ["random_state"],
     }
 
+    _min_samples = 3
+
     def __init__(
         self,
         n_clusters: int = 2,
@@ -260,23 +262,7 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
             score = -np.inf
         return large, score if np.isfinite(score) else -np.inf
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Cluster ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training data; at least ``n_clusters + 1`` samples.
-        y : Ignored
-            Not used, present for API consistency.
-
-        Returns
-        -------
-        self : SpectralBaseline
-        """
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=3)
-        check_clusterable(X, self)
+    def _fit(self, X):
         if X.shape[0] <= self.n_clusters:
             raise ValueError(
                 f"Spectral clustering needs more samples than n_clusters={self.n_clusters}; "
@@ -319,7 +305,6 @@ class SpectralBaseline(ClusterMixin, BaseEstimator):
         self.eigenvalues_ = result["eigenvalues"]
         self.labels_ = result["labels"]
         self.n_iter_ = result["n_iter"]
-        return self
 
 
 SPECS = (

@@ -8,6 +8,7 @@ accepts exactly what the lab offers.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Mapping
@@ -184,7 +185,9 @@ def _check(param: Param, value: Any) -> Any:
 
 
 def validated(key: str) -> Callable[[_F], _F]:
-    """Check a generator's arguments against ``PARAMS[key]`` before it runs.
+    """Check a generator's arguments against ``PARAMS[key]`` before it runs, and end the
+    description of the data set it returns with them (``Parameters: n_samples=400, ...``), so
+    the text says how to draw the same points again.
 
     Each argument is converted to its parameter's kind (``300.0`` -> ``300`` for an integer)
     or refused with a :class:`~datasets.DatasetError` naming the parameter and its range.
@@ -205,7 +208,9 @@ def validated(key: str) -> Callable[[_F], _F]:
                 raise DatasetError(f"{key}: {err}.") from None
             bound.apply_defaults()
             checked = {name: _check(params[name], v) for name, v in bound.arguments.items()}
-            return function(**checked)
+            data = function(**checked)
+            text = ", ".join(f"{name}={value!r}" for name, value in checked.items())
+            return dataclasses.replace(data, description=f"{data.description} Parameters: {text}.")
 
         return wrapper  # type: ignore[return-value]
 

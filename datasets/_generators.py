@@ -29,8 +29,28 @@ def _shuffle(rng: np.random.Generator, X: np.ndarray, y: np.ndarray):
     return X[order], y[order]
 
 
-def _params_text(**params: Any) -> str:
-    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+def _halves(n: int) -> np.ndarray:
+    """Labels of ``n`` points split evenly into classes 0 and 1 (1 takes the odd one)."""
+    return np.repeat([0, 1], [n // 2, n - n // 2])
+
+
+def _sklearn_seed(random_state: Any) -> int:
+    """A seed for scikit-learn's generators, drawn from ``random_state``."""
+    return int(_rng(random_state).integers(2**31 - 1))
+
+
+def _dataset(name, X, y, features, classes, description: str) -> Dataset:
+    """Generator ``name``'s data set (:func:`~datasets._generator_params.validated` appends
+    the parameters to the description)."""
+    return Dataset(
+        X=X,
+        y=y,
+        feature_names=tuple(features),
+        class_names=classes,
+        name=name,
+        description=description,
+        source=_SOURCE,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -116,29 +136,15 @@ def two_gaussians(
             for k in (0, 1)
         ]
     )
-    y = np.repeat([0, 1], sizes)
-    X, y = _shuffle(rng, X, y)
-    params = _params_text(
-        n_samples=n,
-        n_features=d,
-        separation=sep,
-        covariance=covariance,
-        imbalance=frac,
-        elongation=stretch,
-        random_state=random_state,
-    )
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=tuple(f"x{j}" for j in range(1, d + 1)),
-        class_names=("A", "B"),
-        name="two_gaussians",
-        description=(
-            f"Two Gaussian clusters ({covariance} covariance) whose means are {sep:g} apart in "
-            f"Mahalanobis distance: {sizes[0]} points in A, {sizes[1]} in B, {d} features. "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
+    X, y = _shuffle(rng, X, np.repeat([0, 1], sizes))
+    return _dataset(
+        "two_gaussians",
+        X,
+        y,
+        (f"x{j}" for j in range(1, d + 1)),
+        ("A", "B"),
+        f"Two Gaussian clusters ({covariance} covariance) whose means are {sep:g} apart in "
+        f"Mahalanobis distance: {sizes[0]} points in A, {sizes[1]} in B, {d} features.",
     )
 
 
@@ -189,7 +195,7 @@ def diffrac_bumps(
     n, p, scale = n_samples, n_noise_dims, noise_scale
     rng = _rng(random_state)
 
-    y = np.repeat([0, 1], [n // 2, n - n // 2])
+    y = _halves(n)
     sign = np.where(y == 1, 1.0, -1.0)
     x1 = sign + 0.25 * rng.standard_normal(n)
     wrong = np.sign(x1) != sign
@@ -201,20 +207,14 @@ def diffrac_bumps(
     noise_sd = scale * np.sqrt(bumps.var(axis=0).mean())
     noise = noise_sd * rng.standard_normal((n, p))
     X, y = _shuffle(rng, np.hstack([bumps, noise]), y)
-    params = _params_text(n_samples=n, n_noise_dims=p, noise_scale=scale, random_state=random_state)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("x1", "x2", *(f"noise{j}" for j in range(1, p + 1))),
-        class_names=("A", "B"),
-        name="diffrac_bumps",
-        description=(
-            "Two linearly separable bumps in (x1, x2) plus "
-            f"{p} independent Gaussian noise dimensions with standard deviation {noise_sd:.3g} "
-            "(DIFFRAC paper, Fig. 1). "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
+    return _dataset(
+        "diffrac_bumps",
+        X,
+        y,
+        ("x1", "x2", *(f"noise{j}" for j in range(1, p + 1))),
+        ("A", "B"),
+        f"Two linearly separable bumps in (x1, x2) plus {p} independent Gaussian noise "
+        f"dimensions with standard deviation {noise_sd:.3g} (DIFFRAC paper, Fig. 1).",
     )
 
 
@@ -234,20 +234,15 @@ def moons(n_samples: int = 200, noise: float = 0.1, random_state: int | None = 0
     from sklearn.datasets import make_moons
 
     n, sd = n_samples, noise
-    seed = int(_rng(random_state).integers(2**31 - 1))
-    X, y = make_moons(n_samples=n, noise=sd, shuffle=True, random_state=seed)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("x1", "x2"),
-        class_names=("upper moon", "lower moon"),
-        name="moons",
-        description=(
-            "Two interleaving half circles (scikit-learn make_moons) with Gaussian noise; "
-            "not linearly separable. "
-            f"Parameters: {_params_text(n_samples=n, noise=sd, random_state=random_state)}."
-        ),
-        source=_SOURCE,
+    X, y = make_moons(n_samples=n, noise=sd, shuffle=True, random_state=_sklearn_seed(random_state))
+    return _dataset(
+        "moons",
+        X,
+        y,
+        ("x1", "x2"),
+        ("upper moon", "lower moon"),
+        "Two interleaving half circles (scikit-learn make_moons) with Gaussian noise; "
+        "not linearly separable.",
     )
 
 
@@ -269,20 +264,15 @@ def circles(
     from sklearn.datasets import make_circles
 
     n, sd, ratio = n_samples, noise, factor
-    seed = int(_rng(random_state).integers(2**31 - 1))
+    seed = _sklearn_seed(random_state)
     X, y = make_circles(n_samples=n, noise=sd, factor=ratio, shuffle=True, random_state=seed)
-    params = _params_text(n_samples=n, noise=sd, factor=ratio, random_state=random_state)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("x1", "x2"),
-        class_names=("outer circle", "inner circle"),
-        name="circles",
-        description=(
-            "Two concentric circles (scikit-learn make_circles); no line separates them. "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
+    return _dataset(
+        "circles",
+        X,
+        y,
+        ("x1", "x2"),
+        ("outer circle", "inner circle"),
+        "Two concentric circles (scikit-learn make_circles); no line separates them.",
     )
 
 
@@ -330,22 +320,17 @@ def afs_trap(
     """
     n, s, sep = n_samples, scale, separation
     rng = _rng(random_state)
-    y = np.repeat([0, 1], [n // 2, n - n // 2])
+    y = _halves(n)
     signal = np.where(y == 1, sep / 2.0, -sep / 2.0) + rng.standard_normal(n)
     noise = s * rng.standard_normal(n)
     X, y = _shuffle(rng, np.column_stack([signal, noise]), y)
-    params = _params_text(n_samples=n, scale=s, separation=sep, random_state=random_state)
-    return Dataset(
-        X=X,
-        y=y,
-        feature_names=("signal", "noise"),
-        class_names=("A", "B"),
-        name="afs_trap",
-        description=(
-            f"Two unit-variance clusters {sep:g} apart along 'signal', plus an uninformative "
-            f"'noise' feature with standard deviation {s:g}. A scale-sensitive method such as "
-            "k-means splits along 'noise'; a scale-invariant one such as MSPC along 'signal'. "
-            f"Parameters: {params}."
-        ),
-        source=_SOURCE,
+    return _dataset(
+        "afs_trap",
+        X,
+        y,
+        ("signal", "noise"),
+        ("A", "B"),
+        f"Two unit-variance clusters {sep:g} apart along 'signal', plus an uninformative "
+        f"'noise' feature with standard deviation {s:g}. A scale-sensitive method such as "
+        "k-means splits along 'noise'; a scale-invariant one such as MSPC along 'signal'.",
     )

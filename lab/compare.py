@@ -6,7 +6,7 @@ feature is measured in units ten times smaller, two Gaussians, two moons, a bund
 :func:`compare_grid` fits every (row, method) cell, in parallel with joblib, and returns one
 :class:`CompareCell` per cell with its labels, accuracy, MSP and time. A cell whose predicted
 cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit, or would take the
-grid past it with the cells before it (:func:`clustering._cost.within_budget`), is not
+grid past it with the cells before it (:func:`lab.budget.within_budget`), is not
 started; it carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
 
 No Streamlit here; the app caches :func:`compare_grid` in :mod:`ui.compare`.
@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from clustering._cost import AUTO_RUN_SECONDS, predict_cost, within_budget
+from clustering._cost import predict_cost
+from lab.budget import AUTO_RUN_SECONDS, auto_run, within_budget
 from lab.evaluation import fit_and_evaluate
 from lab.projections import pca_view
 
@@ -176,7 +177,7 @@ def compare_grid(
     Returns
     -------
     list of list of CompareCell
-        A cell predicted above :data:`clustering._cost.AUTO_RUN_SECONDS` (or the memory
+        A cell predicted above :data:`lab.budget.AUTO_RUN_SECONDS` (or the memory
         limit) is ``"skipped"`` and never started.
 
     Examples
@@ -205,7 +206,7 @@ def compare_grid(
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=message)
                 continue
             cost = predict_cost(key, n, d, params.get(key))
-            if not cost.auto_run:
+            if not auto_run(cost):
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=cost.describe())
             else:
                 jobs.append((i, j))

@@ -67,6 +67,115 @@ if choice.kind == "upload":
     _seed("data.missing", choice.param_dict.get("missing", "drop"))
 _seed("data.normalize", choice.normalize)
 
+
+def _upload_section(choice):
+    """The uploader, the label column and missing-value choices of an upload; the choice
+    it makes (``None`` until the file can be used). A function, so that no page variable
+    keeps the file's bytes once the run is over (the server store holds them, see
+    ui.uploads)."""
+    file = st.file_uploader(
+        "CSV file",
+        type=["csv", "txt", "tsv"],
+        key="data.upload",
+        help="A table with a header row and one row per sample. Numeric columns become "
+        "features; a column called label, class, y or target (or the one you pick below) "
+        "holds the classes, if you have them. Missing values: see below.",
+    )
+    # A new file (the uploader's id) is checked, hashed and stored once, not on every rerun.
+    if file is not None and state.get_upload_file_id() != file.file_id:
+        state.set_upload(file.name, file.getvalue(), file_id=file.file_id)
+    refusal = state.get_upload_refusal()
+    if refusal:  # the reader's limits and checks, before any parsing: its message
+        alerts.error_box(refusal, title=f"The file '{state.get_upload_name()}' cannot be used")
+        st.caption("The file was not kept. Fix it as the message says and upload it again.")
+        return None
+    upload = state.get_upload()
+    if upload is None:
+        if state.get_upload_name():
+            st.info(
+                f"The file '{plain(state.get_upload_name())}' is no longer on the server "
+                "(uploads are kept only while a browser uses them). Upload it again to use it."
+            )
+        else:
+            st.info("Upload a file to use it; the lab keeps the current data until then.")
+        return None
+    if file is None:
+        st.caption(
+            f"Using **{plain(upload['name'])}**, uploaded earlier in this browser session "
+            "(kept across a reload). Upload another file to replace it."
+        )
+    # Columns and label guess read with read_csv's limits and decoding.
+    preview, refused = uploads.preview(upload["digest"], upload["content"])
+    header = list(preview.columns) if preview is not None else []
+    guess = preview.label_guess if preview is not None else None
+    guessed = guess.column if guess is not None and guess.column in header else NONE
+    label_options = [NONE, *header]
+    # A new file starts from the guess; coming back keeps the user's own choice.
+    file_key = f"{upload['name']}:{upload['digest']}"
+    if state.widget_value("data.label_file") != file_key:
+        state.set_widget("data.label_file", file_key)
+        if choice.kind != "upload" or choice.name != upload["name"]:
+            state.set_widget("data.label_column", guessed)
+    _seed("data.label_column", guessed)
+    if state.widget_value("data.label_column") not in label_options:
+        state.set_widget("data.label_column", guessed)
+    label_column = st.selectbox(
+        "Label column",
+        label_options,
+        key="data.label_column",
+        format_func=_label_option,
+        help="Which column holds the true classes. They are used only to score the "
+        "clusterings (accuracy, NMI, ...), never to find them.",
+    )
+    if guess is not None:
+        if label_column == guess.column:
+            st.info(plain(guess.note), icon=":material/label:")
+        elif guess.column is None:
+            st.caption(plain(guess.note))
+        others = [c for c in (*guess.candidates, NONE) if c != label_column][:4]
+        if others:
+            st.caption("Use another label column with one click:")
+            for col, option in zip(st.columns(len(others)), others, strict=True):
+                col.button(
+                    "no label" if option == NONE else plain(option),
+                    key=f"data.label_pick.{option}",
+                    on_click=state.set_widget,
+                    args=("data.label_column", option),
+                    width="stretch",
+                )
+    _seed("data.missing", "drop")
+    missing = st.radio(
+        "Missing values",
+        ["drop", "mean"],
+        key="data.missing",
+        horizontal=True,
+        format_func={"drop": "drop those rows", "mean": "fill with column mean"}.get,
+        help="Empty cells, NA or '?' in a feature: remove the row, or replace the "
+        "value by the mean of its column.",
+    )
+    candidate = state.DataChoice.make(
+        "upload",
+        upload["name"],
+        {"label_column": label_column, "missing": missing},
+        True,
+    )
+    message = refused
+    if not message:
+        try:
+            cache.load_choice(candidate, upload)
+        except datasets.DatasetError as err:
+            message = str(err)  # the message only: the error's frames hold the bytes
+    if message:
+        state.forget_refused_upload()
+        alerts.error_box(message, title=f"The file '{upload['name']}' cannot be used")
+    st.caption(state.upload_link_note(upload_kind=True))
+    return None if message else candidate
+
+
+def _label_option(column: str) -> str:
+    return "none — the data are unlabelled" if column == NONE else column
+
+
 left, right = st.columns([1, 2], gap="large")
 
 with left:
@@ -80,7 +189,6 @@ with left:
         "Upload your own table as CSV, or generate data whose structure you control.",
     )
     new_choice = None
-    upload_error = None
     if source == "bundled":
         tasks = datasets.list_datasets("tasks")
         _seed("data.task", datasets.DEFAULT_DATASET)
@@ -128,95 +236,7 @@ with left:
         )
         new_choice = state.DataChoice.make("bundled", name, None, True)
     elif source == "upload":
-        file = st.file_uploader(
-            "CSV file",
-            type=["csv", "txt", "tsv"],
-            key="data.upload",
-            help="A table with a header row and one row per sample. Numeric columns become "
-            "features; a column called label, class, y or target (or the one you pick below) "
-            "holds the classes, if you have them. Missing values: see below.",
-        )
-        if file is not None:
-            known = state.get_upload()
-            # A new file (the uploader's id) is copied and hashed once, not on every rerun.
-            if known is None or known.get("file_id") != file.file_id:
-                state.set_upload(file.name, file.getvalue(), file_id=file.file_id)
-        upload = state.get_upload()
-        if upload is None:
-            st.info("Upload a file to use it; the lab keeps the current data until then.")
-        else:
-            if file is None:
-                st.caption(
-                    f"Using **{plain(upload['name'])}**, uploaded earlier in this browser session "
-                    "(kept across a reload). Upload another file to replace it."
-                )
-            # Columns and label guess read with read_csv's limits and decoding; a refused
-            # file has none, and read_csv below explains the problem.
-            preview, refused = uploads.preview(cache.upload_digest(upload), upload["content"])
-            header = list(preview.columns) if preview is not None else []
-            guess = preview.label_guess if preview is not None else None
-            guessed = guess.column if guess is not None and guess.column in header else NONE
-            label_options = [NONE, *header]
-            # A new file starts from the guess; coming back keeps the user's own choice.
-            file_id = f"{upload['name']}:{len(upload['content'])}"
-            if state.widget_value("data.label_file") != file_id:
-                state.set_widget("data.label_file", file_id)
-                if choice.kind != "upload" or choice.name != upload["name"]:
-                    state.set_widget("data.label_column", guessed)
-            _seed("data.label_column", guessed)
-            if state.widget_value("data.label_column") not in label_options:
-                state.set_widget("data.label_column", guessed)
-            label_column = st.selectbox(
-                "Label column",
-                label_options,
-                key="data.label_column",
-                format_func=lambda c: "none — the data are unlabelled" if c == NONE else c,
-                help="Which column holds the true classes. They are used only to score the "
-                "clusterings (accuracy, NMI, ...), never to find them.",
-            )
-            if guess is not None:
-                if label_column == guess.column:
-                    st.info(plain(guess.note), icon=":material/label:")
-                elif guess.column is None:
-                    st.caption(plain(guess.note))
-                others = [c for c in (*guess.candidates, NONE) if c != label_column][:4]
-                if others:
-                    st.caption("Use another label column with one click:")
-                    for col, option in zip(st.columns(len(others)), others, strict=True):
-                        col.button(
-                            "no label" if option == NONE else plain(option),
-                            key=f"data.label_pick.{option}",
-                            on_click=state.set_widget,
-                            args=("data.label_column", option),
-                            width="stretch",
-                        )
-            _seed("data.missing", "drop")
-            missing = st.radio(
-                "Missing values",
-                ["drop", "mean"],
-                key="data.missing",
-                horizontal=True,
-                format_func={"drop": "drop those rows", "mean": "fill with column mean"}.get,
-                help="Empty cells, NA or '?' in a feature: remove the row, or replace the "
-                "value by the mean of its column.",
-            )
-            candidate = state.DataChoice.make(
-                "upload",
-                upload["name"],
-                {"label_column": label_column, "missing": missing},
-                True,
-            )
-            try:
-                if refused:  # the same limits and checks as read_csv: its message
-                    raise datasets.DatasetError(refused)
-                cache.load_choice(candidate, upload)
-                new_choice = candidate
-            except datasets.DatasetError as err:
-                upload_error = err
-                state.forget_refused_upload()
-            if upload_error is not None:
-                alerts.error_box(upload_error, title=f"The file '{upload['name']}' cannot be used")
-            st.caption(state.upload_link_note(upload_kind=True))
+        new_choice = _upload_section(choice)
     else:
         keys = list(GENERATORS)
         _seed("data.generator", "afs_trap" if "afs_trap" in keys else keys[0])

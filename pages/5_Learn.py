@@ -25,6 +25,19 @@ state.init()
 #: The digits pair the held-out demonstration opens on.
 HELDOUT_PAIR = "digits:1v3"
 
+
+def section(title: str, theory, *, subheader: bool = False):
+    """A section's title and its two columns, the theory (``learn.THEORY``) written in the
+    left one; returns both columns (stacked in presenter mode at 1280 px)."""
+    (st.subheader if subheader else st.header)(title)
+    key = "learn-" + "".join(ch for ch in title.lower() if ch.isalnum())[:32]
+    left, right = presenter.columns([1, 1], key=key)
+    with left:
+        for element, text in theory:
+            getattr(st, element)(text)
+    return left, right
+
+
 st.title("Learn: the ideas behind MSPC")
 st.markdown(
     "Each result of the MSPC paper (Huang, Zhang, Song & Chen, AAAI 2015) next to a small "
@@ -73,29 +86,7 @@ if learn.n_clusters_of(labels) != 2:
 lam_eff = ua.effective_lam(lam, reg)
 
 # ---- 1. MPM -------------------------------------------------------------------------------
-st.header("1 · The Minimax Probability Machine")
-left, right = st.columns([1, 1])
-with left:
-    st.markdown(
-        "Given two labelled groups, the MPM looks for the hyperplane with the largest "
-        "probability $p$ that each group falls on its own side — for the **worst** "
-        "distribution with the groups' means and covariances (eq. 1):"
-    )
-    st.latex(
-        r"\begin{aligned} \max_{p,\,\mathbf w,\,b}\;& p \\"
-        r"\text{s.t.}\;& \inf_{\mathbf X_1 \sim (\hat\mu_1, \hat\Sigma_1)}"
-        r" \Pr(\mathbf w^\top \mathbf X_1 + b \ge 0) \ge p \\"
-        r"& \inf_{\mathbf X_2 \sim (\hat\mu_2, \hat\Sigma_2)}"
-        r" \Pr(\mathbf w^\top \mathbf X_2 + b \le 0) \ge p \end{aligned}"
-    )
-    st.markdown("The multivariate Chebyshev inequality turns it into one ratio (eq. 2):")
-    st.latex(
-        r"\begin{aligned} \kappa &= \max_{\mathbf w}\; \frac{\mathbf w^\top(\hat\mu_1"
-        r" - \hat\mu_2)}{\sqrt{\mathbf w^\top(\hat\Sigma_1 + \lambda\Lambda)\mathbf w}"
-        r" + \sqrt{\mathbf w^\top(\hat\Sigma_2 + \lambda\Lambda)\mathbf w}} \\"
-        r" p &= \frac{\kappa^2}{1 + \kappa^2} \end{aligned}"
-    )
-    st.caption("λΛ is the regulariser of eq. (3), set in the sidebar.")
+left, right = section("1 · The Minimax Probability Machine", learn.THEORY["mpm"])
 with right:
     with alerts.guard("The MPM could not be fitted"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
@@ -123,20 +114,7 @@ with right:
         )
 
 # ---- 2. MSP and MSPC ----------------------------------------------------------------------
-st.header("2 · MSP: scoring a clustering without labels")
-left, right = st.columns([1, 1])
-with left:
-    st.markdown(
-        "**Definition 1.** The *minimum separation probability* (MSP) of a labeling "
-        "$\\mathbf y$ is the optimal $p$ of the MPM trained on the data labelled by "
-        "$\\mathbf y$: a lower bound on the accuracy of a classifier learnt from the "
-        "clustering. **MSPC** searches for the labeling with the largest MSP (eq. 3):"
-    )
-    st.latex(
-        r"\max_{\mathbf w,\; \mathbf y \in \{1,2\}^N}\;"
-        r"\frac{|\mathbf w^\top(\hat\mu_1(\mathbf y) - \hat\mu_2(\mathbf y))|}"
-        r"{\sum_{k=1,2} \sqrt{\mathbf w^\top(\hat\Sigma_k(\mathbf y) + \lambda\Lambda)\mathbf w}}"
-    )
+left, right = section("2 · MSP: scoring a clustering without labels", learn.THEORY["msp"])
 with right:
     labelings: list[tuple[str, bytes]] = []
     if binary_y:
@@ -174,18 +152,10 @@ with right:
     st.caption(learn.labelings_note(table), help="Computed from the table above.")
 
 # ---- 2b. In sample or held out ------------------------------------------------------------
-st.subheader("In sample or held out: does the rule generalise?")
-left, right = st.columns([1, 1])
+left, right = section(
+    "In sample or held out: does the rule generalise?", learn.THEORY["heldout"], subheader=True
+)
 with left:
-    st.markdown(
-        "The MSP above is measured **in sample**: the MPM is fitted to a labeling's points and "
-        "scored on the same points. With many features and few points it can separate almost "
-        "any small group of points from the rest, so the in-sample MSP rewards splits that "
-        "only fit the sample. The **held-out MSP** fits the MPM on half of each cluster and "
-        "scores it on the other half (both ways, three random splits, averaged): a rule that "
-        "only fits the sample fails on points it has not seen. The random groups below are "
-        "drawn without looking at the classes; the MSPs use the sidebar's λ and Λ."
-    )
     state.seed_widget("learn.ho.pair", HELDOUT_PAIR)
     pair = st.selectbox(
         "Pair of handwritten digits",
@@ -231,26 +201,10 @@ if splits is not None:
     st.caption(learn.heldout_note(splits), help="Computed from the table above.")
 
 # ---- 3. Theorem 2 -------------------------------------------------------------------------
-st.header("3 · Theorem 2: a lower bound that is cheap to maximise")
-left, right = st.columns([1, 1])
+left, right = section(
+    "3 · Theorem 2: a lower bound that is cheap to maximise", learn.THEORY["theorem2"]
+)
 with left:
-    st.markdown(
-        "With $r_k = N_k / N$ the cluster shares and $\\hat\\Sigma$ the covariance of all the "
-        "data, for every $\\mathbf w$ (eq. 4):"
-    )
-    st.latex(
-        r"\kappa^2 \;\ge\; \frac{\delta^2}{2\,(r_1 \wedge r_2)^{-1}\, s"
-        r" \;-\; 2\,(r_1 \vee r_2)\,\delta^2}"
-    )
-    st.latex(
-        r"\delta = \mathbf w^\top(\hat\mu_1 - \hat\mu_2),\qquad "
-        r"s = \mathbf w^\top(\hat\Sigma + \lambda\Lambda)\mathbf w"
-    )
-    st.markdown(
-        "The right side needs only the *total* covariance, which does not change with the "
-        "labels, so MSPC (GEP) maximises it by one eigenproblem and a sort. It is tight when "
-        "the clusters are balanced."
-    )
     count = st.slider(
         "Random labelings",
         5,
@@ -286,27 +240,8 @@ with right:
         )
 
 # ---- 4. Theorem 1 -------------------------------------------------------------------------
-st.header("4 · Theorem 1: the MSP does not care about units")
-left, right = st.columns([1, 1])
+left, right = section("4 · Theorem 1: the MSP does not care about units", learn.THEORY["theorem1"])
 with left:
-    st.markdown(
-        "For any invertible $\\mathbf P \\in \\mathbb R^{d \\times d}$, the data "
-        "$\\{\\mathbf x_i\\}$ and $\\{\\mathbf P^\\top \\mathbf x_i\\}$ have the same optimal "
-        "MSP — and the same MSP for every fixed labeling, because the means and covariances "
-        "move with $\\mathbf P$ and the ratio (2) does not:"
-    )
-    st.latex(
-        r"\begin{aligned} \frac{\mathbf w^\top \mathbf P^\top (\hat\mu_1 - \hat\mu_2)}"
-        r"{\sum_k \sqrt{\mathbf w^\top \mathbf P^\top \hat\Sigma_k \mathbf P \mathbf w}}"
-        r"&= \frac{\mathbf v^\top(\hat\mu_1 - \hat\mu_2)}{\sum_k \sqrt{\mathbf v^\top "
-        r"\hat\Sigma_k \mathbf v}} \\ \text{with } \mathbf v &= \mathbf P \mathbf w"
-        r"\end{aligned}"
-    )
-    st.markdown(
-        "With $\\lambda > 0$ the regulariser must move along: $\\Lambda = "
-        "\\operatorname{diag}(\\hat\\Sigma)$ does for any rescaling of features, "
-        "$\\Lambda = \\hat\\Sigma$ for any $\\mathbf P$, $\\Lambda = \\mathbf I$ for neither."
-    )
     kind = st.radio(
         "Transformation",
         ["rescale every feature", "random invertible matrix"],
@@ -362,22 +297,10 @@ with right:
         )
 
 # ---- 5. Theorem 5 -------------------------------------------------------------------------
-st.header("5 · Theorem 5: a high MSP guarantees a large relative margin")
-left, right = st.columns([1, 1])
+left, right = section(
+    "5 · Theorem 5: a high MSP guarantees a large relative margin", learn.THEORY["theorem5"]
+)
 with left:
-    st.markdown(
-        "If the clusters have MSP $p$, there is a hyperplane such that at least a fraction "
-        "$1 - r$ of each cluster lies at relative margin "
-        "$|\\mathbf w^\\top \\mathbf x - b| / \\Delta \\ge \\rho / 2$, where "
-        "$\\Delta = |\\mathbf w^\\top(\\mu_1 - \\mu_2)|$ and"
-    )
-    st.latex(r"r = \frac{p^{-1} - 1}{(p^{-1} - 1) + (1 - \rho)^2 / 4},\qquad 0 \le \rho \le 1.")
-    st.markdown(
-        "Unlike the absolute margin of maximum margin clustering, the relative margin does "
-        "not change when features are rescaled. The paper states it with λ = 0; with λ > 0 "
-        "the MSP is computed from larger covariances, so the guarantee is weaker but still "
-        "holds."
-    )
     rho = st.slider(
         "ρ",
         0.0,
@@ -405,32 +328,7 @@ with right:
         st.caption(learn.theorem5_note(margins, labels, mpm["alpha"], rho))
 
 # ---- 6. Beyond two clusters ----------------------------------------------------------------
-st.header("6 · Beyond two clusters: the multi-class MSP")
-left, right = st.columns([1, 1])
-with left:
-    st.markdown(
-        "For two clusters the MSP is the MPM's optimum $\\alpha$. For $k$ clusters, fit one "
-        "MPM to every pair $(i, j)$, with optimum $\\alpha_{ij}$, and classify a new point "
-        "by one-vs-one voting. A point of cluster $i$ is classified correctly whenever each "
-        "of the $k - 1$ hyperplanes that involve $i$ puts it on $i$'s side: then $i$ has "
-        "$k - 1$ votes and every other cluster at most $k - 2$. Hyperplane $(i, j)$ fails "
-        "on a point of $i$ with worst-case probability at most $1 - \\alpha_{ij}$, so by "
-        "the union bound, for every distribution with the clusters' means and covariances,"
-    )
-    st.latex(
-        r"P(\text{correct} \mid i) \ge b_i = \max\Big(0,\; 1 - \sum_{j \ne i}"
-        r"(1 - \alpha_{ij})\Big),\qquad \mathrm{MSP}_k = \sum_i \frac{N_i}{N}\, b_i ."
-    )
-    st.markdown(
-        "- **k = 2**: $b_0 = b_1 = \\alpha_{01}$, so $\\mathrm{MSP}_2$ is the binary MSP.\n"
-        "- **Invariance** (Theorem 1): each $\\alpha_{ij}$ is unchanged by an invertible "
-        "linear map of the features when $\\Lambda$ follows the data (diag: any rescaling "
-        "of the features), and the cluster sizes do not change, so $\\mathrm{MSP}_k$ is "
-        "invariant too.\n"
-        "- **A bound, not an estimate**: the union bound is loose when $k$ is large (it is 0 "
-        "once a cluster's pairwise failures add up to 1), so it falls as $k$ grows even for "
-        "well separated clusters; compare MSPs across $k$ with that in mind."
-    )
+left, right = section("6 · Beyond two clusters: the multi-class MSP", learn.THEORY["multiclass"])
 with right:
     with alerts.guard("The multi-class MSPs could not be computed"):
         multi = [("the labeling above", labels)]

@@ -30,6 +30,7 @@ import datasets  # noqa: E402
 from clustering import ALGORITHMS  # noqa: E402
 from clustering._cost import predict_cost  # noqa: E402
 from datasets.synthetic import GENERATORS  # noqa: E402
+from lab.budget import auto_run  # noqa: E402
 from lab.evaluation import FitOutcome, fit_and_evaluate  # noqa: E402
 from tests.conftest import unescaped  # noqa: E402
 
@@ -185,7 +186,7 @@ class Recorder:
             if key not in ALGORITHMS:
                 continue
             cost = predict_cost(key, n, d, params)
-            if not cost.auto_run:
+            if not auto_run(cost):
                 out.append(f"{key} on {n} x {d} with {params}: {cost.describe()}")
         return out
 

@@ -28,12 +28,10 @@ def _iris_like() -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def _open(query=None, upload=None):
+def _open(query=None):
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     for k, v in (query or {}).items():
         at.query_params[k] = v
-    if upload is not None:
-        at.session_state["dcl.upload"] = upload
     at.run()
     at.switch_page("pages/1_Data.py")
     at.run()
@@ -46,8 +44,9 @@ def _query(at) -> dict:
 
 
 def test_upload_guesses_species_as_label_and_survives_a_reload():
-    at = _open(upload={"name": "iris.csv", "content": _iris_like()})
+    at = _open()
     at.radio(key="data.source").set_value("upload").run()
+    at.file_uploader(key="data.upload").set_value(("iris.csv", _iris_like(), "text/csv")).run()
     assert not at.exception, [e.message for e in at.exception]
     assert at.selectbox(key="data.label_column").value == "species"
     assert any("species" in info.value for info in at.info)
@@ -66,7 +65,9 @@ def test_upload_guesses_species_as_label_and_survives_a_reload():
     restored = again.session_state["dcl.data"]
     assert restored.kind == "upload" and restored.name == "iris.csv"
     assert restored.param_dict["label_column"] == "code"
-    assert again.session_state["dcl.upload"]["content"] == _iris_like()
+    from ui import uploads
+
+    assert uploads.recall(again.session_state["dcl.upload_token"])["content"] == _iris_like()
     assert again.selectbox(key="data.label_column").value == "code"
     assert any("never replaces yours" in c.value for c in again.caption)
 

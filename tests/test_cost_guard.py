@@ -2,7 +2,7 @@
 method refuses, before starting, a fit this machine cannot finish.
 
 * several methods each under the auto-run limit do not add up past it
-  (:func:`clustering._cost.within_budget`, used by the Cluster page's guard, ``fit_many``
+  (:func:`lab.budget.within_budget`, used by the Cluster page's guard, ``fit_many``
   and the Compare grid);
 * the hostile links of the report: Cluster with ``data=spam&algos=mvc-hard,mmc-nmi,
   itersvr-rbf`` and Compare with k = 10 and every method;
@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 
 from clustering import ALGORITHMS, _cost
-from clustering._cost import AUTO_RUN_SECONDS, Cost, predict_cost, within_budget
+from clustering._cost import Cost, predict_cost
 from clustering.exceptions import TooExpensiveError
+from lab.budget import AUTO_RUN_SECONDS, within_budget
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,15 +12,41 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from clustering import DIFFRAC, KMeansBaseline, ProblemTooLargeError, SolverFailedError
-from clustering.diffrac import (
+from clustering._diffrac_relaxations import (
     build_convex_problem,
     cost_factor,
-    cost_matrix,
-    cost_matrix_from_kernel,
     gaussian_kernel,
     labeling_cost,
 )
 from tests.conftest import two_gaussians
+
+
+def _centering(n: int) -> np.ndarray:
+    return np.eye(n) - np.full((n, n), 1.0 / n)
+
+
+def cost_matrix(X, kappa: float) -> np.ndarray:
+    """``A(X, kappa) = Pi (I - X (X' Pi X + n kappa I)^-1 X') Pi / n``, eq. (3), formed
+    densely (the reference the estimator's factored form is checked against).
+
+    ``kappa = 0`` uses the pseudo-inverse (the limit ``kappa -> 0+``).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n, d = X.shape
+    Pi = _centering(n)
+    inner = X.T @ Pi @ X + n * kappa * np.eye(d)
+    middle = np.eye(n) - X @ np.linalg.pinv(inner, hermitian=True) @ X.T
+    return Pi @ middle @ Pi / n
+
+
+def cost_matrix_from_kernel(K, kappa: float) -> np.ndarray:
+    """``A(K, kappa) = kappa Pi (Pi K Pi + n kappa I)^-1 Pi``, eq. (4) (``kappa > 0``)."""
+    K = np.asarray(K, dtype=np.float64)
+    n = K.shape[0]
+    if kappa <= 0:
+        raise ValueError("eq. (4) needs kappa > 0.")
+    Pi = _centering(n)
+    return kappa * Pi @ np.linalg.inv(Pi @ K @ Pi + n * kappa * np.eye(n)) @ Pi
 
 
 def _elongated(n_per, seed=0):

@@ -14,7 +14,6 @@ from clustering._cvx import SolverAccuracyWarning, solve
 from clustering._mmc_losses import (
     f_from_table,
     loss_from_table,
-    loss_of_labelings,
     most_violated_constraint,
     nmi_from_table,
     rand_from_table,
@@ -30,6 +29,11 @@ def _table(y_prime, y_bar):
     c = int(((y_prime <= 0) & (y_bar > 0)).sum())
     d = int(((y_prime <= 0) & (y_bar <= 0)).sum())
     return a, b, c, d
+
+
+def loss_of_labelings(loss, y_prime, y_bar, beta):
+    """``Delta(y', ybar)`` for two labelings in ``{-1, +1}^n``, from their table."""
+    return float(loss_from_table(loss, *_table(np.asarray(y_prime), np.asarray(y_bar)), beta))
 
 
 def test_losses_from_the_table_equal_the_metrics():

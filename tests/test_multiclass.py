@@ -15,8 +15,8 @@ from clustering import MSPC, DegenerateDataError
 from clustering._moments import regularizer_matrix, standardize
 from clustering.metrics import msp_score
 from clustering.msp_multiclass import multiclass_msp, pairwise_mpm
-from clustering.n_clusters import make_estimator_k
 from clustering.solvers.multiclass import solve_mpm_multiclass
+from lab.experiments._methods import make_estimator_k
 
 CENTRES = np.array([[0.0, 0.0, 0.0], [4.0, 0.0, 1.0], [0.0, 4.0, -1.0], [4.0, 4.0, 2.0]])
 

@@ -116,6 +116,14 @@ def _upload(at, name: str, content: bytes):
     return at
 
 
+def _content(at) -> bytes:
+    """The bytes of the upload the session works on (from the server store: the session
+    state keeps only its name and hash)."""
+    from ui import uploads
+
+    return uploads.recall(at.session_state["dcl.upload_token"])["content"]
+
+
 def _token(at) -> str:
     value = at.query_params.get("upload")
     return value[0] if isinstance(value, list) else value
@@ -129,7 +137,7 @@ def test_another_users_upload_never_replaces_yours():
 
     # B opens A's link: B sees A's file, read-only.
     b = _data_page({"upload": token})
-    assert b.session_state["dcl.upload"]["content"] == mine
+    assert _content(b) == mine
     assert _token(b) == token
     # C opens it too and picks another label column: C's choice gets its own token.
     c = _data_page({"upload": token})
@@ -143,12 +151,12 @@ def test_another_users_upload_never_replaces_yours():
 
     # A reloads (a new session on A's address): A's file, with A's label column.
     again = _data_page({"upload": token})
-    assert again.session_state["dcl.upload"]["content"] == mine
+    assert _content(again) == mine
     assert again.session_state["dcl.data"].name == "mine.csv"
     assert again.session_state["dcl.data"].param_dict["label_column"] == "species"
     # B's link shows B's file.
     b_again = _data_page({"upload": _token(b)})
-    assert b_again.session_state["dcl.upload"]["content"] == theirs
+    assert _content(b_again) == theirs
 
 
 def test_an_upload_replaced_by_its_owner_keeps_the_token_and_drops_the_old_file():
@@ -173,9 +181,12 @@ def test_utf16_upload_keeps_its_label_column():
 def test_a_refused_upload_says_why_and_keeps_the_page():
     from ui import uploads
 
+    store = uploads._store()
+    before = dict(store.files)
     a = _upload(_data_page(), "wide.csv", ",".join(["1"] * 50_000).encode())
-    token = a.session_state["dcl.upload_own_token"]
-    assert token and uploads.recall(token) is None  # a refused file is not kept for reloads
     assert any("50,000 columns" in e.value.replace("\\", "") for e in a.error)
-    assert a.selectbox(key="data.label_column").value == "__none__"
-    assert len(a.selectbox(key="data.label_column").options) == 1
+    assert a.session_state["dcl.data"].kind == "bundled"  # the lab keeps its data
+    # A refused file adds nothing: not to the store, not to the session state.
+    assert store.files == before
+    assert "content" not in a.session_state["dcl.upload"]
+    assert a.session_state["dcl.upload_token"] == ""

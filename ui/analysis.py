@@ -364,10 +364,11 @@ sync_to_url = state.sync_to_url
 def sweep_is_cheap(key: str, n_samples: int, n_features: int, n_runs: int) -> bool:
     """Whether ``n_runs`` fits of ``key`` on ``n_samples x n_features`` data are predicted
     to take together at most the auto-run limit (a page may then run them unasked)."""
-    from clustering._cost import AUTO_RUN_SECONDS, predict_cost
+    from clustering._cost import predict_cost
+    from lab.budget import AUTO_RUN_SECONDS, auto_run
 
     cost = predict_cost(key, n_samples, n_features)
-    return cost.auto_run and cost.seconds * n_runs <= AUTO_RUN_SECONDS
+    return auto_run(cost) and cost.seconds * n_runs <= AUTO_RUN_SECONDS
 
 
 #: Set by a Home demo's button: MSP vs accuracy computes its family on arrival.

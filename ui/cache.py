@@ -26,10 +26,11 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering._cost import AUTO_RUN_SECONDS, Cost, check_cost, predict_cost, within_budget
+from clustering._cost import Cost, check_cost, predict_cost
 from clustering.exceptions import TooExpensiveError
 from datasets.synthetic import check_generator
 from lab import projections
+from lab.budget import AUTO_RUN_SECONDS, auto_run, within_budget
 from lab.evaluation import FitOutcome, fit_and_evaluate
 
 from .model import DataChoice, fingerprint
@@ -40,6 +41,7 @@ __all__ = [
     "dataset_fingerprint",
     "fit",
     "fit_many",
+    "forget_read_uploads",
     "generate",
     "load_bundled",
     "load_choice",
@@ -73,8 +75,9 @@ def generate(key: str, params: tuple, normalize: bool = False) -> datasets.Datas
     return datasets.normalize(dataset) if normalize else dataset
 
 
-# Uploads are large: few entries, each dropped an hour after it was made.
-@st.cache_data(max_entries=4, ttl=3600, show_spinner="Reading the file…")
+# Uploads are large and belong to a session: a few entries per session, dropped when the
+# session ends (Streamlit clears session-scoped caches when the browser disconnects).
+@st.cache_data(scope="session", max_entries=2, show_spinner="Reading the file…")
 def read_upload(
     content_digest: str,
     name: str,
@@ -101,6 +104,11 @@ def read_upload(
     dataset = datasets.read_csv(_content, label_column=column, missing=missing, name=name)
     dataset = dataset.replace(name=name)
     return datasets.normalize(dataset) if normalize else dataset
+
+
+def forget_read_uploads() -> None:
+    """Drop this session's parsed uploads (:func:`read_upload`): its file was replaced."""
+    read_upload.clear()
 
 
 def load_choice(choice: DataChoice, upload: Mapping[str, Any] | None = None) -> datasets.Dataset:
@@ -228,7 +236,7 @@ def fit(
         ``lam``/``Lambda`` for the MSP column (the same for every method on a page).
     clicked : bool, default=False
         The user asked for this run with a button. Without a click, a run predicted above
-        the auto-run limits (:attr:`clustering._cost.Cost.auto_run`) is not started.
+        the auto-run limits (:func:`lab.budget.auto_run`) is not started.
     over_budget : bool, default=False
         Set by :func:`fit_many`: with the fits started before it, this one would pass the
         auto-run time, so without a click it is not started either.
@@ -259,10 +267,10 @@ def fit(
         )
     except KeyError:  # not registered: _fit reports it
         cost = None
-    if cost is not None and not clicked and (over_budget or not cost.auto_run):
+    if cost is not None and not clicked and (over_budget or not auto_run(cost)):
         why = (
             "with the methods before it, above what the lab starts without a click"
-            if cost.auto_run
+            if auto_run(cost)
             else "above what the lab starts without a click"
         )
         return FitOutcome(
@@ -309,7 +317,7 @@ def fit_many(
     every method. Constraints go only to the methods whose spec accepts them. ``clicked``:
     the keys (or ``True`` for all) the user started with a button (see :func:`fit`).
     The others start only while their predicted times add up to at most ``budget``
-    (:func:`clustering._cost.within_budget`); past it they wait for a click.
+    (:func:`lab.budget.within_budget`); past it they wait for a click.
     """
     from clustering import ALGORITHMS
 

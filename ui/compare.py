@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from clustering._cost import AUTO_RUN_SECONDS
+from lab.budget import AUTO_RUN_SECONDS
 from lab.compare import CompareRow, compare_grid, row_coords, standard_rows
 
 __all__ = ["AUTO_RUN_SECONDS", "grid"]

@@ -1,8 +1,9 @@
-"""The Learn page's captions, computed from the numbers the page shows beside them.
+"""The Learn page's theory texts, and its captions computed from the numbers the page shows
+beside them.
 
-No Streamlit here: pure functions of the tables and arrays the page draws, so a test can
-check every claim against the numbers (captions never assert what the numbers beside them
-contradict).
+No Streamlit here: the texts are data, the captions pure functions of the tables and arrays
+the page draws, so a test can check every claim against the numbers (captions never assert
+what the numbers beside them contradict).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from lab.plots.clusters import oriented_margins
 
 __all__ = [
     "RHO_GRID",
+    "THEORY",
     "heldout_note",
     "labelings_note",
     "multiclass_display",
@@ -24,6 +26,158 @@ __all__ = [
     "multiclass_rows",
     "theorem5_note",
 ]
+
+#: The theory beside each demonstration of the Learn page, in order: (Streamlit element,
+#: text) pairs the page writes into the section's left column.
+THEORY: dict[str, tuple[tuple[str, str], ...]] = {
+    "mpm": (
+        (
+            "markdown",
+            "Given two labelled groups, the MPM looks for the hyperplane with the largest "
+            "probability $p$ that each group falls on its own side — for the **worst** "
+            "distribution with the groups' means and covariances (eq. 1):",
+        ),
+        (
+            "latex",
+            r"\begin{aligned} \max_{p,\,\mathbf w,\,b}\;& p \\"
+            r"\text{s.t.}\;& \inf_{\mathbf X_1 \sim (\hat\mu_1, \hat\Sigma_1)}"
+            r" \Pr(\mathbf w^\top \mathbf X_1 + b \ge 0) \ge p \\"
+            r"& \inf_{\mathbf X_2 \sim (\hat\mu_2, \hat\Sigma_2)}"
+            r" \Pr(\mathbf w^\top \mathbf X_2 + b \le 0) \ge p \end{aligned}",
+        ),
+        ("markdown", "The multivariate Chebyshev inequality turns it into one ratio (eq. 2):"),
+        (
+            "latex",
+            r"\begin{aligned} \kappa &= \max_{\mathbf w}\; \frac{\mathbf w^\top(\hat\mu_1"
+            r" - \hat\mu_2)}{\sqrt{\mathbf w^\top(\hat\Sigma_1 + \lambda\Lambda)\mathbf w}"
+            r" + \sqrt{\mathbf w^\top(\hat\Sigma_2 + \lambda\Lambda)\mathbf w}} \\"
+            r" p &= \frac{\kappa^2}{1 + \kappa^2} \end{aligned}",
+        ),
+        ("caption", "λΛ is the regulariser of eq. (3), set in the sidebar."),
+    ),
+    "msp": (
+        (
+            "markdown",
+            "**Definition 1.** The *minimum separation probability* (MSP) of a labeling "
+            "$\\mathbf y$ is the optimal $p$ of the MPM trained on the data labelled by "
+            "$\\mathbf y$: a lower bound on the accuracy of a classifier learnt from the "
+            "clustering. **MSPC** searches for the labeling with the largest MSP (eq. 3):",
+        ),
+        (
+            "latex",
+            r"\max_{\mathbf w,\; \mathbf y \in \{1,2\}^N}\;"
+            r"\frac{|\mathbf w^\top(\hat\mu_1(\mathbf y) - \hat\mu_2(\mathbf y))|}"
+            r"{\sum_{k=1,2} \sqrt{\mathbf w^\top(\hat\Sigma_k(\mathbf y)"
+            r" + \lambda\Lambda)\mathbf w}}",
+        ),
+    ),
+    "heldout": (
+        (
+            "markdown",
+            "The MSP above is measured **in sample**: the MPM is fitted to a labeling's points and "
+            "scored on the same points. With many features and few points it can separate almost "
+            "any small group of points from the rest, so the in-sample MSP rewards splits that "
+            "only fit the sample. The **held-out MSP** fits the MPM on half of each cluster and "
+            "scores it on the other half (both ways, three random splits, averaged): a rule that "
+            "only fits the sample fails on points it has not seen. The random groups below are "
+            "drawn without looking at the classes; the MSPs use the sidebar's λ and Λ.",
+        ),
+    ),
+    "theorem2": (
+        (
+            "markdown",
+            "With $r_k = N_k / N$ the cluster shares and $\\hat\\Sigma$ the covariance of all the "
+            "data, for every $\\mathbf w$ (eq. 4):",
+        ),
+        (
+            "latex",
+            r"\kappa^2 \;\ge\; \frac{\delta^2}{2\,(r_1 \wedge r_2)^{-1}\, s"
+            r" \;-\; 2\,(r_1 \vee r_2)\,\delta^2}",
+        ),
+        (
+            "latex",
+            r"\delta = \mathbf w^\top(\hat\mu_1 - \hat\mu_2),\qquad "
+            r"s = \mathbf w^\top(\hat\Sigma + \lambda\Lambda)\mathbf w",
+        ),
+        (
+            "markdown",
+            "The right side needs only the *total* covariance, which does not change with the "
+            "labels, so MSPC (GEP) maximises it by one eigenproblem and a sort. It is tight when "
+            "the clusters are balanced.",
+        ),
+    ),
+    "theorem1": (
+        (
+            "markdown",
+            "For any invertible $\\mathbf P \\in \\mathbb R^{d \\times d}$, the data "
+            "$\\{\\mathbf x_i\\}$ and $\\{\\mathbf P^\\top \\mathbf x_i\\}$ have the same optimal "
+            "MSP — and the same MSP for every fixed labeling, because the means and covariances "
+            "move with $\\mathbf P$ and the ratio (2) does not:",
+        ),
+        (
+            "latex",
+            r"\begin{aligned} \frac{\mathbf w^\top \mathbf P^\top (\hat\mu_1 - \hat\mu_2)}"
+            r"{\sum_k \sqrt{\mathbf w^\top \mathbf P^\top \hat\Sigma_k \mathbf P \mathbf w}}"
+            r"&= \frac{\mathbf v^\top(\hat\mu_1 - \hat\mu_2)}{\sum_k \sqrt{\mathbf v^\top "
+            r"\hat\Sigma_k \mathbf v}} \\ \text{with } \mathbf v &= \mathbf P \mathbf w"
+            r"\end{aligned}",
+        ),
+        (
+            "markdown",
+            "With $\\lambda > 0$ the regulariser must move along: $\\Lambda = "
+            "\\operatorname{diag}(\\hat\\Sigma)$ does for any rescaling of features, "
+            "$\\Lambda = \\hat\\Sigma$ for any $\\mathbf P$, $\\Lambda = \\mathbf I$ for neither.",
+        ),
+    ),
+    "theorem5": (
+        (
+            "markdown",
+            "If the clusters have MSP $p$, there is a hyperplane such that at least a fraction "
+            "$1 - r$ of each cluster lies at relative margin "
+            "$|\\mathbf w^\\top \\mathbf x - b| / \\Delta \\ge \\rho / 2$, where "
+            "$\\Delta = |\\mathbf w^\\top(\\mu_1 - \\mu_2)|$ and",
+        ),
+        (
+            "latex",
+            r"r = \frac{p^{-1} - 1}{(p^{-1} - 1) + (1 - \rho)^2 / 4},\qquad 0 \le \rho \le 1.",
+        ),
+        (
+            "markdown",
+            "Unlike the absolute margin of maximum margin clustering, the relative margin does "
+            "not change when features are rescaled. The paper states it with λ = 0; with λ > 0 "
+            "the MSP is computed from larger covariances, so the guarantee is weaker but still "
+            "holds.",
+        ),
+    ),
+    "multiclass": (
+        (
+            "markdown",
+            "For two clusters the MSP is the MPM's optimum $\\alpha$. For $k$ clusters, fit one "
+            "MPM to every pair $(i, j)$, with optimum $\\alpha_{ij}$, and classify a new point "
+            "by one-vs-one voting. A point of cluster $i$ is classified correctly whenever each "
+            "of the $k - 1$ hyperplanes that involve $i$ puts it on $i$'s side: then $i$ has "
+            "$k - 1$ votes and every other cluster at most $k - 2$. Hyperplane $(i, j)$ fails "
+            "on a point of $i$ with worst-case probability at most $1 - \\alpha_{ij}$, so by "
+            "the union bound, for every distribution with the clusters' means and covariances,",
+        ),
+        (
+            "latex",
+            r"P(\text{correct} \mid i) \ge b_i = \max\Big(0,\; 1 - \sum_{j \ne i}"
+            r"(1 - \alpha_{ij})\Big),\qquad \mathrm{MSP}_k = \sum_i \frac{N_i}{N}\, b_i .",
+        ),
+        (
+            "markdown",
+            "- **k = 2**: $b_0 = b_1 = \\alpha_{01}$, so $\\mathrm{MSP}_2$ is the binary MSP.\n"
+            "- **Invariance** (Theorem 1): each $\\alpha_{ij}$ is unchanged by an invertible "
+            "linear map of the features when $\\Lambda$ follows the data (diag: any rescaling "
+            "of the features), and the cluster sizes do not change, so $\\mathrm{MSP}_k$ is "
+            "invariant too.\n"
+            "- **A bound, not an estimate**: the union bound is loose when $k$ is large (it is 0 "
+            "once a cluster's pairwise failures add up to 1), so it falls as $k$ grows even for "
+            "well separated clusters; compare MSPs across $k$ with that in mind.",
+        ),
+    ),
+}
 
 #: The values of rho at which :func:`theorem5_note` counts where the guarantee holds.
 RHO_GRID = np.round(np.linspace(0.0, 1.0, 21), 2)

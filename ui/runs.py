@@ -5,7 +5,7 @@ It sits between a control (a widget or a link) and a fit:
 * :func:`plan` predicts every chosen method's time and memory
   (:func:`clustering._cost.predict_cost`) and marks the runs above this machine's hard cap
   as refused (:attr:`Cost.refused`);
-* a method whose prediction is under the auto-run limits (:attr:`Cost.auto_run`) runs by
+* a method whose prediction is under the auto-run limits (:func:`lab.budget.auto_run`) runs by
   itself; any other waits for its own button, which shows the prediction
   (:meth:`Cost.describe`);
 * every fit, started by itself or by a click, goes through :func:`ui.cache.fit`, the one
@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from clustering import ALGORITHMS
-from clustering._cost import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, Cost, predict_cost, within_budget
+from clustering._cost import Cost, predict_cost
+from lab.budget import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, auto_run, within_budget
 from lab.evaluation import FitOutcome
 
 from . import cache, state
@@ -83,7 +84,7 @@ class Planned:
     @property
     def auto_run(self) -> bool:
         """Cheap enough to start without a click."""
-        return not self.refused and self.cost.auto_run
+        return not self.refused and auto_run(self.cost)
 
     def wait_message(self, n_samples: int, n_features: int) -> str:
         """Why this method waits for a click, with its prediction."""

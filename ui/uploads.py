@@ -5,22 +5,32 @@ outlives a reload.
 (bytes, rows, columns, checked by counting before anything is parsed), decoding and
 delimiter as :func:`datasets.read_csv`, so the page never parses a file the reader refuses.
 
-A browser reload starts a new Streamlit session, and the session state (where the
-uploaded bytes live) is gone. :func:`remember` also keeps the file in a server-side store
-(``st.cache_resource``: one per server process, in memory) under a random token that
-:mod:`ui.state` puts in the URL as ``upload=<token>``; a reload of the same address finds
-it again with :func:`recall`. The store keeps the last :data:`MAX_FILES` files (at most
-:data:`MAX_BYTES` in all) and is lost when the server stops, so a link carries an upload only
-on this server while it runs. A token belongs to the session that made it: a session that
-opened someone else's link reads that upload, and writes its own under a new token
-(:mod:`ui.state`), so nobody's upload is replaced by another's.
+The file's bytes live in one place: a server-side store (``st.cache_resource``: one per
+server process, in memory) under a random token that :mod:`ui.state` puts in the URL as
+``upload=<token>``, so a reload of the same address finds it again with :func:`recall`. The
+session state keeps only the file's name and hash, never its bytes, so nothing of an upload
+outlives what the store releases.
+
+The store keeps an upload while a browser session uses it (the session that uploaded it, and
+any that opened its link), and for :func:`release_after` seconds after the last of them has
+ended (closed or reloaded: a reload finds it again within that time). A session's end is
+seen when its connection closes (a session-scoped ``st.cache_resource`` whose ``on_release``
+lets go of the session's uploads). Uploads no session uses are also bounded: the last
+:data:`MAX_FILES` (at most :data:`MAX_BYTES` in all). A refused file is never stored. The
+store is lost when the server stops, so a link carries an upload only on this server while
+it runs. A token belongs to the session that made it: a session that opened someone else's
+link reads that upload, and writes its own under a new token (:mod:`ui.state`), so nobody's
+upload is replaced by another's.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import re
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -36,15 +46,18 @@ __all__ = [
     "TOKEN_PATTERN",
     "forget",
     "guess_label",
+    "hold",
+    "let_go",
     "new_token",
     "preview",
     "recall",
+    "release_after",
     "remember",
 ]
 
-#: How many uploads the server keeps for reloads (the oldest is dropped first).
+#: How many uploads no session uses the server keeps for reloads (the oldest is dropped first).
 MAX_FILES = 16
-#: Most bytes of uploads the server keeps for reloads (the oldest are dropped first).
+#: Most bytes of uploads no session uses the server keeps (the oldest are dropped first).
 MAX_BYTES = 400_000_000
 #: What an upload token in a link looks like.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
@@ -72,14 +85,166 @@ def guess_label(content: bytes) -> LabelGuess | None:
 
 
 class _Store:
+    """Uploads by token, and which sessions use each (``holders``: session keys).
+
+    An entry with holders is never dropped to make room; one whose holders have all gone
+    (``unheld_since``) is dropped by :meth:`purge` once ``after`` seconds have passed.
+    """
+
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.files: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.holders: dict[str, set[str]] = {}
+        self.unheld_since: dict[str, float] = {}
+
+    def put(self, token: str, entry: dict[str, Any], holder: str | None) -> None:
+        with self.lock:
+            self.files[token] = dict(entry)
+            self.files.move_to_end(token)
+            if holder is not None:
+                self._hold(token, holder)
+            self._make_room()
+
+    def get(self, token: str, holder: str | None) -> dict[str, Any] | None:
+        with self.lock:
+            entry = self.files.get(token)
+            if entry is None:
+                return None
+            if holder is not None:
+                self._hold(token, holder)
+            return dict(entry)
+
+    def hold(self, token: str, holder: str) -> None:
+        with self.lock:
+            if token in self.files:
+                self._hold(token, holder)
+
+    def let_go(self, token: str, holder: str, now: float) -> None:
+        with self.lock:
+            self._let_go(token, holder, now)
+
+    def release(self, holder: str, now: float) -> None:
+        """A session has ended: it holds nothing any more."""
+        with self.lock:
+            for token in [t for t, keys in self.holders.items() if holder in keys]:
+                self._let_go(token, holder, now)
+
+    def drop(self, token: str) -> None:
+        with self.lock:
+            self._drop(token)
+
+    def purge(self, now: float, after: float) -> int:
+        """Drop the entries no session has used for ``after`` seconds; their bytes."""
+        with self.lock:
+            gone = [t for t, since in self.unheld_since.items() if now - since >= after]
+            size = sum(len(self.files.get(t, {}).get("content", b"")) for t in gone)
+            for token in gone:
+                self._drop(token)
+            return size
+
+    def size(self) -> int:
+        return sum(len(e.get("content", b"")) for e in self.files.values())
+
+    def _hold(self, token: str, holder: str) -> None:
+        self.holders.setdefault(token, set()).add(holder)
+        self.unheld_since.pop(token, None)
+
+    def _let_go(self, token: str, holder: str, now: float) -> None:
+        keys = self.holders.get(token)
+        if keys is None or holder not in keys:
+            return
+        keys.discard(holder)
+        if not keys:
+            del self.holders[token]
+            if token in self.files:
+                self.unheld_since[token] = now
+
+    def _drop(self, token: str) -> None:
+        self.files.pop(token, None)
+        self.holders.pop(token, None)
+        self.unheld_since.pop(token, None)
+
+    def _make_room(self) -> None:
+        """Drop the oldest entries no session uses while over :data:`MAX_FILES` or
+        :data:`MAX_BYTES` (counting only those entries; the newest one always stays)."""
+        while True:
+            free = [t for t in self.files if t not in self.holders]
+            over = len(free) > MAX_FILES or (
+                len(free) > 1
+                and sum(len(self.files[t].get("content", b"")) for t in free) > MAX_BYTES
+            )
+            newest = next(reversed(self.files))
+            victims = [t for t in free if t != newest]
+            if not over or not victims:
+                return
+            self._drop(victims[0])
 
 
 @st.cache_resource(show_spinner=False)
 def _store() -> _Store:
     return _Store()
+
+
+def release_after() -> float:
+    """Seconds an upload stays after the last session using it has ended: Streamlit's own
+    wait for a disconnected browser to come back (``server.disconnectedSessionTTL``), so a
+    session that resumes, or a reload, still finds its upload."""
+    try:
+        return float(st.get_option("server.disconnectedSessionTTL"))
+    except Exception:  # an option this Streamlit does not have
+        return 120.0
+
+
+class _Session:
+    """One browser session's hold on the store: released when the session ends."""
+
+    def __init__(self, store: _Store) -> None:
+        self.key = secrets.token_hex(8)
+        self.store = store
+
+
+def _session_ended(session: _Session) -> None:
+    session.store.release(session.key, time.monotonic())
+    timer = threading.Timer(release_after() + 0.5, _purge, args=(session.store,))
+    timer.daemon = True
+    timer.start()
+
+
+@st.cache_resource(scope="session", on_release=_session_ended, show_spinner=False)
+def _this_session() -> _Session:
+    return _Session(_store())
+
+
+def _holder() -> str | None:
+    """The current browser session's key in the store (``None`` outside a session)."""
+    try:
+        return _this_session().key
+    except Exception:  # no script run (the store used directly, as in tests)
+        return None
+
+
+def _purge(store: _Store) -> None:
+    if store.purge(time.monotonic(), release_after()):
+        return_freed_memory()
+
+
+def return_freed_memory() -> None:
+    """Ask the C allocator to give freed memory back to the system (glibc's
+    ``malloc_trim``; nothing elsewhere): a parsed or refused upload leaves freed but
+    fragmented heap pages that it would otherwise keep."""
+    if _TRIM is not None:
+        _TRIM(0)
+
+
+def _malloc_trim() -> Any:
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return libc.malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_TRIM = _malloc_trim()
 
 
 def new_token() -> str:
@@ -88,31 +253,34 @@ def new_token() -> str:
 
 
 def remember(token: str, entry: dict[str, Any]) -> None:
-    """Keep ``entry`` (``name``, ``content``, ``choice``) under ``token`` for reloads."""
-    store = _store()
-    with store.lock:
-        store.files[token] = dict(entry)
-        store.files.move_to_end(token)
-        while len(store.files) > MAX_FILES or (len(store.files) > 1 and _size(store) > MAX_BYTES):
-            store.files.popitem(last=False)
-
-
-def _size(store: _Store) -> int:
-    return sum(len(e.get("content", b"")) for e in store.files.values())
+    """Keep ``entry`` (``name``, ``content``, ``digest``, ``choice``) under ``token``, held
+    by the current session; whatever was under ``token`` before is dropped."""
+    _store().put(token, entry, _holder())
 
 
 def forget(token: str) -> None:
     """Drop the entry kept under ``token`` (nothing happens when there is none)."""
-    store = _store()
-    with store.lock:
-        store.files.pop(token, None)
+    _store().drop(token)
+    return_freed_memory()
 
 
 def recall(token: str) -> dict[str, Any] | None:
-    """The entry kept under ``token`` (``None`` when the server no longer has it)."""
+    """The entry kept under ``token`` (``None`` when the server no longer has it); the
+    current session now holds it."""
     if not TOKEN_PATTERN.match(str(token)):
         return None
-    store = _store()
-    with store.lock:
-        entry = store.files.get(token)
-        return None if entry is None else dict(entry)
+    return _store().get(token, _holder())
+
+
+def hold(token: str) -> None:
+    """The current session uses the upload under ``token`` (again: a resumed session)."""
+    holder = _holder()
+    if holder is not None and TOKEN_PATTERN.match(str(token)):
+        _store().hold(token, holder)
+
+
+def let_go(token: str) -> None:
+    """The current session no longer uses the upload under ``token``."""
+    holder = _holder()
+    if holder is not None:
+        _store().let_go(token, holder, time.monotonic())

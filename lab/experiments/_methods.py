@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from clustering.registry import ALGORITHMS
+from clustering.registry import ALGORITHMS, make_estimator
 
 __all__ = [
     "LAM_GRID",
@@ -22,6 +22,8 @@ __all__ = [
     "available",
     "grid",
     "label",
+    "make_estimator_k",
+    "multiclass_keys",
     "resolve",
 ]
 
@@ -216,3 +218,47 @@ def grid(name: str, overrides: Mapping[str, tuple] | None = None) -> list[dict[s
     for param, values in axes.items():
         settings = [{**s, param: v} for s in settings for v in values]
     return settings
+
+
+# Methods for a given number of clusters. The methods that are two-cluster by nature (IterSVR,
+# MMC, MVC: a single separating hyperplane or a single +-1 labeling; their AlgorithmSpec has
+# binary_only=True) have no n_clusters parameter.
+
+
+def multiclass_keys() -> list[str]:
+    """Keys of the registered methods that accept ``n_clusters > 2``."""
+    return [key for key, spec in ALGORITHMS.items() if not spec.binary_only]
+
+
+def make_estimator_k(key: str, n_clusters: int, **params: Any) -> Any:
+    """Build the method registered under ``key`` for ``n_clusters`` clusters.
+
+    Raises
+    ------
+    ValueError
+        If ``n_clusters < 2``, or if the method is binary by nature and ``n_clusters > 2``.
+
+    Examples
+    --------
+    >>> from lab.experiments._methods import make_estimator_k
+    >>> make_estimator_k("kmeans", 3).n_clusters
+    3
+    >>> make_estimator_k("mmc-nmi", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: MMC (NMI loss) is a two-cluster (binary) method by nature ...
+    """
+    if n_clusters < 2:
+        raise ValueError(f"n_clusters must be at least 2; got {n_clusters}.")
+    spec = ALGORITHMS[key] if key in ALGORITHMS else None
+    if spec is None:
+        return make_estimator(key, **params)  # raises the registry's KeyError
+    if spec.binary_only:
+        if n_clusters == 2:
+            return spec.make(**params)
+        raise ValueError(
+            f"{spec.name} is a two-cluster (binary) method by nature and cannot find "
+            f"{n_clusters} clusters. Use n_clusters=2, or one of the multi-class methods: "
+            f"{', '.join(multiclass_keys())}."
+        )
+    return spec.make(n_clusters=n_clusters, **params)

@@ -41,7 +41,6 @@ from sklearn.metrics import adjusted_rand_score
 
 from clustering import metrics
 from clustering.mspc import MSPC
-from clustering.n_clusters import make_estimator_k
 from lab.experiments._base import (
     Config,
     Experiment,
@@ -50,6 +49,7 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell
+from lab.experiments._methods import make_estimator_k
 
 __all__ = [
     "BASELINES",

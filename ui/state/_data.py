@@ -43,23 +43,76 @@ def set_data_choice(choice: DataChoice, chosen: bool = True, propose_k: bool = T
 
 
 def get_upload() -> dict | None:
-    """The last uploaded file as ``{"name": str, "content": bytes}``, or ``None``."""
-    return get(KEYS.UPLOAD)
+    """The upload the lab works on as ``{"name", "content", "digest", "file_id"}``, or
+    ``None`` (none, refused, or no longer on the server). The bytes come from the server
+    store (:mod:`ui.uploads`); the session state keeps only the name and hash."""
+    meta = get(KEYS.UPLOAD)
+    token = get(KEYS.UPLOAD_TOKEN)
+    if not meta or meta.get("refused") or not token:
+        return None
+    entry = uploads.recall(token)
+    if entry is None or entry.get("digest") != meta.get("digest"):
+        return None  # released, or replaced by its owner since this session read it
+    return {
+        "name": entry["name"],
+        "content": entry["content"],
+        "digest": entry["digest"],
+        "file_id": meta.get("file_id"),
+    }
+
+
+def get_upload_refusal() -> str:
+    """Why the last uploaded file was refused (its bytes are not kept), or ``""``."""
+    meta = get(KEYS.UPLOAD)
+    return str(meta.get("refused") or "") if meta else ""
+
+
+def get_upload_name() -> str:
+    """The name of the last uploaded file, usable or refused (``""`` without one)."""
+    meta = get(KEYS.UPLOAD)
+    return str(meta.get("name") or "") if meta else ""
+
+
+def get_upload_file_id() -> str | None:
+    """The uploader's ``file_id`` of the last uploaded file (``None`` without one)."""
+    meta = get(KEYS.UPLOAD)
+    return meta.get("file_id") if meta else None
 
 
 def set_upload(name: str, content: bytes, file_id: str | None = None) -> None:
-    """Remember an uploaded file (its bytes stay in the session, never in the URL), with
-    the hash that keys the caches (computed once here, not on every rerun) and the
-    uploader's ``file_id`` (so a rerun need not compare the bytes)."""
-    upload = {"name": str(name), "content": bytes(content), "file_id": file_id}
-    upload["digest"] = cache.upload_digest(upload)
-    st.session_state[KEYS.UPLOAD] = upload
-    _remember_upload()
+    """Take a newly uploaded file: checked with the reader's limits first
+    (:func:`ui.uploads.preview`); a refused file keeps only its name and the reason, an
+    accepted one goes to the server store under this session's token (replacing the
+    session's previous upload there). The session state keeps the name, the hash that keys
+    the caches (computed once here, not on every rerun) and the uploader's ``file_id`` (so
+    a rerun need not compare the bytes), never the bytes."""
+    digest = cache.upload_digest({"content": content})
+    meta = {"name": str(name), "file_id": file_id, "digest": digest, "size": len(content)}
+    _, refused = uploads.preview(digest, content)
+    cache.forget_read_uploads()  # the session's previous file, parsed
+    if refused:
+        meta["refused"] = refused
+        st.session_state[KEYS.UPLOAD] = meta
+        _let_go_of_upload()
+        return
+    st.session_state[KEYS.UPLOAD] = meta
+    _remember_upload(content)
+
+
+def _let_go_of_upload() -> None:
+    """This session's upload is replaced by a refused one: drop its own entry from the
+    store, and stop holding a link's."""
+    token = get(KEYS.UPLOAD_TOKEN)
+    if token and token == get(KEYS.UPLOAD_OWN_TOKEN):
+        uploads.forget(token)
+    elif token:
+        uploads.let_go(token)
+    st.session_state[KEYS.UPLOAD_TOKEN] = ""
 
 
 def forget_refused_upload() -> None:
     """Drop this session's upload from the server store when the reader refused it: no
-    reload or link needs a file that cannot be used (the session keeps it until it ends)."""
+    reload or link needs a file that cannot be used (its name stays, for the message)."""
     token = get(KEYS.UPLOAD_OWN_TOKEN)
     if token and token == get(KEYS.UPLOAD_TOKEN):
         uploads.forget(token)
@@ -127,13 +180,24 @@ def clear_data_error() -> None:
     st.session_state[KEYS.DATA_ERROR] = ""
 
 
-def _remember_upload() -> None:
-    """Keep the session's upload (and the choice made of it) in the server store."""
-    upload = get_upload()
-    if upload is None:
+def _remember_upload(content: bytes | None = None) -> None:
+    """Keep the session's upload (and the choice made of it) in the server store: the new
+    file's ``content``, or the one already there with a new choice."""
+    meta = get(KEYS.UPLOAD)
+    if not meta or meta.get("refused"):
         return
+    if content is None:
+        upload = get_upload()
+        if upload is None:
+            return
+        content = upload["content"]
     choice = get_data_choice()
-    entry = {**upload, "choice": choice if choice.kind == "upload" else None}
+    entry = {
+        "name": meta["name"],
+        "content": content,
+        "digest": meta["digest"],
+        "choice": choice if choice.kind == "upload" else None,
+    }
     token = get(KEYS.UPLOAD_TOKEN)
     if token and token != get(KEYS.UPLOAD_OWN_TOKEN):
         # Opened from someone else's link: theirs is read-only. Nothing changed: keep
@@ -141,9 +205,10 @@ def _remember_upload() -> None:
         kept = uploads.recall(token)
         if kept is not None and _same_upload(kept, entry):
             return
+        uploads.let_go(token)
         token = ""
     if not token:
-        token = uploads.new_token()
+        token = get(KEYS.UPLOAD_OWN_TOKEN) or uploads.new_token()
         st.session_state[KEYS.UPLOAD_OWN_TOKEN] = token
     st.session_state[KEYS.UPLOAD_TOKEN] = token
     uploads.remember(token, entry)
@@ -153,5 +218,5 @@ def _same_upload(a: dict, b: dict) -> bool:
     return (
         a.get("name") == b.get("name")
         and a.get("choice") == b.get("choice")
-        and (a.get("content") is b.get("content") or a.get("content") == b.get("content"))
+        and a.get("digest") == b.get("digest")
     )

@@ -56,9 +56,13 @@ def _restore_upload(token: str | None) -> list[str]:
             "any more (uploads are kept in memory only while the lab runs, and never in the "
             "link itself). Upload the file again on the Data page."
         ]
-    upload = {"name": entry["name"], "content": entry["content"], "digest": entry.get("digest")}
-    upload["digest"] = cache.upload_digest(upload)
-    st.session_state[KEYS.UPLOAD] = upload
+    digest = entry.get("digest") or cache.upload_digest(entry)
+    st.session_state[KEYS.UPLOAD] = {
+        "name": entry["name"],
+        "file_id": None,
+        "digest": digest,
+        "size": len(entry["content"]),
+    }
     st.session_state[KEYS.UPLOAD_TOKEN] = token
     if entry.get("choice") is not None:
         set_data_choice(entry["choice"], chosen=True)
@@ -213,6 +217,9 @@ def _leave_legacy_pages_mode() -> None:
 
 
 def init() -> None:
-    """Call first on every page: restores the state from the URL on a session's first run."""
+    """Call first on every page: restores the state from the URL on a session's first run,
+    and holds the session's upload in the server store (again, after a reconnect)."""
     _leave_legacy_pages_mode()
     sync_from_url()
+    if get(KEYS.UPLOAD_TOKEN):
+        uploads.hold(get(KEYS.UPLOAD_TOKEN))

@@ -1,0 +1,146 @@
+"""An upload's bytes are released: when its session ends, when it is replaced, and a refused
+file is never kept.
+
+The server store (:mod:`ui.uploads`) holds an upload while a session uses it and drops it
+``release_after()`` seconds after the last such session has ended; the session state keeps
+only names and hashes. Memory itself (RSS) is measured by ``bench/bench_hostile_upload.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ui import uploads
+
+AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
+
+TIMEOUT = 120
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+AFTER = 30.0
+
+
+def _entry(content: bytes) -> dict:
+    return {"name": "f.csv", "content": content, "digest": str(len(content)), "choice": None}
+
+
+def test_a_closed_sessions_upload_is_dropped_after_the_wait_and_not_before():
+    store = uploads._Store()
+    store.put("tokenAAAA", _entry(b"x" * 1000), holder="session-a")
+    store.put("tokenBBBB", _entry(b"y" * 10), holder="session-b")
+    store.release("session-a", now=100.0)
+    assert store.purge(now=100.0 + AFTER - 1, after=AFTER) == 0
+    assert "tokenAAAA" in store.files  # a reload within the wait still finds it
+    assert store.purge(now=100.0 + AFTER, after=AFTER) == 1000
+    assert "tokenAAAA" not in store.files and store.holders.keys() == {"tokenBBBB"}
+    assert "tokenBBBB" in store.files  # another session's upload stays
+
+
+def test_an_upload_stays_while_any_session_uses_it():
+    store = uploads._Store()
+    store.put("tokenAAAA", _entry(b"x" * 10), holder="owner")
+    assert store.get("tokenAAAA", holder="reader") is not None  # opened from the link
+    store.release("owner", now=0.0)
+    assert store.purge(now=10 * AFTER, after=AFTER) == 0
+    store.release("reader", now=10 * AFTER)
+    assert store.purge(now=11 * AFTER, after=AFTER) == 10
+    assert not store.files
+
+
+def test_a_session_that_comes_back_holds_its_upload_again():
+    store = uploads._Store()
+    store.put("tokenAAAA", _entry(b"x" * 10), holder="first")
+    store.release("first", now=0.0)
+    store.hold("tokenAAAA", "resumed")  # a reconnect within the wait, or a reload
+    assert store.purge(now=10 * AFTER, after=AFTER) == 0 and "tokenAAAA" in store.files
+
+
+def test_uploads_in_use_are_never_dropped_to_make_room(monkeypatch):
+    monkeypatch.setattr(uploads, "MAX_FILES", 2)
+    store = uploads._Store()
+    store.put("heldAAAAA", _entry(b"h"), holder="s")
+    for i in range(4):
+        store.put(f"freeAAAA{i}", _entry(b"f"), holder=None)
+    assert list(store.files) == ["heldAAAAA", "freeAAAA2", "freeAAAA3"]
+
+
+def test_a_session_end_lets_go_of_its_uploads_at_once_and_purges_later(monkeypatch):
+    started = []
+
+    class Timer:
+        def __init__(self, delay, function, args):
+            started.append(delay)
+            self.run = lambda: function(*args)
+            self.daemon = False
+
+        def start(self):
+            pass
+
+    monkeypatch.setattr(uploads.threading, "Timer", Timer)
+    monkeypatch.setattr(uploads, "release_after", lambda: 0.0)
+    store = uploads._Store()
+    session = uploads._Session(store)
+    store.put("tokenAAAA", _entry(b"x" * 10), holder=session.key)
+    uploads._session_ended(session)
+    assert store.unheld_since.keys() == {"tokenAAAA"} and started == [0.5]
+    uploads._purge(store)
+    assert not store.files
+
+
+def test_release_after_is_streamlits_wait_for_a_disconnected_session():
+    import streamlit as st
+
+    assert uploads.release_after() == float(st.get_option("server.disconnectedSessionTTL"))
+
+
+# ---- through the Data page -----------------------------------------------------------------
+
+
+def _table(seed: int) -> bytes:
+    rng = np.random.default_rng(seed)
+    rows = [f"{a:.3f},{b:.3f},{k}" for k in (0, 1) for a, b in rng.normal(3 * k, 1, (20, 2))]
+    return ("a,b,label\n" + "\n".join(rows) + "\n").encode()
+
+
+def _upload(at, name: str, content: bytes):
+    if at.radio(key="data.source").value != "upload":
+        at.radio(key="data.source").set_value("upload").run()
+    at.file_uploader(key="data.upload").set_value((name, content, "text/csv")).run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def _data_page():
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("pages/1_Data.py")
+    at.run()
+    return at
+
+
+def _holding(content: bytes) -> list[str]:
+    return [t for t, e in uploads._store().files.items() if e["content"] == content]
+
+
+def test_a_replaced_upload_leaves_the_store_and_the_session():
+    first, second = _table(10), _table(11)
+    at = _upload(_data_page(), "first.csv", first)
+    assert _holding(first) == [at.session_state["dcl.upload_token"]]
+    _upload(at, "second.csv", second)
+    assert _holding(first) == []
+    assert _holding(second) == [at.session_state["dcl.upload_token"]]
+    assert "content" not in at.session_state["dcl.upload"]
+    # Replaced by a refused file: the usable one goes too.
+    _upload(at, "wide.csv", ",".join(["1"] * 50_000).encode())
+    assert _holding(second) == [] and at.session_state["dcl.upload_token"] == ""
+
+
+def test_the_page_holds_its_upload_for_its_session():
+    content = _table(12)
+    at = _upload(_data_page(), "held.csv", content)
+    token = at.session_state["dcl.upload_token"]
+    store = uploads._store()
+    assert store.holders.get(token)  # the page's session holds it
+    assert token not in store.unheld_since
