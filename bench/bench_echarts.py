@@ -152,7 +152,7 @@ def run_route(p, route: str, repeats: int, results: dict) -> None:
             clock = WireClock(pg)
             pg.goto(url)
             _settle(pg, clock, (0, 0), 0.0)
-            thumb = pg.locator(".st-key-fs-factor-0 [role='slider']").first
+            thumb = pg.locator(".st-key-fs-factor-0").get_by_role("slider").first
             for _ in range(repeats):
                 thumb.focus()
                 mark = clock.mark()

@@ -276,16 +276,45 @@ def _sample_ms(cpu: dict[str, list[float]]) -> float:
     return statistics.median(gaps) if gaps else 1.0
 
 
+#: The renderer's own counters (CDP ``Performance.getMetrics``), in ms: the main thread's CPU
+#: time (``ThreadTime``), its tasks, script, V8's compilation, style and layout.
+METRICS = {
+    "cpu": "ThreadTime",
+    "tasks": "TaskDuration",
+    "script-run": "ScriptDuration",
+    "v8-compile": "V8CompileDuration",
+    "style": "RecalcStyleDuration",
+    "layout": "LayoutDuration",
+}
+
+
+class Counters:
+    def __init__(self, pg):
+        self.cdp = pg.context.new_cdp_session(pg)
+        self.cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+        self.start = self._read()
+
+    def _read(self) -> dict[str, float]:
+        got = {m["name"]: m["value"] for m in self.cdp.send("Performance.getMetrics")["metrics"]}
+        return {k: got.get(name, float("nan")) * 1000.0 for k, name in METRICS.items()}
+
+    def delta(self) -> dict[str, float]:
+        end = self._read()
+        return {k: end[k] - self.start[k] for k in METRICS}
+
+
 def _load(browser, context, link: str, trace: bool, graphs: int = 0):
     pg = context.new_page()
     msgs = Messages(pg)
     trace = trace and browser is not None
     if trace:
         browser.start_tracing(page=pg, categories=TRACE_CATEGORIES)
+    counters = Counters(pg)
     mark = msgs.mark()
     pg.goto(link)
     _idle(pg, msgs, mark, min_graphs=graphs)
     tl = _timeline(pg, msgs)
+    tl.update(counters.delta())
     if trace:
         tl.update(_trace_summary(browser.stop_tracing(), tl.get("origin-mark")))
     return pg, msgs, tl
@@ -296,10 +325,12 @@ def _f5(browser, pg, trace: bool, graphs: int = 0):
     trace = trace and browser is not None
     if trace:
         browser.start_tracing(page=pg, categories=TRACE_CATEGORIES)
+    counters = Counters(pg)
     mark = msgs.mark()
     pg.reload()
     _idle(pg, msgs, mark, min_graphs=graphs)
     tl = _timeline(pg, msgs)
+    tl.update(counters.delta())
     if trace:
         tl.update(_trace_summary(browser.stop_tracing(), tl.get("origin-mark")))
     return tl
@@ -395,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(
             json.dumps({f"{k[0]}|{k[1]}": v for k, v in results.items()}, default=str)
         )
-    keys = list(MILESTONES) + ["st-js-kB", "plotly-kB", "charts"]
+    keys = list(MILESTONES) + ["st-js-kB", "plotly-kB", "charts", *METRICS]
     names = [d.name for d in dirs]
     n = args.repeats * args.rounds
     print(f"\nReload timeline, ms from navigation start (median of {n})")
