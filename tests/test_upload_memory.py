@@ -67,12 +67,11 @@ def test_uploads_in_use_are_never_dropped_to_make_room(monkeypatch):
 
 
 def test_a_session_end_lets_go_of_its_uploads_at_once_and_purges_later(monkeypatch):
-    started = []
+    timers = []
 
     class Timer:
         def __init__(self, delay, function, args):
-            started.append(delay)
-            self.run = lambda: function(*args)
+            timers.append((delay, lambda: function(*args)))
             self.daemon = False
 
         def start(self):
@@ -80,13 +79,18 @@ def test_a_session_end_lets_go_of_its_uploads_at_once_and_purges_later(monkeypat
 
     monkeypatch.setattr(uploads.threading, "Timer", Timer)
     monkeypatch.setattr(uploads, "release_after", lambda: 0.0)
+    monkeypatch.setattr(uploads, "_housekeeping", uploads._Housekeeping(clock=lambda: 100.0))
     store = uploads._Store()
     session = uploads._Session(store)
     store.put("tokenAAAA", _entry(b"x" * 10), holder=session.key)
     uploads._session_ended(session)
-    assert store.unheld_since.keys() == {"tokenAAAA"} and started == [0.5]
-    uploads._purge(store)
-    assert not store.files
+    assert store.unheld_since.keys() == {"tokenAAAA"}
+    assert [delay for delay, _ in timers] == [2.0, 0.5]
+    timers[1][1]()
+    assert not store.files and len(uploads._housekeeping.due) == 1
+    # Sessions ending together share the timers (due within a second of each other).
+    uploads._session_ended(uploads._Session(store))
+    assert len(timers) == 3  # the one at 2.0 s is shared
 
 
 def test_release_after_is_streamlits_wait_for_a_disconnected_session():

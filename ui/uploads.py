@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import re
 import secrets
 import threading
@@ -53,6 +54,7 @@ __all__ = [
     "recall",
     "release_after",
     "remember",
+    "track_session",
 ]
 
 #: How many uploads no session uses the server keeps for reloads (the oldest is dropped first).
@@ -205,9 +207,61 @@ class _Session:
 
 def _session_ended(session: _Session) -> None:
     session.store.release(session.key, time.monotonic())
-    timer = threading.Timer(release_after() + 0.5, _purge, args=(session.store,))
-    timer.daemon = True
-    timer.start()
+    # Soon: Streamlit drops the sessions whose wait ran out when a browser disconnects, and
+    # they are freed by the next full garbage collection (they hold reference cycles, and
+    # the lab turns off Streamlit's collection after every run). Later: this session's
+    # uploads, unless a session holds them again.
+    _housekeeping.schedule(session.store, 2.0)
+    _housekeeping.schedule(session.store, release_after() + 0.5)
+
+
+class _Housekeeping:
+    """Timers that drop released uploads and run a full garbage collection, at most one per
+    second however many sessions end at once."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.lock = threading.Lock()
+        self.due: list[float] = []
+        self.clock = clock
+
+    def schedule(self, store: _Store, delay: float) -> None:
+        due = self.clock() + delay
+        with self.lock:
+            if any(abs(d - due) < 1.0 for d in self.due):
+                return
+            self.due.append(due)
+        timer = threading.Timer(delay, self.run, args=(store, due))
+        timer.daemon = True
+        timer.start()
+
+    def run(self, store: _Store, due: float) -> None:
+        with self.lock:
+            if due in self.due:
+                self.due.remove(due)
+        store.purge(time.monotonic(), release_after())
+        gc.collect()
+        _return_freed_memory()
+
+
+_housekeeping = _Housekeeping()
+
+
+def _malloc_trim() -> Any:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def _return_freed_memory() -> None:
+    """Ask glibc to give freed heap pages back to the system (``malloc_trim``; nothing
+    elsewhere): a parsed upload leaves many freed pieces under glibc's mmap threshold (up
+    to 32 MB), which the heap would otherwise keep."""
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 @st.cache_resource(scope="session", on_release=_session_ended, show_spinner=False)
@@ -221,30 +275,6 @@ def _holder() -> str | None:
         return _this_session().key
     except Exception:  # no script run (the store used directly, as in tests)
         return None
-
-
-def _purge(store: _Store) -> None:
-    if store.purge(time.monotonic(), release_after()):
-        return_freed_memory()
-
-
-def return_freed_memory() -> None:
-    """Ask the C allocator to give freed memory back to the system (glibc's
-    ``malloc_trim``; nothing elsewhere): a parsed or refused upload leaves freed but
-    fragmented heap pages that it would otherwise keep."""
-    if _TRIM is not None:
-        _TRIM(0)
-
-
-def _malloc_trim() -> Any:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc.malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return None
-
-
-_TRIM = _malloc_trim()
 
 
 def new_token() -> str:
@@ -261,7 +291,6 @@ def remember(token: str, entry: dict[str, Any]) -> None:
 def forget(token: str) -> None:
     """Drop the entry kept under ``token`` (nothing happens when there is none)."""
     _store().drop(token)
-    return_freed_memory()
 
 
 def recall(token: str) -> dict[str, Any] | None:
@@ -270,6 +299,12 @@ def recall(token: str) -> dict[str, Any] | None:
     if not TOKEN_PATTERN.match(str(token)):
         return None
     return _store().get(token, _holder())
+
+
+def track_session() -> None:
+    """Note the current browser session, so that its end is seen (call on every run): its
+    uploads are let go of, and the sessions Streamlit drops then are collected."""
+    _holder()
 
 
 def hold(token: str) -> None:
