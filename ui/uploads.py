@@ -144,6 +144,11 @@ class _Store:
                 self._drop(token)
             return size
 
+    def next_purge(self, after: float) -> float | None:
+        """When :meth:`purge` will next have something to drop (``None``: nothing waits)."""
+        with self.lock:
+            return min(self.unheld_since.values()) + after if self.unheld_since else None
+
     def size(self) -> int:
         return sum(len(e.get("content", b"")) for e in self.files.values())
 
@@ -206,41 +211,52 @@ class _Session:
 
 
 def _session_ended(session: _Session) -> None:
-    session.store.release(session.key, time.monotonic())
+    session.store.release(session.key, _housekeeping.clock())
     # Soon: Streamlit drops the sessions whose wait ran out when a browser disconnects, and
     # they are freed by the next full garbage collection (they hold reference cycles, and
     # the lab turns off Streamlit's collection after every run). Later: this session's
-    # uploads, unless a session holds them again.
+    # uploads, unless a session holds them again (the housekeeping comes back for them).
     _housekeeping.schedule(session.store, 2.0)
-    _housekeeping.schedule(session.store, release_after() + 0.5)
 
 
 class _Housekeeping:
-    """Timers that drop released uploads and run a full garbage collection, at most one per
-    second however many sessions end at once."""
+    """One timer at a time that drops the uploads no session has held for
+    :func:`release_after` seconds, runs a full garbage collection and returns freed heap
+    to the system; at most once every :attr:`MIN_GAP` seconds, however many sessions end
+    (a full collection holds every session's script for a moment)."""
+
+    MIN_GAP = 10.0
 
     def __init__(self, clock: Any = time.monotonic) -> None:
         self.lock = threading.Lock()
-        self.due: list[float] = []
         self.clock = clock
+        self.timer: Any = None
+        self.timer_due = 0.0
+        self.last_run = -float("inf")
 
     def schedule(self, store: _Store, delay: float) -> None:
-        due = self.clock() + delay
         with self.lock:
-            if any(abs(d - due) < 1.0 for d in self.due):
-                return
-            self.due.append(due)
-        timer = threading.Timer(delay, self.run, args=(store, due))
-        timer.daemon = True
-        timer.start()
+            due = max(self.clock() + delay, self.last_run + self.MIN_GAP)
+            if self.timer is not None:
+                if self.timer_due <= due + 0.5:
+                    return  # an earlier run comes, and comes back for what is left
+                self.timer.cancel()
+            self.timer_due = due
+            self.timer = threading.Timer(max(0.0, due - self.clock()), self.run, args=(store,))
+            self.timer.daemon = True
+            self.timer.start()
 
-    def run(self, store: _Store, due: float) -> None:
+    def run(self, store: _Store) -> None:
         with self.lock:
-            if due in self.due:
-                self.due.remove(due)
-        store.purge(time.monotonic(), release_after())
+            self.timer = None
+            self.last_run = self.clock()
+        after = release_after()
+        store.purge(self.clock(), after)
         gc.collect()
         _return_freed_memory()
+        waiting = store.next_purge(after)
+        if waiting is not None:
+            self.schedule(store, waiting - self.clock() + 0.5)
 
 
 _housekeeping = _Housekeeping()
