@@ -146,7 +146,7 @@ def home() -> None:
     state.init()
     st.title("Discriminative Clustering Lab")
     st.caption("Three demos, each computed live; every caption is decided by the numbers above it.")
-    cols = st.columns(3, gap="medium")
+    cols = presenter.columns(3, key="home-demos", gap="medium")
     for column, demo in zip(cols, (_afs_demo, _breast_demo, _digits_demo), strict=True):
         with column:
             demo()

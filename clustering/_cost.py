@@ -201,12 +201,9 @@ def predict_cost(
     KeyError
         If ``key`` is not registered (the message lists the keys).
     """
-    from .registry import ALGORITHMS
+    from .registry import get_spec
 
-    if key not in ALGORITHMS:
-        raise KeyError(
-            f"No algorithm is registered as {key!r}. Choose one of: {', '.join(ALGORITHMS)}."
-        )
+    get_spec(key)  # raises the registry's KeyError for an unknown key
     params = dict(params or {})
     n = max(1, int(n_samples))
     d = max(1, int(n_features))

@@ -8,9 +8,13 @@
   its ``lam`` grows, so it cannot compare labelings fitted with different ``lam``).
 - :func:`effective_lam`: the rule "``lam`` = 0 when the regulariser is ``"none"``" (with no
   ``Lambda`` there is nothing to weigh).
+- :func:`lam_param`: the ``lam`` a method offers in the registry (a log scale over
+  :data:`LAM_RANGE`).
 """
 
 from __future__ import annotations
+
+from ._spec import Param
 
 __all__ = [
     "DEFAULT_LAM",
@@ -18,6 +22,7 @@ __all__ = [
     "MSP_REFERENCE_LAM",
     "MSP_REFERENCE_REGULARIZER",
     "effective_lam",
+    "lam_param",
 ]
 
 #: ``(low, high)`` of ``lam`` (the MSPC paper tries 1e-4 .. 1e4).
@@ -50,3 +55,10 @@ def effective_lam(lam: float, regularizer: str) -> float:
     (0.5, 0.0)
     """
     return 0.0 if regularizer == "none" else float(lam)
+
+
+def lam_param(help: str, default: float = 1.0, label: str = "λ (regulariser)") -> Param:
+    """The registry's ``lam`` of a regularised method: a float on a log scale over
+    :data:`LAM_RANGE`, with the method's own ``help``."""
+    low, high = LAM_RANGE
+    return Param("lam", "float", default, help, low=low, high=high, log=True, label=label)

@@ -312,8 +312,6 @@ class MinimaxProbabilityMachine(ClassifierMixin, BaseEstimator):
             )
         self.classes_ = classes
         labels01 = (y == self.classes_[1]).astype(np.intp)
-        if min(labels01.sum(), labels01.shape[0] - labels01.sum()) < 1:
-            raise ValueError("Each class needs at least one sample.")
         sol, self.w_, self.b_ = fit_mpm_to_labels(X, labels01, self.lam, self.regularizer)
         if sol.status == "equal-means":
             warnings.warn(

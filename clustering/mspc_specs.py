@@ -5,22 +5,17 @@ from __future__ import annotations
 
 from functools import partial
 
-from ._lam import DEFAULT_LAM, LAM_RANGE
+from ._lam import DEFAULT_LAM, lam_param
 from ._moments import REGULARIZERS
 from ._spec import AlgorithmSpec, Param
 from .mspc import INITS, MSPC
 
 __all__ = ["SPECS"]
 
-_LAM = Param(
-    "lam",
-    "float",
-    DEFAULT_LAM,
+_LAM = lam_param(
     "How strongly each cluster's covariance is pulled towards the data's feature variances. "
     "Small: trust the cluster shapes; large: treat clusters as round.",
-    low=LAM_RANGE[0],
-    high=LAM_RANGE[1],
-    log=True,
+    DEFAULT_LAM,
     label="λ (regulariser weight)",
 )
 _REGULARIZER = Param(

@@ -21,8 +21,6 @@ from ._compat import Interval, StrOptions
 from ._mvc_graph import (  # noqa: F401  (re-exported: clustering.mvc keeps its public names)
     AFFINITIES,
     KERNELS,
-    _connect,
-    _median_sq_distance,
     _validate_Q,
     affinity_matrix,
     graph_components,

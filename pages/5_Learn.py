@@ -28,9 +28,10 @@ HELDOUT_PAIR = "digits:1v3"
 
 def section(title: str, theory, *, subheader: bool = False):
     """A section's title and its two columns, the theory (``learn.THEORY``) written in the
-    left one; returns both columns."""
+    left one; returns both columns (stacked in presenter mode at 1280 px)."""
     (st.subheader if subheader else st.header)(title)
-    left, right = st.columns([1, 1])
+    key = "learn-" + "".join(ch for ch in title.lower() if ch.isalnum())[:32]
+    left, right = presenter.columns([1, 1], key=key)
     with left:
         for element, text in theory:
             getattr(st, element)(text)

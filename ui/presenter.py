@@ -27,6 +27,7 @@ from .text import plain
 __all__ = [
     "CSS",
     "chart",
+    "columns",
     "enabled",
     "export_button",
     "recorded_figures",
@@ -34,29 +35,44 @@ __all__ = [
     "theory_expander",
 ]
 
+#: How much a table (a data frame is drawn on a canvas, its text cannot be restyled) is
+#: zoomed for a projector: Streamlit's 14 px cells become 16 px, the presenter minimum.
+TABLE_ZOOM = 1.15
+#: The width under which the two sides of a :func:`columns` layout stack (rem of the
+#: presenter's 20 px root: 560 px): narrower, prose with equations, a table or a figure is cut.
+STACK_REM = 28
+
 #: Large fonts for a projector: body text, widgets (labels, values, options, buttons), tables
-#: (a data frame is a canvas: it is zoomed) and headings. Charts get theirs from
-#: :func:`lab.export.projector_fonts`.
-CSS = """
+#: and headings; the page's side margins narrowed so the enlarged content has the width;
+#: :func:`columns` layouts stacked where their columns would be narrower than ``STACK_REM``.
+#: A data frame is zoomed as a whole element (its container, which Streamlit sizes, so the
+#: grid is laid out at the zoomed width and not cut on the right). Charts get their fonts
+#: from :func:`lab.export.projector_fonts`.
+CSS = f"""
 <style>
-html, body, [data-testid="stAppViewContainer"] { font-size: 20px; }
+html, body, [data-testid="stAppViewContainer"] {{ font-size: 20px; }}
+[data-testid="stMainBlockContainer"] {{ padding-left: 2rem; padding-right: 2rem; }}
+.stElementContainer:has(> [data-testid="stDataFrame"]) {{
+  zoom: {TABLE_ZOOM}; width: calc(100% / {TABLE_ZOOM}) !important; }}
+[class*="st-key-stack-"] > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"]
+  > [data-testid="stColumn"] {{
+  min-width: min(100%, {STACK_REM}rem); }}
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
 [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"] p,
-[data-testid="stMetricValue"], [data-testid="stExpander"] summary p { font-size: 1.3rem; }
-[data-testid="stCaptionContainer"] { font-size: 1.1rem; }
-h1 { font-size: 3rem !important; } h2 { font-size: 2.3rem !important; }
-h3 { font-size: 1.9rem !important; }
-[data-testid="stDataFrame"] { zoom: 1.25; width: 80% !important; }
-[data-testid="stTable"] td, [data-testid="stTable"] th { font-size: 1.2rem; }
+[data-testid="stMetricValue"], [data-testid="stExpander"] summary p {{ font-size: 1.3rem; }}
+[data-testid="stCaptionContainer"] {{ font-size: 1.1rem; }}
+h1 {{ font-size: 3rem !important; }} h2 {{ font-size: 2.3rem !important; }}
+h3 {{ font-size: 1.9rem !important; }}
+[data-testid="stTable"] td, [data-testid="stTable"] th {{ font-size: 1.2rem; }}
 [data-baseweb="select"] div, [data-baseweb="tag"] span, [data-baseweb="input"] input,
 [data-testid="stNumberInputField"], [data-testid="stSliderThumbValue"],
 [data-testid="stSliderTickBarMin"], [data-testid="stSliderTickBarMax"],
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
 [data-testid="stRadio"] label p, [data-testid="stCheckbox"] label p,
-[data-testid="stSidebarNav"] span { font-size: 1.2rem !important; }
+[data-testid="stSidebarNav"] span {{ font-size: 1.2rem !important; }}
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
-[data-testid="stMetricLabel"] p, [data-testid="stWidgetLabel"] p {
-  white-space: normal !important; overflow-wrap: anywhere; }
+[data-testid="stMetricLabel"] p, [data-testid="stWidgetLabel"] p {{
+  white-space: normal !important; overflow-wrap: anywhere; }}
 </style>
 """
 
@@ -67,6 +83,16 @@ _FIGURES = "presenter.figures"
 def enabled() -> bool:
     """Whether presenter mode is on."""
     return state.get_presenter()
+
+
+def columns(spec: Any, *, key: str, where: Any = None, **kwargs: Any) -> list:
+    """``st.columns(spec, **kwargs)`` for a layout whose sides hold prose, equations, tables
+    or figures: side by side normally; in presenter mode they stack, one under the other,
+    once a column would be narrower than ``STACK_REM`` (at 1280 px with the sidebar open),
+    so that the enlarged text and figures keep their width. ``key`` names the layout (unique
+    on the page); ``where`` is the container to draw in (default: the current one)."""
+    target = st if where is None else where
+    return target.container(key=f"stack-{key}").columns(spec, **kwargs)
 
 
 def theory_expander(label: str, *, expanded: bool = True, **kwargs: Any):
