@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import re
 import secrets
 import threading
@@ -53,6 +54,7 @@ __all__ = [
     "recall",
     "release_after",
     "remember",
+    "track_session",
 ]
 
 #: How many uploads no session uses the server keeps for reloads (the oldest is dropped first).
@@ -142,6 +144,11 @@ class _Store:
                 self._drop(token)
             return size
 
+    def next_purge(self, after: float) -> float | None:
+        """When :meth:`purge` will next have something to drop (``None``: nothing waits)."""
+        with self.lock:
+            return min(self.unheld_since.values()) + after if self.unheld_since else None
+
     def size(self) -> int:
         return sum(len(e.get("content", b"")) for e in self.files.values())
 
@@ -204,10 +211,73 @@ class _Session:
 
 
 def _session_ended(session: _Session) -> None:
-    session.store.release(session.key, time.monotonic())
-    timer = threading.Timer(release_after() + 0.5, _purge, args=(session.store,))
-    timer.daemon = True
-    timer.start()
+    session.store.release(session.key, _housekeeping.clock())
+    # Soon: Streamlit drops the sessions whose wait ran out when a browser disconnects, and
+    # they are freed by the next full garbage collection (they hold reference cycles, and
+    # the lab turns off Streamlit's collection after every run). Later: this session's
+    # uploads, unless a session holds them again (the housekeeping comes back for them).
+    _housekeeping.schedule(session.store, 2.0)
+
+
+class _Housekeeping:
+    """One timer at a time that drops the uploads no session has held for
+    :func:`release_after` seconds, runs a full garbage collection and returns freed heap
+    to the system; at most once every :attr:`MIN_GAP` seconds, however many sessions end
+    (a full collection holds every session's script for a moment)."""
+
+    MIN_GAP = 10.0
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.lock = threading.Lock()
+        self.clock = clock
+        self.timer: Any = None
+        self.timer_due = 0.0
+        self.last_run = -float("inf")
+
+    def schedule(self, store: _Store, delay: float) -> None:
+        with self.lock:
+            due = max(self.clock() + delay, self.last_run + self.MIN_GAP)
+            if self.timer is not None:
+                if self.timer_due <= due + 0.5:
+                    return  # an earlier run comes, and comes back for what is left
+                self.timer.cancel()
+            self.timer_due = due
+            self.timer = threading.Timer(max(0.0, due - self.clock()), self.run, args=(store,))
+            self.timer.daemon = True
+            self.timer.start()
+
+    def run(self, store: _Store) -> None:
+        with self.lock:
+            self.timer = None
+            self.last_run = self.clock()
+        after = release_after()
+        store.purge(self.clock(), after)
+        gc.collect()
+        _return_freed_memory()
+        waiting = store.next_purge(after)
+        if waiting is not None:
+            self.schedule(store, waiting - self.clock() + 0.5)
+
+
+_housekeeping = _Housekeeping()
+
+
+def _malloc_trim() -> Any:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def _return_freed_memory() -> None:
+    """Ask glibc to give freed heap pages back to the system (``malloc_trim``; nothing
+    elsewhere): a parsed upload leaves many freed pieces under glibc's mmap threshold (up
+    to 32 MB), which the heap would otherwise keep."""
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 @st.cache_resource(scope="session", on_release=_session_ended, show_spinner=False)
@@ -221,30 +291,6 @@ def _holder() -> str | None:
         return _this_session().key
     except Exception:  # no script run (the store used directly, as in tests)
         return None
-
-
-def _purge(store: _Store) -> None:
-    if store.purge(time.monotonic(), release_after()):
-        return_freed_memory()
-
-
-def return_freed_memory() -> None:
-    """Ask the C allocator to give freed memory back to the system (glibc's
-    ``malloc_trim``; nothing elsewhere): a parsed or refused upload leaves freed but
-    fragmented heap pages that it would otherwise keep."""
-    if _TRIM is not None:
-        _TRIM(0)
-
-
-def _malloc_trim() -> Any:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc.malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return None
-
-
-_TRIM = _malloc_trim()
 
 
 def new_token() -> str:
@@ -261,7 +307,6 @@ def remember(token: str, entry: dict[str, Any]) -> None:
 def forget(token: str) -> None:
     """Drop the entry kept under ``token`` (nothing happens when there is none)."""
     _store().drop(token)
-    return_freed_memory()
 
 
 def recall(token: str) -> dict[str, Any] | None:
@@ -270,6 +315,12 @@ def recall(token: str) -> dict[str, Any] | None:
     if not TOKEN_PATTERN.match(str(token)):
         return None
     return _store().get(token, _holder())
+
+
+def track_session() -> None:
+    """Note the current browser session, so that its end is seen (call on every run): its
+    uploads are let go of, and the sessions Streamlit drops then are collected."""
+    _holder()
 
 
 def hold(token: str) -> None:

@@ -315,8 +315,10 @@ GAP_NOTES: dict[str, str] = {
   wine-raw 3 (identical curve: invariance), digits 3 for k = 2..12 (of 10: the curve falls
   steadily, 0.837 at k = 2 to 0.381 at k = 10), three and four separated Gaussian blobs 3
   and 4. So the rule recovers well separated clusters and not the ten digits.
-- **Kernel MSPC (met on the two target sets).** `MSPC(kernel="rbf")` with its defaults
-  (rows `mspc-rbf`) is MSPC on the k + 1 leading eigenvectors of the normalised RBF kernel
+- **Kernel MSPC (met on the two target sets).** `MSPC(kernel="rbf")` with the defaults of
+  the stored run (rows `mspc-rbf`; not re-run since the width is chosen by the held-out MSP,
+  see "Beyond the papers: the held-out MSP") is MSPC on the k + 1 leading eigenvectors of
+  the normalised RBF kernel
   (Nystroem map with at most 300 landmarks, width `1 / (2 sigma^2)` with `sigma` the
   longest edge of a minimum spanning tree of the z-scored data, von Luxburg's rule; the
   Ng-Jordan-Weiss spectral clustering as a start). Accuracy: moons 0.980, circles 1.000
@@ -351,11 +353,21 @@ keeps the largest MSP finds splits no classifier would generalise on. The **held
 (`clustering.metrics.msp_heldout_score`, `clustering.msp_heldout`; fitted models report it as
 `msp_heldout_` beside the paper's `msp_`) fits every pair's MPM on one half of each cluster
 and evaluates its worst-case separation bound with the mean and regularised covariance of
-the other half, both ways, averaged over 3 random splits. Tested properties
+the other half, both ways, averaged over 3 random splits. A held-out part of one to four
+points cannot show its cluster's spread (one point has variance 0), so two corrections
+vanish as parts grow: each part's mean along the MPM's normal is shrunk towards the mean of
+the pair's points as a whole with the weight of 2 points (`prior_points`), and each part's
+bound is at most n / (n + 1) for n held-out points (by exchangeability a new point is the most
+extreme of n + 1 with probability 1 / (n + 1)). Without them, groups of 2 to 8 digits sharing a
+pixel no other digit of the pair has scored up to 0.99 held out (in sample 0.92-1.0); with
+them at most 0.19 (measured on `digits:0v1`, `1v8`, `3v8`, `7v9`). Tested properties
 (`tests/test_msp_heldout.py`): on pure noise with d = N / 4, random clusters of 8-12 points
-have an in-sample MSP above 0.7 and a held-out MSP below 0.05; on well separated Gaussian
-clusters (1000 points each) it is within 0.02 of the in-sample MSP; it is invariant to
-invertible linear maps with `regularizer="total"` and to per-feature scaling with `"diag"`.
+have an in-sample MSP above 0.7 and a held-out MSP below 0.05; those rare-pixel groups of 2-8
+digits score below 0.2 (two-point groups below 0.1), random groups of 4 digits below 0.01;
+on well separated Gaussian clusters (1000 points each) it is within 0.02 of the in-sample
+MSP; it is invariant to invertible linear maps with `regularizer="total"` and to per-feature
+scaling with `"diag"`; a cluster with fewer points than parts is an error naming the
+minimum.
 
 What went wrong on the digits pairs was not only the in-sample bias: the splits of highest
 in-sample MSP (`init="auto"`, 20 to 26 of 45 pairs near chance) cut off 1 to 27 digits that
@@ -444,10 +456,13 @@ Table 2 experiment's label-free column until now), by the largest held-out MSP (
 at lam = 0.01, `regularizer="diag"`; the held-out MSP as the lab shows it,
 `lab.evaluation.heldout_msp`), and the method's default setting (the standard label-free
 rule: no choice), against the paper's choice by accuracy. The re-run reproduced every
-stored cell it recomputed (617 cells, accuracy within 5e-13). The cells of MVC (all 210) and
-of IterSVR on satellite (11 of its 30 settings) are those of the earlier stored run, which did
-not record the held-out MSP (re-running them takes hours of the shared 2-core machine): their
-held-out choice is left blank ("–") rather than made among part of the grid.
+stored cell it recomputed (accuracy within 5e-13). The held-out MSP of every cell of the
+eight fast methods, and of IterSVR on ionosphere, breast and australian, is the current one
+(with its small-part corrections); IterSVR's other tasks and MVC keep cells of earlier runs
+(re-running them takes hours of the shared 2-core machine), so their held-out choice is left
+blank ("–") rather than made among part of the grid or with another estimator. The default
+settings were fitted for every method and task except MVC on spam and IterSVR on satellite
+(each a fit of minutes on the loaded machine; IterSVR does not run on spam at all).
 
 <!-- table2: lam choices -->
 
@@ -460,7 +475,7 @@ where the in-sample rule fails (spam, 40.13: the split of 33 outlying e-mails; s
 0.2 is better than either choice (15.82 % mean error against 18.28 / 18.33; spam 23.41,
 satellite 0.36) and worse on diabetes (35.42 against 32.68); the paper's accuracy choice,
 which uses the labels, reaches 14.67. Over all methods neither rule is better: the
-held-out choice beats the in-sample one on 5 method-task pairs and loses on 8 (table
+held-out choice beats the in-sample one on 4 method-task pairs and loses on 7 (table
 above); the default setting beats both for Dis-KM and the monotone searches and loses for
 LDA-KM, MSPC-GEP and IterSVR. On these tasks, then, the better label-free rule for MSPC's
 lam is no choice (the default 0.2); the held-out MSP earns its place where clusters are
@@ -521,32 +536,59 @@ still below the k-NN graph alone overall (0.710 against 0.724): on the cleanest 
 `digits:3v8` it keeps the Gaussian labeling where the k-NN one is better; it beats the k-NN
 graph on `australian` (0.413 against 0.015).
 
-### Kernel MSPC against spectral clustering (data seeds 100-104, never tuned on)
+### Kernel MSPC's width and rank (data seeds 100-101, never tuned on)
 
-`python bench/kernel_spectral.py --seeds 100-104 --part kernel`: mean ARI over five
-draws of 400 points each, z-scored; `MSPC(kernel="rbf", random_state=0)` with its
-defaults against `sklearn.cluster.SpectralClustering(affinity="nearest_neighbors")`.
+`python bench/kernel_spectral.py --part choice --seeds 100-101`: mean ARI over two draws
+of 400 points per generator setting, z-scored. `MSPC(kernel="rbf", random_state=0)` with
+`gamma=None` (the default) fits one candidate per width sigma in 0.25, 0.5 and 1 times the
+spanning-tree width, with k eigenvectors, and keeps the largest held-out MSP among the
+candidates without a cluster below N / (4 k) points (`clustering/_kernel_auto.py`); the
+same candidates chosen by the in-sample MSP; the fixed rule before (k + 1 eigenvectors at
+the spanning-tree width, which is what a given `gamma` still does); the best candidate by
+ARI (what any rule over these candidates can reach); and
+`sklearn.cluster.SpectralClustering(affinity="nearest_neighbors")`.
 
-| data (draws) | kernel MSPC | spectral, k-NN graph |
-|---|---|---|
-| moons noise 0.05 (5) | 0.433 | 0.962 |
-| moons noise 0.1 (5) | 0.190 | 0.644 |
-| moons noise 0.15 (5) | 0.604 | 0.536 |
-| moons noise 0.2 (5) | 0.475 | 0.476 |
-| circles factor 0.3 noise 0.05 (5) | 0.329 | 1.000 |
-| circles factor 0.3 noise 0.1 (5) | 0.870 | 1.000 |
-| circles factor 0.6 noise 0.05 (5) | 0.601 | 1.000 |
-| circles factor 0.6 noise 0.1 (5) | 0.005 | -0.002 |
-| all (40) | 0.439 | 0.702 |
+| data (draws) | held-out (shipped) | in-sample | before: k + 1, tree | oracle | k-NN spectral |
+|---|---|---|---|---|---|
+| moons noise 0.05 (2) | 1.000 | 1.000 | 0.392 | 1.000 | 1.000 |
+| moons noise 0.1 (2) | 0.995 | 0.995 | 0.422 | 0.995 | 0.768 |
+| moons noise 0.15 (2) | 0.514 | 0.514 | 0.651 | 0.746 | 0.570 |
+| moons noise 0.2 (2) | 0.522 | 0.525 | 0.414 | 0.542 | 0.469 |
+| circles factor 0.3 noise 0.05 (2) | 1.000 | 1.000 | 0.316 | 1.000 | 1.000 |
+| circles factor 0.3 noise 0.1 (2) | 0.995 | 0.995 | 1.000 | 0.995 | 1.000 |
+| circles factor 0.6 noise 0.05 (2) | 1.000 | 1.000 | 0.500 | 1.000 | 1.000 |
+| circles factor 0.6 noise 0.1 (2) | -0.002 | -0.002 | 0.006 | 0.034 | -0.002 |
+| all (16) | 0.753 | 0.753 | 0.463 | 0.789 | 0.726 |
 
-Kernel MSPC does not earn its place on these generators: it is experimental (docstring,
-registry summary, README). Its rank (k + 1 eigenvectors) and width (spanning tree) are not
-chosen by the held-out MSP: comparing held-out MSPs across feature maps of different rank and
-width needs a common space, which we have not built.
+Target of the issue (mean ARI at least that of spectral clustering with a k-NN graph): met on
+these 16 draws, 0.753 against 0.726 (ARI >= 0.95 on 10 draws against 8; better on 4 draws,
+worse on 3, equal on 9), where the fixed rule before reached 0.463 (the earlier table over
+seeds 100-104: 0.439 against 0.702). What does it is the narrower width: the spanning tree's
+longest edge on clean moons is the gap between the moons, so a kernel that wide joins them;
+0.25 or 0.5 of it does not. The held-out and the in-sample MSP pick the same candidate on 15
+of 16 draws (the exception, moons noise 0.2, differs by 0.007 ARI): with 200 points a cluster
+in k = 2 spectral coordinates the in-sample MSP is hardly biased, so the held-out rule's gain
+over it is nil here. No rule solves moons at noise 0.15-0.2, nor circles of factor
+0.6 with noise 0.1 (there no method reaches ARI 0.1: the rings overlap). Only 16 draws were
+affordable on the shared machine (each default fit is three fits); the rule was chosen on
+seeds 0-1 (7 draws of moons noise 0.05-0.1 and circles factor 0.3) and a first exploration on
+seed 0 (ranks k to k + 2, widths 0.2 to 1 times the tree's), before these seeds were run. Rank
+k + 1 is not a candidate because on moons noise 0.1, seed 0, its narrow-width fit cut across
+the moons (ARI 0.05) with the largest held-out MSP of all candidates (0.936). The minimum
+cluster size is spectral's `"auto"` rule: without it the narrowest width splits 2 outliers
+off two Gaussian blobs (held-out MSP 0.998; `tests/test_multiclass.py`). Cost: three fits
+(`bench/RESULTS.md`). Kernel MSPC stays marked experimental: 16 draws are few, and its
+lead over the k-NN graph (0.027) is small against single draws' differences (up to 0.37).
 
 ### Not done
 
-- The kernel's rank and width are not chosen by the held-out MSP (see above).
+- Places that still choose by the in-sample MSP, on purpose: `init="auto"` /
+  `"auto-invariant"` (options kept with their measured behaviour, "Choosing among starts");
+  the monotone search and the multi-class solvers (they climb the paper's criterion itself,
+  not a choice among candidates); the Figs. 2-3 experiment (it correlates the in-sample
+  `msp_` with accuracy, as the paper does); the Learn page's random groups (it shows the
+  in-sample MSP rewarding them). The multi-class experiment's stored `mspc-rbf` rows predate
+  the kernel's width choice (not re-run).
 - The default's cost target (2.2 times the budget on 14000x784) and the digits targets "no
   pair below 0.6" (one: `1v8`) and "r >= 0.8" (0.62) are not met.
 """

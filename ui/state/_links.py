@@ -218,8 +218,10 @@ def _leave_legacy_pages_mode() -> None:
 
 def init() -> None:
     """Call first on every page: restores the state from the URL on a session's first run,
-    and holds the session's upload in the server store (again, after a reconnect)."""
+    notes the session (:func:`ui.uploads.track_session`) and holds its upload in the
+    server store (again, after a reconnect)."""
     _leave_legacy_pages_mode()
     sync_from_url()
+    uploads.track_session()
     if get(KEYS.UPLOAD_TOKEN):
         uploads.hold(get(KEYS.UPLOAD_TOKEN))
