@@ -362,8 +362,8 @@ extreme of n + 1 with probability 1 / (n + 1)). Without them, groups of 2 to 8 d
 pixel no other digit of the pair has scored up to 0.99 held out (in sample 0.92-1.0); with
 them at most 0.19 (measured on `digits:0v1`, `1v8`, `3v8`, `7v9`). On clusters of hundreds of
 points they matter little: the class labelings of the seven UCI tasks lose 0.001 to 0.013 of
-held-out MSP at lam 0.01 (ionosphere the most); the stored Table 2 cells below were
-recomputed with them. Tested properties
+held-out MSP at lam 0.01 (ionosphere the most); the Table 2 section below says which of its
+stored cells were recomputed with them. Tested properties
 (`tests/test_msp_heldout.py`): on pure noise with d = N / 4, random clusters of 8-12 points
 have an in-sample MSP above 0.7 and a held-out MSP below 0.05; those rare-pixel groups of 2-8
 digits score below 0.2 (two-point groups below 0.1), random groups of 4 digits below 0.01;
