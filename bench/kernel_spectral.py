@@ -1,7 +1,7 @@
 """Kernel MSPC and spectral clustering on curved clusters, over data seeds not tuned on; and
 the label-free choice of spectral clustering's affinity.
 
-Usage: ``python bench/kernel_spectral.py [--seeds 100-109] [--part kernel,affinity,choice]``
+Usage: ``python bench/kernel_spectral.py [--seeds 100-109] [--part kernel,affinity,choice,cost]``
 
 ``kernel``: mean ARI of ``MSPC(kernel="rbf")`` (defaults, ``random_state=0``) against
 scikit-learn's ``SpectralClustering(affinity="nearest_neighbors")`` on ``make_moons`` (400
@@ -15,6 +15,8 @@ largest held-out MSP (``gamma=None``, what the estimator does), the largest in-s
 the fixed rule before (``k + 1`` eigenvectors, the spanning-tree width), the best candidate
 by ARI (an oracle: the most any rule over this grid can reach), against scikit-learn's
 spectral clustering with a k-NN graph.
+
+``cost``: the fit time of ``gamma=None`` against one fit at a given width.
 
 ``affinity``: ``SpectralBaseline(affinity="auto")`` (the Gaussian or the k-NN labeling, kept
 by the held-out MSP in kernel MSPC's feature space) against the rule it replaced (the
@@ -153,6 +155,33 @@ def choice_part(seeds, only=("moons", "circles")):
     _table(rows, [*rules, "spectral, k-NN graph"])
 
 
+def cost_part():
+    """Fit time of ``gamma=None`` (one fit per candidate width) against one fit at a given
+    width, interleaved, medians of three."""
+    import time
+
+    from clustering._compat import check_random_state
+    from clustering._moments import standardize
+    from clustering.mspc_multiclass import spanning_tree_gamma
+
+    print("\n| N x d | gamma given (one fit) s | gamma=None s | ratio |\n|---|---|---|---|")
+    for n, d in ((400, 2), (2000, 2), (2000, 20)):
+        X, _ = make_moons(n, noise=0.1, random_state=0)
+        if d > 2:
+            X = np.hstack([X, np.random.default_rng(0).normal(size=(n, d - 2))])
+        g = spanning_tree_gamma(standardize(X).Z, check_random_state(0))
+        fixed, auto = [], []
+        for _ in range(3):
+            t = time.perf_counter()
+            MSPC(kernel="rbf", gamma=g, random_state=0).fit(X)
+            fixed.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            MSPC(kernel="rbf", random_state=0).fit(X)
+            auto.append(time.perf_counter() - t)
+        f, a = np.median(fixed), np.median(auto)
+        print(f"| {n} x {d} | {f:.2f} | {a:.2f} | {a / f:.1f} |", flush=True)
+
+
 def affinity_part(seeds):
     rows = []
     for group, X, y in list(curved(seeds)) + list(others(seeds)):
@@ -199,6 +228,8 @@ def main() -> None:
         kernel_part(seeds)
     if "affinity" in args.part:
         affinity_part(seeds)
+    if "cost" in args.part:
+        cost_part()
     if "choice" in args.part:
         choice_part(seeds, tuple(args.only.split(",")))
 

@@ -360,7 +360,10 @@ the pair's points as a whole with the weight of 2 points (`prior_points`), and e
 bound is at most n / (n + 1) for n held-out points (by exchangeability a new point is the most
 extreme of n + 1 with probability 1 / (n + 1)). Without them, groups of 2 to 8 digits sharing a
 pixel no other digit of the pair has scored up to 0.99 held out (in sample 0.92-1.0); with
-them at most 0.19 (measured on `digits:0v1`, `1v8`, `3v8`, `7v9`). Tested properties
+them at most 0.19 (measured on `digits:0v1`, `1v8`, `3v8`, `7v9`). On clusters of hundreds of
+points they matter little: the class labelings of the seven UCI tasks lose 0.001 to 0.013 of
+held-out MSP at lam 0.01 (ionosphere the most); the Table 2 section below says which of its
+stored cells were recomputed with them. Tested properties
 (`tests/test_msp_heldout.py`): on pure noise with d = N / 4, random clusters of 8-12 points
 have an in-sample MSP above 0.7 and a held-out MSP below 0.05; those rare-pixel groups of 2-8
 digits score below 0.2 (two-point groups below 0.1), random groups of 4 digits below 0.01;
@@ -378,8 +381,9 @@ singular). The default start (`init="heldout"`) combines both, plus a margin of 
 keeps the first start's (k-means') labeling unless another is better by more than the held-out
 MSP's noise.
 
-### Choosing among starts (four starts, paper search, lam 0.2; mean accuracy / sets below 0.6)
+### Choosing among starts (before the small-part corrections)
 
+Four starts, paper search, lam 0.2; each cell: mean accuracy / sets below 0.6.
 `python bench/defaults_families.py` (cached candidate labelings; the families tuned on).
 
 | rule (4 starts, paper search, lam 0.2) | uci | digits | satimage | letter | aniso |
@@ -391,7 +395,49 @@ MSP's noise.
 | in-sample, clusters > d, margin | 0.833 / 1 | 0.974 / 0 | 0.889 / 1 | 0.780 / 7 | 0.986 / 0 |
 | held-out, > d, margin (shipped) | 0.833 / 1 | 0.972 / 0 | 0.889 / 1 | 0.780 / 7 | 0.986 / 0 |
 
-### The shipped pipelines, tuned-on and held-aside families
+### The default now against the default before it
+
+`python bench/defaults_families.py --pipelines [--aside]` (default rows); families marked *
+were never used to choose anything. Each cell: mean accuracy / data sets below 0.6 /
+Pearson's r between `msp_heldout_` and accuracy over the family. "Before": the default with
+the held-out MSP without the small-part corrections and every start climbed on all samples
+(the rows "default" of the next table, measured by the same script; uci and digits re-run
+for this table with identical results). "Now": the held-out MSP with the small-part
+corrections, the start chosen on 2000 random samples above 2000 samples (here: 8 of the 15
+satimage pairs, `satellite` and `spam`).
+
+| family | before | now | `init="auto"`, monotone (the default before those) |
+|---|---|---|---|
+| uci (7) | 0.833 / 1 / 0.77 | 0.833 / 1 / 0.79 | 0.785 / 2 |
+| digits (45) | 0.976 / 1 / 0.62 | 0.977 / 0 / 0.69 | 0.775 / 20 |
+| satimage (15) | 0.872 / 1 / 0.91 | 0.891 / 1 / 0.93 | 0.916 / 0 |
+| letter (20) | 0.758 / 8 / 0.73 | 0.758 / 8 / 0.74 | 0.786 / 4 |
+| aniso (5) | 0.986 / 0 / 0.16 | 0.986 / 0 / 0.16 | 0.986 / 0 |
+| blobs* (10) | 0.998 / 0 / 0.58 | 0.998 / 0 / 0.58 | 0.998 / 0 |
+| moons* (5) | 0.852 / 0 / -0.60 | 0.852 / 0 / -0.60 | 0.849 / 0 |
+| wine/iris* (6) | 0.958 / 0 / 0.91 | 0.958 / 0 / 0.93 | 0.963 / 0 |
+| letter* (20) | 0.784 / 4 / 0.58 | 0.784 / 4 / 0.58 | 0.831 / 1 |
+| uci-extra* (2) | 0.754 / 1 / 1.00 | 0.754 / 1 / 1.00 | 0.732 / 1 |
+| digits-half* (45) | 0.969 / 0 / 0.77 | 0.969 / 0 / 0.77 | 0.793 / 18 |
+
+What moved: on the digits pairs `1v8` from 0.556 to 0.601, and that is all of the change in
+the digits row. Both labelings split the 1s rather than the classes: with the corrections
+the z-scored k-means start's held-out MSP (0.717) no longer beats the range-scaled one's
+(0.704) by the 0.02 margin, so the default keeps the latter, which happens to sit just
+above the 0.6 line. So "no pair below 0.6" is met by 0.001 and not by clustering `1v8`;
+r rises from 0.62 to 0.69 (without `1v8`, r = 0.45; Spearman's rank correlation 0.74).
+On satimage, `1v4` from 0.685 to 0.975: the start chosen
+on 2000 of its 2159 samples and extended by its hyperplane climbs to the classes where the
+start chosen on all of them did not. Nothing else moved by more than the third decimal.
+What did not: letter pairs (0.758 tuned, 0.784 aside) stay below `init="auto"` with the
+monotone search (0.786, 0.831), and satimage below it (0.891 against 0.916). Candidate
+pools tried on cached labelings (every single k-means++ run of the range-scaled,
+z-scored and whitened data as its own candidate, 4 seeds each, plus EIG; chosen by the
+held-out MSP with and without the 0.02 margin) gave letter 0.739-0.758 and digits
+0.971-0.975 at r 0.66-0.73: the best labeling among the candidates reaches 0.814 on the
+letter pairs, but the held-out MSP does not rank it first.
+
+### The shipped pipelines, tuned-on and held-aside families (before the small-part corrections)
 
 `python bench/defaults_families.py --pipelines [--aside]`; families marked * were never used
 to choose anything. r: Pearson's r over the family's data sets between the reported score
@@ -433,7 +479,23 @@ and accuracy.
 | digits-half* (45) | before: auto, monotone | 0.793 | 18 | 0.86 | -0.67 |
 | digits-half* (45) | paper: kmeans, paper search | 0.967 | 0 | 0.63 | 0.48 |
 
-Targets of the issue, as measured: digits pairs mean accuracy 0.976 (target 0.96: met), one
+Targets of the issue, as measured now (defaults, `random_state=0`): digits pairs mean
+accuracy 0.977 (target 0.96: met); no pair below 0.6 (met, narrowly: `1v8` 0.601 is a
+split of the 1s, see above); r(msp_heldout_, accuracy) 0.69 (target 0.8: not met; the
+clusterings of most pairs are within a few points of the classes and their held-out MSP
+follows how separable the pair is, 0.80 to 0.93, more than it follows the last few points of
+accuracy: without `1v8` r = 0.45). Anisotropic blobs ARI at least 0.95 (met, test
+`test_default_search_finds_the_anisotropic_blobs`; family mean accuracy 0.986). Labels
+identical under per-feature rescaling by 10^U(-3, 3) on 10 of 10 sets (`--rescaling`, two of
+them above 2000 samples; met). Satimage pairs 0.891 (the previous default 0.872, the one
+before it 0.916); letter pairs 0.758 tuned and 0.784 aside (unchanged; 0.786 / 0.831 with
+`init="auto"` and the monotone search): not recovered. Cost on 14000x784: the default fit
+took 0.35-0.77 of the budget (one 10-restart k-means plus one MPM search) in three
+alternating rounds, median 25.4 s against 66.2 s (`bench/RESULTS.md`): met. Table 2 with
+the paper's protocol is untouched (its tests pass).
+
+As measured before the small-part corrections and the subsample rule (previous note):
+digits pairs mean accuracy 0.976 (target 0.96: met), one
 pair below 0.6 (`1v8`, 0.556: not met; no start reaches the classes and the MSP prefers a
 split of the 1s, whose true labeling has the lower held-out MSP, 0.73 against 0.80),
 r(msp_heldout_, accuracy) 0.62 (target 0.8: not met; at the reference lam 0.01 the held-out
@@ -589,6 +651,8 @@ lead over the k-NN graph (0.027) is small against single draws' differences (up 
   `msp_` with accuracy, as the paper does); the Learn page's random groups (it shows the
   in-sample MSP rewarding them). The multi-class experiment's stored `mspc-rbf` rows predate
   the kernel's width choice (not re-run).
-- The default's cost target (2.2 times the budget on 14000x784) and the digits targets "no
-  pair below 0.6" (one: `1v8`) and "r >= 0.8" (0.62) are not met.
+- The digits target r >= 0.8 is not met (0.69), and "no pair below 0.6" is met only by
+  `1v8`'s 0.601, a split of the 1s. Letter pairs have not recovered the 0.786 / 0.831 of
+  `init="auto"` with the monotone search (0.758 / 0.784); satimage pairs 0.891 against its
+  0.916.
 """
