@@ -132,6 +132,41 @@ def test_the_housekeeping_runs_at_most_once_every_few_seconds(monkeypatch):
     assert started == [housekeeping.MIN_GAP]
 
 
+def test_only_ended_sessions_that_had_an_upload_cause_a_collection(monkeypatch):
+    timers, collections = [], []
+
+    class Timer:
+        def __init__(self, delay, function, args):
+            self.run = lambda: function(*args)
+            timers.append(self)
+
+        def start(self):
+            pass
+
+        def cancel(self):
+            pass
+
+    clock = _Clock()
+    housekeeping = uploads._Housekeeping(clock=clock)
+    monkeypatch.setattr(uploads.threading, "Timer", Timer)
+    monkeypatch.setattr(uploads, "_housekeeping", housekeeping)
+    monkeypatch.setattr(uploads.gc, "collect", lambda: collections.append(clock.now))
+    store = uploads._Store()
+    uploads._session_ended(uploads._Session(store))  # browsed, never uploaded
+    assert timers == []
+    session, mark = uploads._Session(store), uploads.Mark()
+    session.mark = uploads.weakref.ref(mark)
+    uploads._session_ended(session)
+    assert list(housekeeping.awaiting) == [mark] and len(timers) == 1
+    clock.now = 102.0
+    timers[0].run()
+    assert collections == [102.0]  # Streamlit may have dropped it: collect
+    del mark  # Streamlit freed the session, and with it its state
+    assert not housekeeping.awaiting
+    uploads._session_ended(uploads._Session(store))
+    assert len(timers) == 1 and collections == [102.0]
+
+
 def test_release_after_is_streamlits_wait_for_a_disconnected_session():
     import streamlit as st
 

@@ -32,6 +32,7 @@ import re
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from typing import Any
 
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_BYTES",
     "MAX_FILES",
     "TOKEN_PATTERN",
+    "Mark",
     "forget",
     "guess_label",
     "hold",
@@ -202,28 +204,41 @@ def release_after() -> float:
         return 120.0
 
 
+class Mark:
+    """Kept in the state of a session that had an upload (:func:`track_session`): it lives
+    as long as Streamlit keeps the session, so the housekeeping knows when such a session,
+    with the uploader's copy of the file, has really been freed."""
+
+
 class _Session:
     """One browser session's hold on the store: released when the session ends."""
 
     def __init__(self, store: _Store) -> None:
         self.key = secrets.token_hex(8)
         self.store = store
+        self.mark: weakref.ref[Mark] | None = None
 
 
 def _session_ended(session: _Session) -> None:
     session.store.release(session.key, _housekeeping.clock())
+    mark = session.mark() if session.mark is not None else None
+    if mark is not None:
+        _housekeeping.awaiting.add(mark)
     # Soon: Streamlit drops the sessions whose wait ran out when a browser disconnects, and
     # they are freed by the next full garbage collection (they hold reference cycles, and
     # the lab turns off Streamlit's collection after every run). Later: this session's
     # uploads, unless a session holds them again (the housekeeping comes back for them).
-    _housekeeping.schedule(session.store, 2.0)
+    if _housekeeping.awaiting or session.store.next_purge(release_after()) is not None:
+        _housekeeping.schedule(session.store, 2.0)
 
 
 class _Housekeeping:
     """One timer at a time that drops the uploads no session has held for
-    :func:`release_after` seconds, runs a full garbage collection and returns freed heap
-    to the system; at most once every :attr:`MIN_GAP` seconds, however many sessions end
-    (a full collection holds every session's script for a moment)."""
+    :func:`release_after` seconds and, while an ended session that had an upload is not
+    freed yet (``awaiting``: their marks) or when uploads were dropped, runs a full garbage
+    collection and returns freed heap to the system; at most once every :attr:`MIN_GAP`
+    seconds, however many sessions end (a full collection holds every session's script for
+    a moment). Sessions without uploads never cause a collection."""
 
     MIN_GAP = 10.0
 
@@ -233,6 +248,7 @@ class _Housekeeping:
         self.timer: Any = None
         self.timer_due = 0.0
         self.last_run = -float("inf")
+        self.awaiting: weakref.WeakSet[Mark] = weakref.WeakSet()
 
     def schedule(self, store: _Store, delay: float) -> None:
         with self.lock:
@@ -251,9 +267,9 @@ class _Housekeeping:
             self.timer = None
             self.last_run = self.clock()
         after = release_after()
-        store.purge(self.clock(), after)
-        gc.collect()
-        _return_freed_memory()
+        if store.purge(self.clock(), after) or self.awaiting:
+            gc.collect()
+            _return_freed_memory()
         waiting = store.next_purge(after)
         if waiting is not None:
             self.schedule(store, waiting - self.clock() + 0.5)
@@ -317,10 +333,17 @@ def recall(token: str) -> dict[str, Any] | None:
     return _store().get(token, _holder())
 
 
-def track_session() -> None:
+def track_session(mark: Mark | None = None) -> None:
     """Note the current browser session, so that its end is seen (call on every run): its
-    uploads are let go of, and the sessions Streamlit drops then are collected."""
-    _holder()
+    uploads are let go of and, if it had one (``mark``, kept in its state), it is
+    collected once Streamlit drops it."""
+    try:
+        session = _this_session()
+    except Exception:  # no script run
+        return
+    if mark is not None:
+        session.mark = weakref.ref(mark)
+        _housekeeping.awaiting.discard(mark)  # back (a resumed session)
 
 
 def hold(token: str) -> None:
