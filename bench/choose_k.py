@@ -10,7 +10,7 @@ multiplied by ``10^U(0, 2)`` (units that differ by up to 100x). ``--aside``: 25 
 fits ``MSPC(n_clusters=k)`` once (cached in ``bench/.cache/choose_k``) and prints how often
 each rule returns the true ``k``:
 
-- ``msp_curve`` (held-out): :func:`clustering.model_selection.msp_curve` as shipped;
+- ``msp_curve`` (held-out): :func:`lab.model_selection.msp_curve` as shipped;
 - gap of the in-sample MSP (the rule ``msp_curve`` used before the held-out MSP);
 - largest in-sample MSP;
 - silhouette of k-means on z-scored features (the standard label-free rule).
@@ -34,7 +34,7 @@ from sklearn.metrics import silhouette_score
 from sklearn.preprocessing import StandardScaler
 
 from clustering import MSPC
-from clustering.model_selection import msp_curve
+from lab.model_selection import msp_curve
 
 CACHE = Path(__file__).resolve().parent / ".cache" / "choose_k"
 KS = list(range(2, 9))

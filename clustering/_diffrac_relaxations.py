@@ -8,8 +8,10 @@ from __future__ import annotations
 import cvxpy as cp
 import numpy as np
 from scipy import linalg
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import LinearOperator
 from sklearn.metrics.pairwise import euclidean_distances
+
+from .spectral import top_eigenvectors
 
 __all__ = [
     "build_convex_problem",
@@ -127,11 +129,5 @@ def _top_eigenpairs_H(Z, C, n: float, k: int, random_state):
             Qf, _ = np.linalg.qr(np.hstack([U, random_state.normal(size=(p, k - U.shape[1]))]))
             U, h = Qf[:, :k], np.concatenate([h, np.zeros(k - h.shape[0])])
         return h[:k], U[:, :k]
-    if p <= _DENSE_H_MAX or k >= p - 1:
-        H = Z @ Z.T - n * C.toarray()
-        h, U = linalg.eigh(H, subset_by_index=[p - k, p - 1])
-    else:
-        op = LinearOperator((p, p), matvec=lambda v: Z @ (Z.T @ v) - n * (C @ v), dtype=float)
-        h, U = eigsh(op, k=k, which="LA", v0=random_state.uniform(-1, 1, p))
-    order = np.argsort(h)[::-1]
-    return h[order], U[:, order]
+    op = LinearOperator((p, p), matvec=lambda v: Z @ (Z.T @ v) - n * (C @ v), dtype=float)
+    return top_eigenvectors(op, k, random_state, lambda: Z @ Z.T - n * C.toarray(), _DENSE_H_MAX)

@@ -7,11 +7,13 @@ import numpy as np
 __all__ = [
     "HELDOUT_MARGIN",
     "HELDOUT_STARTS",
+    "HELDOUT_SUBSAMPLE",
     "MULTI_STARTS",
     "better",
     "eligible",
     "range_scaled",
     "restarts_per_start",
+    "subsample_start",
     "whiten",
 ]
 
@@ -60,7 +62,11 @@ def whiten(Z: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     Under any invertible linear map of the data the whitened data changes only by a
     rotation, which leaves Euclidean distances, and hence k-means, unchanged.
     """
-    evals, evecs = np.linalg.eigh(Z.T @ Z / Z.shape[0])
+    from ._threads import serial_blas
+
+    scatter = Z.T @ Z
+    with serial_blas(Z.shape[1]):  # a d x d decomposition: one thread (see _threads)
+        evals, evecs = np.linalg.eigh(scatter / Z.shape[0])
     keep = evals > rtol * evals.max()
     return Z @ (evecs[:, keep] / np.sqrt(evals[keep]))
 
@@ -92,3 +98,29 @@ def restarts_per_start(init, names, n_init: int) -> int:
         return int(n_init)
     n_kmeans = sum(1 for n in names if isinstance(n, str) and n.startswith("kmeans"))
     return max(1, int(n_init) // max(1, n_kmeans))
+
+
+#: Above this many samples the held-out multi-start chooses its labeling on a random
+#: subsample of this size and extends it to every sample by that labeling's hyperplane
+#: (:func:`subsample_start`), so that choosing among the starts costs about what it costs
+#: on this many points, whatever ``N`` (measured in ``bench/RESULTS.md``).
+HELDOUT_SUBSAMPLE = 2000
+
+
+def subsample_start(
+    estimator, X: np.ndarray, rng, seed: int, size: int = HELDOUT_SUBSAMPLE
+) -> tuple[np.ndarray, list]:
+    """The held-out multi-start on ``size`` random samples of ``X``: the
+    labels of every sample by the side of the hyperplane fitted there, and the subsample
+    fit's ``starts_``.
+
+    The subsample depends only on ``rng``, and the fit on it is invariant to rescaling
+    features when the estimator's is, so the labels are too.
+    """
+    from sklearn.base import clone
+
+    idx = np.sort(rng.choice(X.shape[0], size, replace=False))
+    sub = clone(estimator).set_params(random_state=seed).fit(X[idx])
+    labels = (X @ sub.w_ - sub.b_ >= 0).astype(np.intp)
+    starts = [dict(entry, subsample=size) for entry in sub.starts_]
+    return labels, starts

@@ -53,11 +53,11 @@ from __future__ import annotations
 import warnings
 from numbers import Integral, Real
 
-import cvxpy as cp
 import numpy as np
 from scipy import linalg, sparse
 from sklearn.cluster import KMeans
 
+from . import _cvx
 from ._compat import Interval, StrOptions, check_random_state
 from ._constraints import ConstrainedClusterer
 from ._diffrac_relaxations import (
@@ -67,7 +67,7 @@ from ._diffrac_relaxations import (
     labeling_cost,
 )
 from ._spec import AlgorithmSpec, Param
-from .exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
+from .exceptions import DegenerateDataError, ProblemTooLargeError
 from .spectral import median_distance
 
 __all__ = ["DIFFRAC"]
@@ -350,34 +350,17 @@ class DIFFRAC(ConstrainedClusterer):
             "Try the other solver (solver='SCS' or 'CLARABEL'; CLARABEL only below about "
             "40 samples), a larger kappa, fewer samples, or relaxation='eigen'."
         )
-        try:
-            problem.solve(solver=self.solver)
-        except cp.error.SolverError as exc:
-            raise SolverFailedError(
-                f"DIFFRAC's convex relaxation: the solver {self.solver} failed ({exc}). " + advice
-            ) from exc
-        status = problem.status
-        if status not in (cp.OPTIMAL, cp.OPTIMAL_INACCURATE) or N.value is None:
-            raise SolverFailedError(
-                f"DIFFRAC's convex relaxation: the solver {self.solver} returned status "
-                f"{status!r}. " + advice
-            )
-        if status == cp.OPTIMAL_INACCURATE:
-            warnings.warn(
-                f"DIFFRAC's convex relaxation was solved inaccurately by {self.solver} "
-                "(status 'optimal_inaccurate'); the labels may be suboptimal. " + advice,
-                UserWarning,
-                stacklevel=3,
-            )
+        what = "DIFFRAC's convex relaxation"
+        value = _cvx.solve(problem, solver=self.solver, what=what, advice=advice)
         stats = problem.solver_stats
         info = {
             "solver": str(stats.solver_name),
-            "status": str(status),
+            "status": str(problem.status),
             "num_iters": None if stats.num_iters is None else int(stats.num_iters),
             "solve_time": None if stats.solve_time is None else float(stats.solve_time),
         }
         N_val = np.asarray(N.value, dtype=float)
-        return (N_val + N_val.T) / 2, float(problem.value), info
+        return (N_val + N_val.T) / 2, value, info
 
     def _round(self, E, sizes, cl_pairs, random_state) -> np.ndarray:
         """Weighted k-means on the chunk embedding, then the COP-k-means assignment for the

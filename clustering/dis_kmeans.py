@@ -9,7 +9,8 @@ from sklearn.cluster import KMeans
 
 from ._base import BaseClusterer
 from ._compat import Interval, check_random_state
-from ._spec import AlgorithmSpec, Param
+from ._lam import lam_param
+from ._spec import AlgorithmSpec
 from .kmeans import CentroidClusterMixin, centroid_hyperplane, cluster_means, lloyd_from
 
 __all__ = ["DiscriminativeKMeans"]
@@ -185,17 +186,10 @@ SPECS = (
         name="Discriminative k-means",
         factory=DiscriminativeKMeans,
         params=(
-            Param(
-                "lam",
-                "float",
-                1.0,
+            lam_param(
                 "Ridge term of the LDA inside Dis-KM, in units of the mean scatter eigenvalue. "
-                "Small: k-means on whitened data "
-                "(every direction counts equally); large: plain k-means.",
-                low=1e-4,
-                high=1e4,
-                log=True,
-                label="λ (regulariser)",
+                "Small: k-means on whitened data (every direction counts equally); large: "
+                "plain k-means."
             ),
         ),
         summary="Kernel k-means with the regularised-LDA kernel I - (I + XX'/λ)^-1 "

@@ -13,7 +13,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ._base import BaseClusterer
 from ._compat import Interval, check_random_state
-from ._spec import AlgorithmSpec, Param
+from ._lam import lam_param
+from ._spec import AlgorithmSpec
 from .exceptions import DegenerateDataError
 from .kmeans import (
     CentroidClusterMixin,
@@ -217,16 +218,9 @@ SPECS = (
         name="LDA-k-means",
         factory=LDAKMeans,
         params=(
-            Param(
-                "lam",
-                "float",
-                1.0,
+            lam_param(
                 "Ridge term added to the within-cluster covariance in the LDA step. Small: "
-                "trust the cluster shapes; large: LDA turns into the difference of means.",
-                low=1e-4,
-                high=1e4,
-                log=True,
-                label="λ (regulariser)",
+                "trust the cluster shapes; large: LDA turns into the difference of means."
             ),
         ),
         summary="Alternates the LDA subspace of the clusters and k-means inside it "

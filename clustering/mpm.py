@@ -34,7 +34,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from ._compat import Interval, StrOptions, _fit_context, check_is_fitted, validate_data
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._threads import serial_blas
-from ._validation import check_clusterable
+from ._validation import checked_ranges
 from .exceptions import DegenerateDataError
 
 
@@ -297,7 +297,7 @@ class MinimaxProbabilityMachine(ClassifierMixin, BaseEstimator):
         self : MinimaxProbabilityMachine
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
-        check_clusterable(X)
+        checked_ranges(X)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         classes = np.unique(y)
@@ -312,8 +312,6 @@ class MinimaxProbabilityMachine(ClassifierMixin, BaseEstimator):
             )
         self.classes_ = classes
         labels01 = (y == self.classes_[1]).astype(np.intp)
-        if min(labels01.sum(), labels01.shape[0] - labels01.sum()) < 1:
-            raise ValueError("Each class needs at least one sample.")
         sol, self.w_, self.b_ = fit_mpm_to_labels(X, labels01, self.lam, self.regularizer)
         if sol.status == "equal-means":
             warnings.warn(

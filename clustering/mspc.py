@@ -28,17 +28,19 @@ from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standar
 from ._starts import (
     HELDOUT_MARGIN,
     HELDOUT_STARTS,
+    HELDOUT_SUBSAMPLE,
     MULTI_STARTS,
     better,
     eligible,
     range_scaled,
     restarts_per_start,
+    subsample_start,
     whiten,
 )
 from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
-from .msp_heldout import heldout_msp_z, heldout_seed
+from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
 from .mspc_multiclass import fit_general
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
@@ -123,7 +125,11 @@ default="heldout"
         if every start gives one); labelings that several starts reach are scored once. The
         ``n_init`` k-means restarts are shared among the three k-means starts (``n_init //
         3`` each, at least one), so the starts together cost about one ``n_init``-restart
-        k-means. Chosen by measurement (``bench/defaults_families.py``; tables in
+        k-means. Above :data:`clustering._starts.HELDOUT_SUBSAMPLE` (2000) samples all this
+        runs on that many random samples, and one search on every sample starts from the side
+        of the hyperplane fitted there (``starts_`` lists the subsample's starts, then
+        ``"subsample"``), so choosing the start costs what it costs on 2000 points.
+        Chosen by measurement (``bench/defaults_families.py``; tables in
         REPRODUCTION.md, "Beyond the papers"). The held-out MSP removes the in-sample MSP's
         bias on small, high-dimensional clusters; the "more points than features" rule
         removes splits that cut off a few digits sharing a rare pixel (separable on new
@@ -197,8 +203,11 @@ default="heldout"
         the z-scored data); keeps invariance to per-feature scaling, loses it for general
         linear maps (see :mod:`clustering.mspc_multiclass`).
     gamma : float or None, default=None
-        RBF width for ``kernel="rbf"``; None takes ``1 / (2 sigma^2)`` with ``sigma`` the
-        longest edge of a minimum spanning tree of the z-scored data (no labels used).
+        RBF width for ``kernel="rbf"``, fitted once with ``k + 1`` eigenvectors. None (no
+        labels used) tries ``sigma`` at 0.25, 0.5 and 1 times the longest edge of a minimum
+        spanning tree of the z-scored data, each with ``k`` eigenvectors, and keeps the fit of
+        largest held-out MSP whose clusters all have at least ``N / (4 k)`` points
+        (:mod:`clustering.mspc_multiclass`); ``gamma_`` is the width kept.
 
     Attributes
     ----------
@@ -216,14 +225,16 @@ default="heldout"
         points.
     msp_heldout_ : float
         Held-out MSP of the final labels (:func:`clustering.metrics.msp_heldout_score`, same
-        ``lam`` and ``regularizer``, the default ``n_splits`` and ``n_repeats``, splits
-        drawn from ``random_state``): the MPM fitted on part of each cluster, its worst-case
-        separation bound evaluated with the moments of the rest, averaged. It estimates how
-        well a classifier learnt from the labels separates points it was not fitted to,
-        without the in-sample MSP's optimistic bias when ``d`` is large against the cluster
-        sizes. 0 when a cluster has fewer than 2 points (nothing can be held out). For
-        ``n_clusters > 2`` the multi-class combination; for ``kernel="rbf"`` computed in the
-        kernel's feature space (the feature map is fitted without labels on all points).
+        ``lam`` and ``regularizer``, the default ``n_splits`` and ``n_repeats`` (one repeat
+        when the start was chosen on a subsample: above 2000 samples one split's noise is
+        small), splits drawn from ``random_state``): the MPM fitted on part of each
+        cluster, its worst-case separation bound evaluated with the moments of the rest,
+        averaged. It estimates how well a classifier learnt from the labels separates
+        points it was not fitted to, without the in-sample MSP's optimistic bias when ``d``
+        is large against the cluster sizes. 0 when a cluster has fewer than 2 points
+        (nothing can be held out). For ``n_clusters > 2`` the multi-class combination; for
+        ``kernel="rbf"`` computed in the kernel's feature space (the feature map is fitted
+        without labels on all points).
     n_iter_ : int
         Number of alternations run (1 for ``"eig"``).
     history_ : ndarray of shape (n_iter_,)
@@ -236,9 +247,13 @@ default="heldout"
         The starting labels of the winning start (equal to ``labels_`` for ``"eig"``).
     starts_ : list of dict
         One entry per start climbed: ``init`` (its name), ``msp`` (MSP reached) and
-        ``n_iter``. Empty for ``"eig"``.
+        ``n_iter`` (and ``msp_heldout`` for ``"heldout"``; above 2000 samples the
+        subsample's entries, marked ``subsample``, then the search on every sample). Empty
+        for ``"eig"``.
     converged_ : bool
         Whether the labels stopped changing before ``max_iter`` (always True for ``"eig"``).
+    gamma_ : float
+        The RBF width used (``kernel="rbf"`` only): ``gamma``, or the one ``gamma=None`` chose.
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -407,6 +422,7 @@ default="heldout"
 
         self.starts_ = []
         by_heldout = isinstance(self.init, str) and self.init in HELDOUT_STARTS
+        repeats = DEFAULT_N_REPEATS
         if self.method == "eig":
             weights = None
             if self.eig_prediction == "paper":
@@ -416,6 +432,20 @@ default="heldout"
             result = SOLVERS["eig"](std.Z, Lambda, lam, feature_weights=weights)
             kappa = result.kappa
             self.init_labels_ = result.labels.copy()
+        elif by_heldout and X.shape[0] > HELDOUT_SUBSAMPLE:
+            # Choose the start on a subsample, then one search on every sample from it.
+            labels0, self.starts_ = subsample_start(self, X, random_state, seed, HELDOUT_SUBSAMPLE)
+            if np.unique(labels0).shape[0] < 2:
+                raise DegenerateDataError(
+                    "The hyperplane chosen on a subsample puts every sample on one side; "
+                    "pass init='kmeans-range' (or another single start)."
+                )
+            result, kappa = self._climb(std, Lambda, lam, labels0)
+            self.starts_.append(
+                {"init": "subsample", "msp": kappa_to_alpha(kappa), "n_iter": result.n_iter}
+            )
+            self.init_labels_ = labels0.copy()
+            by_heldout, repeats = False, 1  # msp_heldout_ on every sample below, one split
         else:
             init = self.init
             if isinstance(init, str) and init in MULTI_STARTS:
@@ -509,8 +539,9 @@ default="heldout"
             self.msp_heldout_ = best_score  # the same labels, splits and seed
         else:
             self.msp_heldout_ = heldout_msp_z(
-                std.Z, self.labels_, 2, lam * Lambda, random_state=seed, too_small="zero"
-            )
+                std.Z, self.labels_, 2, lam * Lambda, n_repeats=repeats, random_state=seed,
+                too_small="zero",
+            )  # fmt: skip
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form", "local-max")

@@ -15,7 +15,7 @@ from typing import Any
 
 from ._spec import AlgorithmSpec, Param
 
-__all__ = ["ALGORITHMS", "AlgorithmSpec", "Param", "make_estimator"]
+__all__ = ["ALGORITHMS", "AlgorithmSpec", "Param", "get_spec", "make_estimator"]
 
 
 # Modules that define ``SPECS``; the order here is the order the app lists methods in.
@@ -47,8 +47,8 @@ def _collect() -> Mapping[str, AlgorithmSpec]:
 ALGORITHMS: Mapping[str, AlgorithmSpec] = _collect()
 
 
-def make_estimator(key: str, **params: Any) -> Any:
-    """Build the estimator registered under ``key`` with ``params``.
+def get_spec(key: str) -> AlgorithmSpec:
+    """The method registered under ``key``.
 
     Raises
     ------
@@ -56,9 +56,14 @@ def make_estimator(key: str, **params: Any) -> Any:
         If ``key`` is not registered; the message lists the registered keys.
     """
     try:
-        spec = ALGORITHMS[key]
+        return ALGORITHMS[key]
     except KeyError:
         raise KeyError(
             f"No algorithm is registered as {key!r}. Choose one of: {', '.join(ALGORITHMS)}."
         ) from None
-    return spec.make(**params)
+
+
+def make_estimator(key: str, **params: Any) -> Any:
+    """Build the estimator registered under ``key`` with ``params`` (an unknown key raises
+    :func:`get_spec`'s ``KeyError``)."""
+    return get_spec(key).make(**params)

@@ -56,14 +56,14 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg, sparse
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import LinearOperator
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.neighbors import NearestNeighbors
 
 from ._compat import Interval, StrOptions, check_random_state
 from ._constraints import ConstrainedClusterer
 from ._spec import AlgorithmSpec, Param
-from .spectral import median_distance
+from .spectral import median_distance, top_eigenvectors
 
 __all__ = ["SMIC", "local_scaling_kernel", "smi_model_value", "smi_score"]
 
@@ -297,16 +297,15 @@ class SMIC(ConstrainedClusterer):
 
     def _solve(self, K, U, random_state):
         """Leading eigenpairs of ``K U K`` (``U`` sparse symmetric), decreasing."""
-        n, c = K.shape[0], self.n_clusters
-        if n <= _DENSE_MAX_N or c >= n - 1:
+        n = K.shape[0]
+
+        def dense():
             Kd = K.toarray()
             S = Kd @ (U @ Kd)
-            vals, vecs = linalg.eigh((S + S.T) / 2, subset_by_index=[n - c, n - 1])
-        else:
-            op = LinearOperator((n, n), matvec=lambda v: K @ (U @ (K @ v)), dtype=float)
-            vals, vecs = eigsh(op, k=c, which="LA", v0=random_state.uniform(-1, 1, n))
-        order = np.argsort(vals)[::-1]
-        return vals[order], vecs[:, order]
+            return (S + S.T) / 2
+
+        op = LinearOperator((n, n), matvec=lambda v: K @ (U @ (K @ v)), dtype=float)
+        return top_eigenvectors(op, self.n_clusters, random_state, dense, _DENSE_MAX_N)
 
     def _assign(self, K, phi):
         out = K @ phi

@@ -46,22 +46,23 @@ def median_distance(X: np.ndarray, random_state, max_points: int = 1000) -> floa
     return med
 
 
-def top_eigenvectors(S, k: int, random_state) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` largest eigenpairs of a symmetric matrix (dense or sparse), eigenvalues in
-    decreasing order; dense LAPACK for small matrices, seeded Lanczos otherwise."""
+def top_eigenvectors(S, k: int, random_state, dense=None, max_dense_n=_DENSE_EIG_MAX_N):
+    """The ``k`` largest eigenpairs of a symmetric ``S`` (a dense or sparse matrix, or a
+    ``LinearOperator`` whose matrix ``dense()`` returns), eigenvalues in decreasing order:
+    dense LAPACK up to ``max_dense_n`` rows (or when ``k >= n - 1``), seeded Lanczos beyond,
+    and dense after all if Lanczos does not converge on at most
+    :data:`_DENSE_FALLBACK_MAX_N` rows."""
     n = S.shape[0]
-    if n <= _DENSE_EIG_MAX_N or k >= n - 1:
-        dense = S.toarray() if sparse.issparse(S) else S
-        vals, vecs = linalg.eigh(dense, subset_by_index=[n - k, n - 1])
-    else:
-        v0 = random_state.uniform(-1, 1, n)
+    vals = None
+    if n > max_dense_n and k < n - 1:
         try:
-            vals, vecs = eigsh(S, k=k, which="LA", v0=v0)
+            vals, vecs = eigsh(S, k=k, which="LA", v0=random_state.uniform(-1, 1, n))
         except ArpackNoConvergence:
             if n > _DENSE_FALLBACK_MAX_N:
                 raise
-            dense = S.toarray() if sparse.issparse(S) else S
-            vals, vecs = linalg.eigh(dense, subset_by_index=[n - k, n - 1])
+    if vals is None:
+        matrix = dense() if dense else S.toarray() if sparse.issparse(S) else S
+        vals, vecs = linalg.eigh(matrix, subset_by_index=[n - k, n - 1])
     order = np.argsort(vals)[::-1]
     return vals[order], vecs[:, order]
 
@@ -319,7 +320,8 @@ SPECS = (
                 "How similarity between points is measured: a Gaussian of the distance "
                 "(every pair) or a k-nearest-neighbour graph (cheaper, follows curved "
                 "clusters); auto uses the graph when it splits into the clusters, else "
-                "keeps the labeling whose clusters are better separated (larger MSP).",
+                "keeps the labeling whose clusters are better separated on points the "
+                "classifier was not fitted to (larger held-out MSP).",
                 choices=AFFINITIES,
             ),
             Param(

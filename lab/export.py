@@ -29,17 +29,22 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 
-from clustering.exceptions import ExportFailedError
-
 __all__ = [
     "FORMATS",
     "SLIDE_HEIGHT",
     "SLIDE_WIDTH",
+    "ExportFailedError",
     "export_figures",
     "export_zip",
     "find_browser",
     "slide_layout",
 ]
+
+
+class ExportFailedError(RuntimeError):
+    """A figure could not be exported as an image (no browser for the static export, the
+    export package missing, or the browser failed); the message says what to install or set."""
+
 
 #: Formats the export writes.
 FORMATS = ("png", "svg")

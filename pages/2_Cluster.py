@@ -31,11 +31,7 @@ X, y = ds.X, ds.y
 
 # ---- controls ---------------------------------------------------------------------------
 with st.sidebar:
-    st.header("Settings")
-    keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters", current=current)
-    lam = widgets.lam_slider("lam")
-    reg = widgets.regularizer_select("regularizer")
+    keys, k, lam, reg = widgets.method_settings(current)
     params: dict[str, dict] = {}
     for key in keys:
         spec = ALGORITHMS[key]
@@ -197,29 +193,28 @@ for row_size in cluster_ui.grid_rows(len(order), per_row):
             result = fitted[key]
             if not alerts.show_result_problems(result) or key not in projected:
                 continue
-            fig = plots.cluster_scatter(
+            panel = cluster_ui.scatter_panel(
+                view,
+                current.fingerprint,
+                result,
                 projected[key],
-                result.labels,
                 y,
                 ds.class_names,
-                title=cluster_ui.panel_title(result),
                 height=420,
-                x_range=None if ranges is None else ranges[0],
-                y_range=None if ranges is None else ranges[1],
+                ranges=ranges,
+                grid=len(order) > 1,
             )
-            if len(order) > 1:
-                plots.grid_panel(fig)
-            figures[f"{key}-scatter"] = fig
+            figures[f"{key}-scatter"] = panel.figure
             if key in constraint_keys:
                 event = presenter.chart(
-                    fig,
+                    panel,
                     key=f"scatter.{key}",
                     on_select="rerun",
                     selection_mode="lasso",
                 )
-                selection[key] = cluster_ui.lasso_indices(event, fig)
+                selection[key] = cluster_ui.lasso_indices(event, panel.figure)
             else:
-                presenter.chart(fig, key=f"scatter.{key}")
+                presenter.chart(panel, key=f"scatter.{key}")
             if result.hyperplane == "mpm":
                 st.caption(
                     "This method draws no hyperplane; the line and margins are those of the "
@@ -322,16 +317,14 @@ elif margin_results:
     cols = st.columns(min(len(margin_results), per_row))
     for i, result in enumerate(margin_results):
         with cols[i % len(cols)], alerts.guard(title="The margins cannot be drawn"):
-            margins = result.margins(X)
-            msp = result.msp if finite(result.msp) else None
-            fig = plots.margin_histogram(margins, result.labels, msp, rho, title=result.name)
-            if len(margin_results) > 1:
-                plots.grid_panel(fig)
-            figures[f"{result.key}-margins"] = fig
-            presenter.chart(fig, key=f"margins.{result.key}")
+            panel = cluster_ui.margin_panel(
+                current.fingerprint, result, X, rho, grid=len(margin_results) > 1
+            )
+            figures[f"{result.key}-margins"] = panel.figure
+            presenter.chart(panel, key=f"margins.{result.key}")
             if show_guarantee and finite(result.msp):
                 curve = plots.guarantee_curve(
-                    margins,
+                    result.margins(X),
                     result.labels,
                     result.msp,
                     title=f"{result.name}: guarantee for every ρ",
@@ -344,9 +337,9 @@ histories = {r.name: r.history for r in ok_results if r.history is not None and 
 if histories:
     st.subheader("Objective per iteration")
     if any(h.size > 1 for h in histories.values()):  # a single value has no course to draw
-        fig = plots.objective_grid(histories)
-        figures["objective"] = fig
-        presenter.chart(fig, key="objective")
+        panel = cluster_ui.objective_panel(histories)
+        figures["objective"] = panel.figure
+        presenter.chart(panel, key="objective")
     for line in cluster_ui.objective_notes(ok_results):
         st.caption(line)
     st.caption(

@@ -212,43 +212,27 @@ st.dataframe(
     hide_index=True,
     width="stretch",
     column_config={
-        "accuracy_before": st.column_config.NumberColumn(
-            "acc. before", format="%.3f", width=85, help="Accuracy on the original data."
-        ),
-        "accuracy_after": st.column_config.NumberColumn(
-            "acc. after", format="%.3f", width=85, help="Accuracy on the rescaled data."
+        **ui_scaling.before_after_columns(
+            "accuracy", "acc.", "Accuracy on the original data.", "Accuracy on the rescaled data."
         ),
         "accuracy_change": st.column_config.NumberColumn(
             "Δ accuracy", format="%+.3f", help="After minus before."
         ),
-        "msp_before": st.column_config.NumberColumn(
-            "in-sample before",
-            format="%.3f",
-            width=85,
-            help="Of the method's clustering on the original data. "
-            + widgets.msp_help("msp", lam, reg),
-        ),
-        "msp_after": st.column_config.NumberColumn(
-            "in-sample after",
-            format="%.3f",
-            width=85,
-            help="In-sample MSP of the method's clustering on the rescaled data.",
+        **ui_scaling.before_after_columns(
+            "msp",
+            "in-sample",
+            "Of the method's clustering on the original data. " + widgets.msp_help("msp", lam, reg),
+            "In-sample MSP of the method's clustering on the rescaled data.",
         ),
         "msp_change": st.column_config.NumberColumn(
             "Δ in-sample MSP", format="%+.4f", help="After minus before."
         ),
-        "msp_heldout_before": st.column_config.NumberColumn(
-            "held-out before",
-            format="%.3f",
-            width=85,
-            help="Of the method's clustering on the original data. "
+        **ui_scaling.before_after_columns(
+            "msp_heldout",
+            "held-out",
+            "Of the method's clustering on the original data. "
             + widgets.msp_help("msp_heldout", lam, reg),
-        ),
-        "msp_heldout_after": st.column_config.NumberColumn(
-            "held-out after",
-            format="%.3f",
-            width=85,
-            help="Held-out MSP of the method's clustering on the rescaled data.",
+            "Held-out MSP of the method's clustering on the rescaled data.",
         ),
         "changed": st.column_config.ProgressColumn(
             "changed",
@@ -527,15 +511,13 @@ else:
             label="Sensitivity figure (HTML)",
             container=d_cols[0],
         )
-        d_cols[1].download_button(
-            "Runs (CSV)",
-            data=runs.to_csv(index=False),
-            file_name="afs-sensitivity-runs.csv",
-            mime="text/csv",
+        downloads.download_table(
+            runs,
+            "afs-sensitivity-runs.csv",
             key="fs.s.csv",
-            on_click="ignore",
             help="One row per method, factor and repetition: which feature was scaled, the "
             "accuracy and the MSP.",
+            container=d_cols[1],
         )
 
 st.divider()

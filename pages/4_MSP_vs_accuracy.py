@@ -251,15 +251,13 @@ else:
         )
     d = st.columns(2)
     downloads.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
-    d[1].download_button(
-        "Runs (CSV)",
-        data=table.to_csv(index=False),
-        file_name="msp-vs-accuracy.csv",
-        mime="text/csv",
+    downloads.download_table(
+        table,
+        "msp-vs-accuracy.csv",
         key="mva.download.csv",
-        on_click="ignore",
         help="One row per run: its name, in-sample MSP (msp), held-out MSP (msp_heldout), "
         "accuracy, size and time.",
+        container=d[1],
     )
 
     if choice is not None:

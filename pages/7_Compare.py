@@ -23,11 +23,7 @@ st.title("Compare")
 current = widgets.data_caption()
 
 with st.sidebar:
-    st.header("Settings")
-    keys = widgets.algorithm_multiselect("algorithms")
-    k = widgets.n_clusters_control("n_clusters", current=current)
-    lam = widgets.lam_slider("lam")
-    reg = widgets.regularizer_select("regularizer")
+    keys, k, lam, reg = widgets.method_settings(current)
     tasks = datasets.list_datasets("tasks")
     state.seed_widget("compare.bundled", "breast" if "breast" in tasks else tasks[0])
     bundled = st.selectbox(

@@ -2,8 +2,45 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+
+def run_page(path: str, *, timeout: int = 120, **query: str):
+    """One page file in Streamlit's AppTest, run once with ``query`` in its link."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(path, default_timeout=timeout)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def assert_clean(at) -> None:
+    """The page ran without an exception and shows no error message."""
+    assert not at.exception, [e.message for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def open_app(page: str | None = None, query: dict | None = None, *, timeout: int = 120):
+    """The lab in Streamlit's AppTest, opened at ``app.py`` with ``query`` in its link (as a
+    user arrives), then switched to ``page``; no run may raise."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=timeout)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    if page is not None:
+        at.switch_page(page)
+        at.run()
+        assert not at.exception, [e.message for e in at.exception]
+    return at
 
 
 def two_gaussians(n_per: int = 60, d: int = 2, gap: float = 8.0, seed: int = 0):

@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from clustering import ALGORITHMS
+from tests.conftest import assert_clean, run_page
 
 ROOT = Path(__file__).resolve().parents[1]
 FEATURE_SCALING = str(ROOT / "pages" / "3_Feature_scaling.py")
@@ -29,15 +30,7 @@ SMALL = {
 
 
 def app(path: str, **query: str) -> AppTest:
-    at = AppTest.from_file(path, default_timeout=TIMEOUT)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def assert_clean(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
+    return run_page(path, timeout=TIMEOUT, **query)
 
 
 def charts(at: AppTest) -> int:

@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from clustering._cost import Cost
-from tests.conftest import unescaped
+from tests.conftest import assert_clean, run_page, unescaped
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUSTER = str(ROOT / "pages" / "2_Cluster.py")
@@ -24,15 +24,7 @@ FIVE = "kmeans,mspc-mpm,mspc-eig,lda-kmeans,spectral"
 
 
 def cluster(**query: str) -> AppTest:
-    at = AppTest.from_file(CLUSTER, default_timeout=TIMEOUT)
-    for key, value in query.items():
-        at.query_params[key] = value
-    return at.run()
-
-
-def clean(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
+    return run_page(CLUSTER, timeout=TIMEOUT, **query)
 
 
 def charts(at: AppTest) -> dict[str, dict]:
@@ -62,7 +54,7 @@ def captions(at: AppTest) -> list[str]:
 
 def test_five_methods_side_by_side_with_shared_axes():
     at = cluster(**SMALL, algos=FIVE)
-    clean(at)
+    assert_clean(at)
     assert len(at.tabs) == 0  # no switch to tabs at 4+ methods
     scatters = {k: v for k, v in charts(at).items() if k.startswith("scatter.")}
     assert len(scatters) == 5
@@ -78,7 +70,7 @@ def test_five_methods_side_by_side_with_shared_axes():
 
 def test_comparison_caption_names_the_methods_the_table_ranks_first():
     at = cluster(**SMALL, algos=FIVE)
-    clean(at)
+    assert_clean(at)
     table = metrics(at)
     note = next(c for c in captions(at) if c.startswith("Highest held-out MSP:"))
     m = re.match(
@@ -103,7 +95,7 @@ def test_comparison_caption_names_the_methods_the_table_ranks_first():
 
 def test_objective_captions_match_the_objective_plot():
     at = cluster(**SMALL, algos=FIVE)
-    clean(at)
+    assert_clean(at)
     # Here every method's objective has a single value: notes, and no chart of lone dots.
     figure = charts(at).get("objective", {"data": []})
     lines = {t["name"]: trace_values(figure, i, "y") for i, t in enumerate(figure["data"])}
@@ -142,7 +134,7 @@ def test_a_method_above_the_auto_run_limit_waits_for_its_button(monkeypatch):
 
     monkeypatch.setattr(ui.runs, "predict_cost", expensive_kmeans)
     at = cluster(**SMALL, algos="kmeans,mspc-eig")
-    clean(at)
+    assert_clean(at)
     assert "scatter.kmeans" not in charts(at)
     assert "scatter.mspc-eig" in charts(at)  # the cheap one ran by itself
     # The waiting method has a row saying why, and no numbers.
@@ -151,7 +143,7 @@ def test_a_method_above_the_auto_run_limit_waits_for_its_button(monkeypatch):
     waiting = " ".join(i.value for i in at.info)
     assert "predicted to take about 60 s" in waiting and "k-means" in waiting
     at.button(key="cluster.run.kmeans").click().run()
-    clean(at)
+    assert_clean(at)
     assert "scatter.kmeans" in charts(at)
     assert list(metrics(at).index) == ["MSPC (EIG)", "k-means"]
     # A changed setting of the method needs a new click.
@@ -172,7 +164,7 @@ def test_a_refused_run_is_a_message_not_a_traceback():
 
 def test_number_of_clusters_in_the_url_round_trip_and_binary_methods_say_so():
     at = cluster(**SMALL, algos="kmeans,mmc-nmi", k="3")
-    clean(at)
+    assert_clean(at)
     assert at.session_state["dcl.n_clusters"] == 3
     assert at.number_input(key="n_clusters").value == 3
     assert at.query_params["k"] == ["3"] or at.query_params["k"] == "3"
@@ -185,7 +177,7 @@ def test_number_of_clusters_in_the_url_round_trip_and_binary_methods_say_so():
     clusters = {t["legendgroup"] for t in scatter["data"] if t.get("legendgroup")}
     assert len(clusters) == 3
     at.number_input(key="n_clusters").set_value(2).run()
-    clean(at)
+    assert_clean(at)
     assert "k" not in at.query_params  # 2 is the default and stays out of the link
     assert "scatter.mmc-nmi" in charts(at)
 
@@ -201,10 +193,10 @@ def test_a_bad_number_of_clusters_in_a_link_is_named_and_ignored():
 def test_msp_curve_behind_a_button_and_its_caption():
     query = {"data": "synthetic:two_gaussians", "gen": "n_samples=60;n_features=2"}
     at = cluster(**query, algos="kmeans")
-    clean(at)
+    assert_clean(at)
     assert "msp.curve" not in charts(at)
     at.button(key="cluster.curve").click().run()
-    clean(at)
+    assert_clean(at)
     figure = charts(at)["msp.curve"]
     ks = trace_values(figure, 0, "x").astype(int).tolist()
     msp = trace_values(figure, 0, "y").tolist()
@@ -220,10 +212,10 @@ def test_msp_curve_behind_a_button_and_its_caption():
 
 def test_mspc_step_through_frames_and_caption():
     at = cluster(**SMALL, algos="mspc-mpm")
-    clean(at)
+    assert_clean(at)
     assert "mspc.steps" not in charts(at)  # drawn on request
     at.toggle(key="cluster.steps_on").set_value(True).run()
-    clean(at)
+    assert_clean(at)
     figure = charts(at)["mspc.steps"]
     frames = figure.get("frames", [])
     note = next(c for c in captions(at) if c.startswith("MSPC (MPM)") and "start" in c)
@@ -248,11 +240,11 @@ def test_a_waiting_method_shows_its_predicted_time():
     """With automatic runs off, a method whose setting changed waits for Run and its panel
     gives the cost model's prediction (MMC's included) before anything runs."""
     at = cluster(**SMALL, algos="mmc-nmi")
-    clean(at)
+    assert_clean(at)
     assert "scatter.mmc-nmi" in charts(at)
     at.toggle(key="cluster.autorun").set_value(False).run()
     at.select_slider(key="param.mmc-nmi.C").set_value(1.0).run()
-    clean(at)
+    assert_clean(at)
     waiting = " ".join(i.value for i in at.info)
     assert "Waiting: press **Run** in the sidebar (predicted" in waiting
     assert "under a second" in waiting or " s and " in waiting
@@ -275,10 +267,10 @@ def test_the_lam_on_the_slider_reaches_the_estimator_and_the_msp_column(monkeypa
     monkeypatch.setattr(ui.cache, "fit_and_evaluate", recording)
     st.cache_data.clear()
     at = cluster(**SMALL, algos="kmeans,mspc-mpm")
-    clean(at)
+    assert_clean(at)
     at.select_slider(key="lam").set_value(5.0).run()
     at.selectbox(key="regularizer").set_value("identity").run()
-    clean(at)
+    assert_clean(at)
     last = {key: (params, lam, reg) for key, params, lam, reg in calls}
     mspc_params, mspc_lam, mspc_reg = last["mspc-mpm"]
     assert (mspc_params["lam"], mspc_params["regularizer"]) == (5.0, "identity")

@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from lab.compare import CompareRow, compare_grid, standard_rows
+from tests.conftest import open_app
 from ui import url
 from ui.model import DataChoice
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
 TIMEOUT = 180
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
 def open_page(page: str | None = None, query: dict | None = None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, at.exception
-    if page is not None:
-        at.switch_page(page)
-        at.run()
-    return at
+    return open_app(page, query, timeout=TIMEOUT)
 
 
 def test_compare_grid_reproduces_the_afs_story_and_respects_the_cost_guard():

@@ -13,15 +13,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.conftest import assert_clean, run_page
+
 ROOT = Path(__file__).resolve().parents[1]
 MSP_VS_ACCURACY = str(ROOT / "pages" / "4_MSP_vs_accuracy.py")
 #: 130 points, 13 features: a λ grid whose accuracies and MSPs vary (fast).
 SMALL = {"data": "wine:1v2", "norm": "1"}
-
-
-def clean(at: AppTest) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 def chart(at: AppTest, key: str) -> dict:
@@ -47,7 +44,7 @@ def lam_family():
         at.query_params[key] = value
     at.run()
     at.button(key="mva.run").click().run()
-    clean(at)
+    assert_clean(at)
     return at
 
 
@@ -95,7 +92,7 @@ def test_lam_is_chosen_by_the_score_shown_and_the_in_sample_msp_is_one_click_awa
     best = table.loc[table["msp_heldout"].idxmax()]
     assert metrics(at)["λ by the held-out MSP"] == f"{best['lam']:g}"
     at.radio(key="mva.score").set_value("msp").run()
-    clean(at)
+    assert_clean(at)
     fig = chart(at, "mva.scatter")
     assert "in-sample MSP" in fig["layout"]["xaxis"]["title"]["text"]
     best = table.loc[table["msp"].idxmax()]
@@ -136,7 +133,7 @@ def learn():
     }.items():
         at.query_params[key] = value
     at.run()
-    clean(at)
+    assert_clean(at)
     return at
 
 
@@ -218,7 +215,7 @@ def test_learn_shows_the_same_msps_as_every_other_page(learn):
 def test_learn_follows_another_digits_pair(learn):
     at = learn
     at.selectbox(key="learn.ho.pair").set_value("digits:3v8").run()
-    clean(at)
+    assert_clean(at)
     assert any("digits\\:3v8" in c.value or "digits:3v8" in c.value for c in at.caption)
     check_caption(splits_table(at), heldout_caption(at))
     at.selectbox(key="learn.ho.pair").set_value("digits:1v3").run()
@@ -235,11 +232,8 @@ TWO_GAUSSIANS = {"data": "synthetic:two_gaussians", "gen": "n_samples=80;n_featu
 
 
 def page(path: str, **query: str) -> AppTest:
-    at = AppTest.from_file(path, default_timeout=180)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    clean(at)
+    at = run_page(path, timeout=180, **query)
+    assert_clean(at)
     return at
 
 

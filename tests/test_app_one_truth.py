@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.conftest import open_app
+
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,14 +24,7 @@ METHODS = "mspc-mpm,kmeans,lda-kmeans,spectral"
 
 
 def _open(page: str, query: dict) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    for k, v in query.items():
-        at.query_params[k] = v
-    at.run()
-    at.switch_page(page)
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    return open_app(page, query, timeout=TIMEOUT)
 
 
 def _same_accuracy_same_msp(table, accuracy: str, msp: str) -> None:

@@ -7,44 +7,28 @@ key, on the session state and on the absence of exceptions.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from clustering import ALGORITHMS
 from lab.evaluation import fit_and_evaluate
-from tests.conftest import two_gaussians, unescaped
+from tests.conftest import assert_clean, open_app, two_gaussians, unescaped
 
 AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
 
 TIMEOUT = 120
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 
 def open_page(page: str | None = None, query: dict | None = None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, at.exception
-    if page is not None:
-        at.switch_page(page)
-        at.run()
-    return at
-
-
-def no_errors(at) -> None:
-    assert not at.exception, [e.message for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
+    return open_app(page, query, timeout=TIMEOUT)
 
 
 def test_home_page_and_demo_sets_up_the_cluster_page():
     at = open_page()
-    no_errors(at)
+    assert_clean(at)
     assert "Discriminative Clustering Lab" in at.title[0].value
     at.button(key="demo.breast").click().run()
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.algorithms"] == ["mspc-mpm", "mspc-eig", "kmeans"]
     assert at.session_state["dcl.lam"] == 0.01
     # The demo switched to the Cluster page and ran it.
@@ -54,15 +38,15 @@ def test_home_page_and_demo_sets_up_the_cluster_page():
 
 def test_data_page_default_and_switching_task():
     at = open_page("pages/1_Data.py")
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.data_chosen"] is False
     at.selectbox(key="data.task").set_value("diabetes").run()
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.data"].name == "diabetes"
     assert at.session_state["dcl.data_chosen"] is True
     assert at.query_params["data"] == "diabetes"
     at.toggle(key="data.normalize").set_value(False).run()
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.data"].normalize is False
 
 
@@ -70,7 +54,7 @@ def test_data_page_synthetic_generator():
     at = open_page("pages/1_Data.py")
     at.radio(key="data.source").set_value("synthetic").run()
     at.selectbox(key="data.generator").set_value("two_gaussians").run()
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.data"].kind == "synthetic"
     assert at.session_state["dcl.data"].name == "two_gaussians"
 
@@ -94,14 +78,14 @@ def test_good_upload_becomes_the_data_set():
     at = open_page("pages/1_Data.py")
     at.radio(key="data.source").set_value("upload").run()
     at.file_uploader(key="data.upload").upload("mine.csv", f"u,v,label\n{rows}\n".encode()).run()
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.data"].kind == "upload"
     assert at.session_state["dcl.data"].name == "mine.csv"
 
 
 def test_cluster_page_default_path():
     at = open_page("pages/2_Cluster.py")
-    no_errors(at)
+    assert_clean(at)
     assert at.caption[0].value.startswith("Using the default data set **breast**")
     frame = at.dataframe[0].value
     assert set(frame["algorithm"]) == {ALGORITHMS[k].name for k in ("kmeans", "mspc-mpm")}
@@ -114,7 +98,7 @@ def test_cluster_page_default_path():
         assert f"guarantee.{method}" not in keys
     assert "objective" in keys and "mspc.steps" not in keys
     at.toggle(key="cluster.guarantee_on").set_value(True).run()
-    no_errors(at)
+    assert_clean(at)
     keys = {c.key for c in at.get("plotly_chart")}
     assert {"guarantee.kmeans", "guarantee.mspc-mpm"} <= keys
 
@@ -123,14 +107,14 @@ def test_cluster_page_slider_change_reruns_with_new_lam():
     at = open_page("pages/2_Cluster.py")
     msp_before = at.dataframe[0].value.set_index("algorithm")["MSP"]
     at.select_slider(key="lam").set_value(100.0).run()
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.lam"] == 100.0
     assert at.query_params["lam"] == "100"
     msp_after = at.dataframe[0].value.set_index("algorithm")["MSP"]
     # More regularisation makes every labeling look less separable.
     assert (msp_after < msp_before).all()
     at.radio(key="view").set_value("features").run()
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.view"] == "features:0,1"
 
 
@@ -145,7 +129,7 @@ def test_url_state_is_restored():
             "view": "pca",
         },
     )
-    no_errors(at)
+    assert_clean(at)
     assert at.session_state["dcl.data"].name == "iris:setosa-vs-versicolor"
     assert at.multiselect(key="algorithms").value == ["mspc-eig"]
     assert at.select_slider(key="lam").value == 0.1
@@ -224,7 +208,7 @@ def test_lasso_constraints_reach_diffrac_and_are_honoured():
 
     at = open_page("pages/2_Cluster.py")
     at.multiselect(key="algorithms").set_value(["diffrac"]).run()
-    no_errors(at)
+    assert_clean(at)
     ds = datasets.load(datasets.DEFAULT_DATASET)
     fp = state.fingerprint(ds.X, ds.y)
     i, j = int(np.flatnonzero(ds.y == 0)[0]), int(np.flatnonzero(ds.y == 1)[0])
@@ -232,7 +216,7 @@ def test_lasso_constraints_reach_diffrac_and_are_honoured():
     assert free.labels[i] != free.labels[j]  # unconstrained, they fall apart
     at.session_state[KEYS.CONSTRAINTS] = {fp: {"must": [(i, j)], "cannot": [], "anchor": i}}
     at.run()
-    no_errors(at)
+    assert_clean(at)
     assert any("1 must-link" in c.value for c in at.caption)
     linked = fit_and_evaluate("diffrac", {}, ds.X, ds.y, must_link=[(i, j)])
     assert linked.labels[i] == linked.labels[j]

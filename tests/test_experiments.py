@@ -43,23 +43,46 @@ def tiny_run(tmp_path_factory):
 
 def test_tiny_table2_end_to_end(tiny_run):
     tmp_path, result, seen = tiny_run
-    # Progress is reported once with the cache read and once after every cell.
-    assert [(d, t) for d, t, _ in seen] == [(i, 8) for i in range(9)]
+    # Progress is reported once with the cache read and once after every cell (2 methods x
+    # 2 tasks x (2 lam values + the default setting)).
+    assert [(d, t) for d, t, _ in seen] == [(i, 12) for i in range(13)]
     table = pd.read_csv(tmp_path / "table2.csv")
     assert table["task"].tolist() == ["ionosphere", "breast"]
     for method in TINY["methods"]:
         assert ((table[method] >= 0) & (table[method] <= 50)).all()
         assert f"paper_{method}" in table
     assert table.loc[table["task"] == "breast", "paper_mspc-mpm"].item() == 2.93
-    # Selection by accuracy can only beat (or tie) the label-free selection by MSP.
-    msp_table = pd.read_csv(tmp_path / "table2_msp.csv")
-    assert (table["mspc-mpm"] <= msp_table["mspc-mpm"] + 1e-9).all()
-    # 2 methods x 2 tasks x 2 lam values, each cached once.
-    assert len(_cache_files(tmp_path / "cells" / "table2")) == 8
+    # Selection by accuracy can only beat (or tie) the label-free selections on the grid.
+    for name in ("msp", "msp_heldout"):
+        label_free = pd.read_csv(tmp_path / f"table2_{name}.csv")
+        assert (table["mspc-mpm"] <= label_free["mspc-mpm"] + 1e-9).all()
+        assert label_free[TINY["methods"]].notna().all().all()
+    # 2 methods x 2 tasks x (2 lam values + the default), each cached once.
+    assert len(_cache_files(tmp_path / "cells" / "table2")) == 12
     assert (tmp_path / "table2.md").read_text().startswith("## MSPC paper, Table 2")
     stored = load_stored("table2", tmp_path)
     pd.testing.assert_frame_equal(stored.main, result.main, check_exact=False, rtol=1e-9)
     assert len(EXPERIMENTS["table2"].figures(stored)) == 1
+
+
+def test_default_setting_is_reported_but_never_chosen(tiny_run):
+    """The default-setting cells (MSPC's lam 0.2, off the overridden grid) fill the "no
+    choice" table and take no part in the choices on the grid: on breast lam 0.2 is more
+    accurate than both grid values, and the accuracy column still shows the grid's best."""
+    _, result, _ = tiny_run
+    cells = result.cells
+    mpm = cells[(cells.method == "mspc-mpm") & (cells.task == "breast")]
+    default = mpm[mpm.params == "{}"]["accuracy"].item()
+    on_grid = mpm[mpm.params != "{}"]["accuracy"].max()
+    assert default > on_grid  # what makes the test able to fail
+    breast = result.tables["errors"].task == "breast"
+    assert result.tables["errors"].loc[breast, "mspc-mpm"].item() == pytest.approx(
+        100 * (1 - on_grid)
+    )
+    shown = result.tables["default"].loc[breast, "mspc-mpm"].item()
+    assert shown == pytest.approx(100 * (1 - default))
+    rules = result.tables["rules"].set_index("method")
+    assert rules.loc["mspc-mpm", "default setting"] < rules.loc["mspc-mpm", "by accuracy (paper)"]
 
 
 def test_error_table_matches_the_cells(tiny_run):
@@ -95,7 +118,7 @@ def test_resume_after_interruption_recomputes_nothing_finished(tmp_path, monkeyp
 
     monkeypatch.setattr(_cells, "compute_cell", counting)
     resumed = run_experiment("table2", tmp_path, **TINY)
-    assert len(calls) == 5 and not set(calls) & set(first)
+    assert len(calls) == 9 and not set(calls) & set(first)
     calls.clear()
     again = run_experiment("table2", tmp_path, **TINY)
     assert calls == []
@@ -149,7 +172,7 @@ def test_dask_backend_on_a_local_cluster_gives_the_same_tables(tmp_path):
         )
     finally:
         cluster.close()
-    assert len(_cache_files(tmp_path / "dask" / "cells" / "table2")) == 8
+    assert len(_cache_files(tmp_path / "dask" / "cells" / "table2")) == 12
     pd.testing.assert_frame_equal(dask.main, loky.main)
 
 

@@ -11,8 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from clustering.exceptions import ExportFailedError
-from lab.export import export_figures, export_zip, find_browser, slide_layout
+from lab.export import ExportFailedError, export_figures, export_zip, find_browser, slide_layout
 
 
 def _figure(colour="#0072B2"):

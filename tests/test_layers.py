@@ -65,7 +65,7 @@ def test_the_library_imports_nothing_of_the_lab():
 
 def test_import_clustering_loads_neither_plotly_nor_streamlit():
     code = (
-        "import sys, clustering, clustering.metrics, clustering.model_selection\n"
+        "import sys, clustering, clustering.metrics, clustering.msp_multiclass\n"
         "print(sorted({m.split('.')[0] for m in sys.modules}"
         " & {'plotly', 'streamlit', 'datasets', 'lab', 'ui'}))"
     )

@@ -60,6 +60,69 @@ def test_well_separated_clusters_score_close_to_the_in_sample_msp(k):
     assert held_out <= in_sample + 1e-9
 
 
+def test_the_small_part_shrinkage_vanishes_as_the_clusters_grow():
+    def gap(n, prior_points):
+        rng = np.random.default_rng(0)
+        X = np.vstack([rng.normal(size=(n, 5)), rng.normal(size=(n, 5)) + 4.0])
+        labels = np.repeat([0, 1], n)
+        return msp_score(X, labels, lam=0.1) - msp_heldout_score(
+            X, labels, lam=0.1, random_state=0, prior_points=prior_points
+        )
+
+    # The shrinkage costs a little on small clusters and far less on larger ones.
+    assert gap(50, 2.0) > gap(50, 0.0) + 0.002
+    assert gap(2000, 2.0) - gap(2000, 0.0) < (gap(50, 2.0) - gap(50, 0.0)) / 10
+
+
+def _rare_pixel_groups(name):
+    """Groups of 2 to 8 digits of a pair sharing a pixel that no other digit of it has."""
+    import datasets
+
+    X = datasets.load(name).X
+    lo = X.min(axis=0)
+    out = []
+    for j in range(X.shape[1]):
+        group = X[:, j] > lo[j]
+        if 2 <= group.sum() <= 8:
+            out.append(group.astype(int))
+    return X, out
+
+
+@pytest.mark.parametrize("name", ["digits:0v1", "digits:1v8", "digits:3v8", "digits:7v9"])
+def test_clusters_of_a_few_points_score_near_the_floor_held_out(name):
+    # A pixel set in only these digits makes the group separable in sample (MSP above 0.9);
+    # held out, one to four points per part cannot show a spread, and without the small-part
+    # corrections they score up to 0.99. With them, two-point groups score below 0.1 and
+    # groups of up to 8 points below 0.2.
+    X, groups = _rare_pixel_groups(name)
+    assert groups
+    for labels in groups:
+        assert msp_score(X, labels, lam=0.2) > 0.9
+        held_out = msp_heldout_score(X, labels, lam=0.2, random_state=0)
+        assert held_out < (0.1 if labels.sum() == 2 else 0.2)
+
+
+def test_without_the_shrinkage_a_two_point_cluster_scores_at_the_cap():
+    # One held-out point far on the right side: alpha near 1 before the cap, n / (n + 1) =
+    # 1/2 with it; the shrinkage of its mean towards the data's takes it to near 0.
+    X, groups = _rare_pixel_groups("digits:0v1")
+    pairs = [g for g in groups if g.sum() == 2]
+    capped = [msp_heldout_score(X, g, lam=0.2, random_state=0, prior_points=0) for g in pairs]
+    shrunk = [msp_heldout_score(X, g, lam=0.2, random_state=0) for g in pairs]
+    assert 0.45 < max(capped) <= 0.5
+    assert max(shrunk) < 0.1
+
+
+def test_random_groups_of_four_digits_score_near_the_floor():
+    import datasets
+
+    X = datasets.load("digits:3v8").X
+    for seed in range(10):
+        labels = np.zeros(X.shape[0], dtype=int)
+        labels[np.random.default_rng(seed).permutation(X.shape[0])[:4]] = 1
+        assert msp_heldout_score(X, labels, lam=0.2, random_state=0) < 0.01
+
+
 def _blobs(seed=0, d=6):
     rng = np.random.default_rng(seed)
     X = np.vstack([rng.normal(size=(80, d)), rng.normal(size=(70, d)) + 2.0])
@@ -123,6 +186,8 @@ def test_a_cluster_too_small_to_hold_out_names_the_minimum(n_splits):
 
 def test_bad_parameters():
     X, labels = _blobs(0)
+    with pytest.raises(ValueError, match="prior_points must be >= 0"):
+        msp_heldout_score(X, labels, prior_points=-1)
     with pytest.raises(ValueError, match="n_splits must be at least 2"):
         msp_heldout_score(X, labels, n_splits=1)
     with pytest.raises(ValueError, match="lam must be >= 0"):

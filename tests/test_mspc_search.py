@@ -206,3 +206,47 @@ def test_default_does_not_cut_off_a_few_digits_where_the_in_sample_choice_does(t
     model = _fit(ds.X, random_state=0)
     assert np.bincount(model.labels_).min() > d
     assert np.mean(model.labels_ == ds.y) > 0.95 or np.mean(model.labels_ != ds.y) > 0.95
+
+
+# ---- large N: the start chosen on a subsample ------------------------------------------
+
+
+def _large(monkeypatch, size=300):
+    import clustering.mspc as mspc
+
+    monkeypatch.setattr(mspc, "HELDOUT_SUBSAMPLE", size)
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(500, 6)), rng.normal(size=(500, 6)) + [4, 0, 0, 0, 0, 0]])
+    X *= 10.0 ** rng.uniform(-2, 2, 6)
+    return X, np.repeat([0, 1], 500)
+
+
+def test_above_the_subsample_size_the_start_is_the_subsample_fits_hyperplane(monkeypatch):
+    from sklearn.base import clone
+
+    from clustering._compat import check_random_state
+
+    X, y = _large(monkeypatch)
+    model = _fit(X, random_state=0)
+    # The subsample the fit drew, and the default fitted on it alone.
+    idx = np.sort(check_random_state(0).choice(X.shape[0], 300, replace=False))
+    sub = clone(model).fit(X[idx])
+    assert np.array_equal(model.init_labels_, (X @ sub.w_ - sub.b_ >= 0).astype(int))
+    assert [s["init"] for s in model.starts_] == [s["init"] for s in sub.starts_] + ["subsample"]
+    assert all(s["subsample"] == 300 for s in model.starts_[:-1])
+    assert np.mean(model.labels_ == y) > 0.95 or np.mean(model.labels_ != y) > 0.95
+    # msp_heldout_ is that of the labels on every sample, with one random split.
+    from clustering.metrics import msp_heldout_score
+
+    assert model.msp_heldout_ == pytest.approx(
+        msp_heldout_score(X, model.labels_, lam=model.lam, n_repeats=1, random_state=0)
+    )
+
+
+def test_above_the_subsample_size_labels_are_invariant_and_deterministic(monkeypatch):
+    X, _ = _large(monkeypatch)
+    factors = 10.0 ** np.random.default_rng(4).uniform(-3, 3, X.shape[1])
+    a = _fit(X, random_state=0).labels_
+    assert np.array_equal(a, _fit(X, random_state=0).labels_)
+    b = _fit(X * factors, random_state=0).labels_
+    assert np.array_equal(a, b) or np.array_equal(a, 1 - b)

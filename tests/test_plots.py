@@ -243,3 +243,16 @@ def test_grow_margins_keeps_the_plot_area():
     margin = fig.layout.margin
     assert (margin.l, margin.b, margin.t) == (72, 84, 40)  # raised, never lowered
     assert fig.layout.height - margin.t - margin.b == 300 - 40 - 50
+
+
+def test_two_panels_is_the_layout_make_subplots_gives():
+    from plotly.subplots import make_subplots
+
+    from lab.plots.grid import two_panels
+
+    titles = ("clustering accuracy (%)", "MSP")
+    want = make_subplots(rows=1, cols=2, subplot_titles=titles).layout.to_plotly_json()
+    got = go.Figure(layout=two_panels(titles)).layout.to_plotly_json()
+    want.pop("template", None)
+    got.pop("template", None)
+    assert got == want

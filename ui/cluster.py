@@ -4,19 +4,25 @@
 and y range for every scatter panel), :func:`axes_note`, the captions whose claims are
 computed from the numbers shown (:func:`objective_notes`, :func:`comparison_note`,
 :func:`steps_note`, :func:`curve_note`), and the computations behind buttons
-(:func:`msp_curve`, :func:`mspc_steps`, cached). Which fits may start is :mod:`ui.runs`.
+(:func:`msp_curve`, :func:`mspc_steps`, cached), and the page's figures shared by every
+session (:func:`scatter_panel`, :func:`margin_panel`, :func:`objective_panel`: a link opened
+in a new tab finds them built, their JSON made once). Which fits may start is
+:mod:`ui.runs`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
+from lab import plots
 from lab.evaluation import FitOutcome
 
+from .chart import SharedChart
 from .runs import CURVE_KS
 
 __all__ = [
@@ -25,10 +31,13 @@ __all__ = [
     "curve_note",
     "grid_rows",
     "lasso_indices",
+    "margin_panel",
     "msp_curve",
     "mspc_steps",
     "objective_notes",
+    "objective_panel",
     "panel_title",
+    "scatter_panel",
     "shared_ranges",
     "steps_note",
 ]
@@ -193,13 +202,13 @@ def comparison_note(results: Sequence[FitOutcome]) -> str:
 
 @st.cache_data(max_entries=16, show_spinner="Fitting MSPC for k = 2 … 10…")
 def _msp_curve(data_fingerprint: str, lam: float, regularizer: str, _X: np.ndarray) -> dict:
-    from clustering.model_selection import msp_curve
+    from lab.model_selection import msp_curve
 
     return msp_curve(_X, ks=CURVE_KS, lam=lam, regularizer=regularizer)
 
 
 def msp_curve(data_fingerprint: str, X: np.ndarray, lam: float, regularizer: str) -> dict:
-    """:func:`clustering.model_selection.msp_curve` over :data:`CURVE_KS` (cached)."""
+    """:func:`lab.model_selection.msp_curve` over :data:`CURVE_KS` (cached)."""
     return _msp_curve(data_fingerprint, float(lam), str(regularizer), X)
 
 
@@ -306,3 +315,88 @@ def one_vs_rest(
     )
     margins = np.asarray(X, dtype=np.float64) @ w - b
     return margins, (labels == cluster).astype(int), alpha
+
+
+# ---- figures shared by every session -------------------------------------------------------
+
+
+def _digest(*values: Any) -> str:
+    """A short fingerprint of arrays and numbers (dtype, shape and bytes of each)."""
+    h = hashlib.blake2b(digest_size=16)
+    for v in values:
+        a = np.ascontiguousarray(np.asarray(np.nan if v is None else v))
+        h.update(f"{a.dtype}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _fit_signature(result: FitOutcome) -> tuple:
+    return (result.key, result.name, _digest(result.labels, result.w, result.b))
+
+
+@st.cache_resource(max_entries=128, show_spinner=False)
+def _shared(kind: str, signature: tuple, _build: Callable[[], Any]) -> SharedChart:
+    return SharedChart.of(_build())
+
+
+def scatter_panel(
+    view: str,
+    data_fingerprint: str,
+    result: FitOutcome,
+    projection: Any,
+    y: np.ndarray | None,
+    class_names: Sequence[str] | None,
+    *,
+    height: int,
+    ranges: tuple | None,
+    grid: bool,
+) -> SharedChart:
+    """``result``'s clusters in ``view`` (``projection``, from :func:`ui.cache.projection`
+    with the same view, data and hyperplane), titled by :func:`panel_title`: built once for
+    every session and rerun that shows the same fit (``st.cache_resource``). Do not modify
+    the figure."""
+    names = None if class_names is None else tuple(class_names)
+    span = None if ranges is None else tuple(tuple(float(v) for v in r) for r in ranges)
+    title = panel_title(result)
+
+    def build():
+        fig = plots.cluster_scatter(
+            projection,
+            result.labels,
+            y,
+            names,
+            title=title,
+            height=height,
+            x_range=None if span is None else span[0],
+            y_range=None if span is None else span[1],
+        )
+        if grid:
+            plots.grid_panel(fig)
+        return fig
+
+    signature = (view, data_fingerprint, _fit_signature(result), names, title, height, span, grid)
+    return _shared("scatter", signature, build)
+
+
+def margin_panel(
+    data_fingerprint: str, result: FitOutcome, X: np.ndarray, rho: float, *, grid: bool
+) -> SharedChart:
+    """``result``'s margin histogram at ``rho`` with its MSP's Theorem 5 line (none when the
+    MSP is not finite), built once for every session (``st.cache_resource``)."""
+    msp = result.msp if np.isfinite(result.msp) else None
+
+    def build():
+        fig = plots.margin_histogram(result.margins(X), result.labels, msp, rho, title=result.name)
+        if grid:
+            plots.grid_panel(fig)
+        return fig
+
+    signature = (data_fingerprint, _fit_signature(result), msp, float(rho), grid)
+    return _shared("margins", signature, build)
+
+
+def objective_panel(histories: Mapping[str, np.ndarray]) -> SharedChart:
+    """The objective per iteration of each method (``histories``: name -> values), built once
+    for every session (``st.cache_resource``)."""
+    signature = tuple((name, _digest(h)) for name, h in histories.items())
+    return _shared("objective", signature, lambda: plots.objective_grid(dict(histories)))

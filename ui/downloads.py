@@ -21,6 +21,7 @@ __all__ = [
     "download_config",
     "download_figure",
     "download_labels",
+    "download_table",
     "labels_frame",
 ]
 
@@ -124,6 +125,21 @@ def download_figure(
         key=key,
         on_click="ignore",
         help="The figure as an interactive web page you can open without the lab.",
+    )
+
+
+def download_table(
+    frame: pd.DataFrame, file_name: str, key: str, *, help: str, container: Any = st
+) -> None:
+    """Download a table of runs as CSV (``Runs (CSV)``), ``help`` saying what a row is."""
+    container.download_button(
+        "Runs (CSV)",
+        data=frame.to_csv(index=False),
+        file_name=_safe(file_name),
+        mime="text/csv",
+        key=key,
+        on_click="ignore",
+        help=help,
     )
 
 

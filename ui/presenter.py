@@ -17,8 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from clustering.exceptions import ExportFailedError
-from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH, projector_fonts
+from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH, ExportFailedError, projector_fonts
 
 from . import chart as lab_chart
 from . import state

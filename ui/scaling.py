@@ -33,6 +33,7 @@ __all__ = [
     "animation",
     "animation_axes",
     "animation_signature",
+    "before_after_columns",
     "comparison_table",
     "hyperplane_in_original_units",
     "is_scaled",
@@ -85,6 +86,18 @@ def _changed(a: FitOutcome, b: FitOutcome) -> float:
         return np.nan
     # Renaming clusters is no change: the share of labels that moves under the best matching.
     return clustering_error(a.labels, b.labels)
+
+
+def before_after_columns(column: str, label: str, before: str, after: str) -> dict:
+    """The column settings of :func:`comparison_table`'s ``<column>_before`` and
+    ``<column>_after``: titled ``"<label> before"`` and ``"<label> after"``, with the helps
+    ``before`` and ``after``."""
+    return {
+        f"{column}_{when}": st.column_config.NumberColumn(
+            f"{label} {when}", format="%.3f", width=85, help=text
+        )
+        for when, text in (("before", before), ("after", after))
+    }
 
 
 def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) -> pd.DataFrame:

@@ -39,6 +39,7 @@ __all__ = [
     "format_number",
     "lam_slider",
     "link_warnings",
+    "method_settings",
     "msp_column_config",
     "msp_help",
     "msp_note",
@@ -435,6 +436,16 @@ def view_select(
 # ----------------------------------------------------------------------------------------
 # Number of clusters
 # ----------------------------------------------------------------------------------------
+
+
+def method_settings(current: Any) -> tuple[list[str], int, float, str]:
+    """The sidebar's settings of a page that fits several methods (Cluster, Compare): a
+    "Settings" header, then the methods, ``k``, λ and Λ, under the keys both pages share.
+    Call it inside ``with st.sidebar:``; returns ``(keys, k, lam, regularizer)``."""
+    st.header("Settings")
+    keys = algorithm_multiselect("algorithms")
+    k = n_clusters_control("n_clusters", current=current)
+    return keys, k, lam_slider("lam"), regularizer_select("regularizer")
 
 
 def n_clusters_control(key: str = "n_clusters", *, container: Any = st, current: Any = None) -> int:

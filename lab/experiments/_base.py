@@ -54,8 +54,9 @@ _CELL_COLUMNS = (
     "partition_distance",
 )
 #: Columns kept only when some cell's result has them (multiclass: the number of clusters,
-#: the adjusted Rand index and a hash of the partition, to compare two fits' labels).
-_OPTIONAL_COLUMNS = ("n_clusters", "ari", "labels_hash")
+#: the adjusted Rand index and a hash of the partition, to compare two fits' labels; table2:
+#: the held-out MSP of the labeling).
+_OPTIONAL_COLUMNS = ("n_clusters", "ari", "labels_hash", "msp_heldout")
 
 
 @dataclass

@@ -16,15 +16,17 @@ from typing import Any
 import numpy as np
 
 from clustering import metrics
-from clustering._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER, effective_lam
+from clustering._lam import effective_lam
 from clustering.registry import ALGORITHMS
+from lab.evaluation import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from lab.experiments import _methods
 from lab.experiments.evaluator import evaluate_fit
 
 __all__ = ["CACHE_VERSION", "Cell", "cell_result", "compute_cell", "skip_reason"]
 
-#: Bumped whenever what a cell computes changes, so stale cached results are not reused.
-CACHE_VERSION = 1
+#: Bumped whenever what a cell computes changes, so stale cached results are not reused
+#: (2: a cell stores the held-out MSP of its labeling, ``msp_heldout``).
+CACHE_VERSION = 2
 
 #: Beta of the pairwise F-measure reported by the MMC paper's Table V.
 F_BETA = 1.5
@@ -146,8 +148,8 @@ def cell_result(outcome, y, **extra: Any) -> dict[str, Any]:
 
 def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
     """One fit through the lab's one evaluator, stored as the serialised :class:`FitOutcome`
-    plus the two scores only the papers' tables use (``f_measure`` with beta 1.5, and
-    ``msp_own``)."""
+    plus the scores only the papers' tables use (``f_measure`` with beta 1.5, ``msp_own``,
+    and ``msp_heldout``: the held-out MSP at the same reference ``lam`` as ``msp``)."""
     outcome = evaluate_fit(
         variant.key,
         params,
@@ -157,7 +159,12 @@ def _fit(variant, params: dict, X, y, seed: int) -> dict[str, Any]:
         msp_regularizer=MSP_REFERENCE_REGULARIZER,
         random_state=seed,
     )
-    return cell_result(outcome, y, msp_own=lambda labels: _msp_own(X, labels, variant, params))
+    return cell_result(
+        outcome,
+        y,
+        msp_own=lambda labels: _msp_own(X, labels, variant, params),
+        msp_heldout=outcome.metrics.get("msp_heldout") if outcome.ok else None,
+    )
 
 
 def skip_reason(cell: Cell) -> str | None:
@@ -192,7 +199,8 @@ def compute_cell(cell: Cell) -> dict[str, Any]:
         ``status`` (``"ok"``, ``"failed"`` or ``"skipped"``), ``error`` (message or
         ``None``), ``seconds`` (wall-clock of ``fit``), the scores ``accuracy``, ``nmi``,
         ``rand``, ``f_measure`` (pairwise, beta 1.5), ``msp`` (at
-        :data:`clustering._lam.MSP_REFERENCE_LAM`, the same for every method), ``msp_own``
+        :data:`lab.evaluation.MSP_REFERENCE_LAM`, the same for every method),
+        ``msp_heldout`` (:func:`lab.evaluation.heldout_msp` at the same ``lam``), ``msp_own``
         (MSPC only: at its own ``lam``, its ``msp_``), ``n_iter``, and for timing cells
         ``times`` and ``time_median``.
     """

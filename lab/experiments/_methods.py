@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from clustering.registry import ALGORITHMS, make_estimator
+from clustering.registry import ALGORITHMS, get_spec
 
 __all__ = [
     "LAM_GRID",
@@ -250,9 +250,7 @@ def make_estimator_k(key: str, n_clusters: int, **params: Any) -> Any:
     """
     if n_clusters < 2:
         raise ValueError(f"n_clusters must be at least 2; got {n_clusters}.")
-    spec = ALGORITHMS[key] if key in ALGORITHMS else None
-    if spec is None:
-        return make_estimator(key, **params)  # raises the registry's KeyError
+    spec = get_spec(key)
     if spec.binary_only:
         if n_clusters == 2:
             return spec.make(**params)

@@ -9,7 +9,8 @@ import pandas as pd
 
 from lab.experiments._base import ExperimentResult, markdown_table
 from lab.experiments._coverage import coverage_markdown
-from lab.experiments._notes import GAP_NOTES, HELDOUT_NOTES, INTRO
+from lab.experiments._notes import GAP_NOTES, INTRO, LAM_TABLES
+from lab.experiments._notes_heldout import HELDOUT_NOTES
 
 __all__ = ["build_report", "gap_summary"]
 
@@ -97,5 +98,8 @@ def build_report(results: dict[str, ExperimentResult | None], source_dir: Path) 
         note = GAP_NOTES.get(name)
         if note:
             parts += ["What we know about the gaps:", "", note.strip(), ""]
-    parts += [HELDOUT_NOTES.strip(), ""]
+    from lab.experiments.table2 import lam_choice_markdown
+
+    lam_tables = lam_choice_markdown(results.get("table2")).strip()
+    parts += [HELDOUT_NOTES.strip().replace(LAM_TABLES, lam_tables), ""]
     return "\n".join(parts).rstrip() + "\n"

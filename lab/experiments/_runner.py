@@ -168,7 +168,7 @@ def _result_problem(result: Any) -> str | None:
     for name in _UNIT_FIELDS:
         if name not in result:
             return f"the result has no {name!r}"
-    for name in (*_UNIT_FIELDS, *_TIME_FIELDS, "msp", "msp_own"):
+    for name in (*_UNIT_FIELDS, *_TIME_FIELDS, "msp", "msp_own", "msp_heldout"):
         value = result.get(name)
         if value is None:
             continue

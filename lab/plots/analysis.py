@@ -27,10 +27,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
-from lab.plots.grid import grow_margins, tidy_layout
+from lab.plots.grid import grow_margins, tidy_layout, two_panels
 from lab.plots.style import GUIDE_GREY, OKABE_ITO, TEMPLATE, relayout, series_color
 
 __all__ = [
@@ -430,13 +429,13 @@ def scaling_comparison_figure(
     """
     if comparison is None or comparison.empty:
         return _empty(title, "Choose at least one method.", height)
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("clustering accuracy (%)", "MSP"))
     many = len(comparison) > 4
+    traces = []
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
         color = _color(0) if when == "before" else _color(1)
         for col, (metric, scale) in enumerate((("accuracy", 100.0), ("msp", 1.0)), start=1):
             values = comparison[f"{metric}_{when}"].astype(float) * scale
-            fig.add_trace(
+            traces.append(
                 go.Bar(
                     x=comparison["method"],
                     y=values,
@@ -455,13 +454,17 @@ def scaling_comparison_figure(
                     textposition="outside",
                     offsetgroup=j,
                     hovertemplate=f"%{{x}} {when}: %{{y:.3f}}<extra></extra>",
-                ),
-                row=1,
-                col=col,
+                    xaxis=f"x{'' if col == 1 else col}",
+                    yaxis=f"y{'' if col == 1 else col}",
+                )
             )
+    # The two panels as make_subplots(1, 2, subplot_titles=...) lays them out, written once:
+    # make_subplots and add_trace(row=, col=) were half of this figure's build time, which
+    # every slider step on Feature scaling pays (bench/RESULTS.md).
+    fig = go.Figure(data=traces, layout=two_panels(("clustering accuracy (%)", "MSP")))
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
-    fig.update_yaxes(range=[0, 110], row=1, col=1)
-    fig.update_yaxes(range=[0, 1.1], row=1, col=2)
+    fig.layout.yaxis.range = [0, 110]
+    fig.layout.yaxis2.range = [0, 1.1]
     if many:  # method names upright would overlap: read them bottom to top
         fig.update_xaxes(tickangle=-90)
     tidy_layout(fig)

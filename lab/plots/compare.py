@@ -154,24 +154,9 @@ def compare_figure(
                 },
                 bgcolor="rgba(255,255,255,0.8)",
             )
-            fig.update_xaxes(
-                range=xr,
-                showticklabels=False,
-                ticks="",
-                showgrid=False,
-                zeroline=False,
-                row=r,
-                col=c,
-            )
-            fig.update_yaxes(
-                range=yr,
-                showticklabels=False,
-                ticks="",
-                showgrid=False,
-                zeroline=False,
-                row=r,
-                col=c,
-            )
+            bare = {"showticklabels": False, "ticks": "", "showgrid": False, "zeroline": False}
+            fig.update_xaxes(range=xr, row=r, col=c, **bare)
+            fig.update_yaxes(range=yr, row=r, col=c, **bare)
             # Shared axes within the row: every panel follows the first one's zoom.
             if j > 0:
                 first = i * n_cols + 1

@@ -23,6 +23,7 @@ __all__ = [
     "objective_grid",
     "objective_trace",
     "tidy_layout",
+    "two_panels",
     "wrap_axis_titles",
     "wrap_title",
 ]
@@ -500,3 +501,20 @@ def objective_grid(histories, *, per_row: int = 3, height_per_row: int = 260) ->
         font={"size": 12},
     )
     return fig
+
+
+def two_panels(titles: tuple[str, str]) -> dict:
+    """The layout ``make_subplots(rows=1, cols=2, subplot_titles=titles)`` starts from."""
+    title = {"font": {"size": 16}, "showarrow": False, "xref": "paper", "yref": "paper",
+             "xanchor": "center", "yanchor": "bottom", "y": 1.0}  # fmt: skip
+    return {
+        "xaxis": {"anchor": "y", "domain": [0.0, 0.45]},
+        "yaxis": {"anchor": "x", "domain": [0.0, 1.0]},
+        "xaxis2": {"anchor": "y2", "domain": [0.55, 1.0]},
+        "yaxis2": {"anchor": "x2", "domain": [0.0, 1.0]},
+        "annotations": [
+            {**title, "text": titles[0], "x": 0.225},
+            {**title, "text": titles[1], "x": 0.775},
+        ],
+        "template": TEMPLATE,
+    }

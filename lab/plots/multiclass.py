@@ -12,7 +12,7 @@ __all__ = ["msp_curve_figure"]
 
 def msp_curve_figure(curve: dict, *, title: str = "Held-out separation against k"):
     """The score the suggested ``k`` comes from (``curve["score"]``: the smallest pairwise
-    held-out MSP of :func:`clustering.model_selection.msp_curve`) against ``curve["k"]``,
+    held-out MSP of :func:`lab.model_selection.msp_curve`) against ``curve["k"]``,
     with the suggested ``k`` marked, and the in-sample MSP (``curve["msp"]``) for comparison.
     A curve without ``"score"`` draws ``"msp"`` as the score.
 

@@ -92,6 +92,8 @@ def _static_copy() -> str | None:
     ctx = get_script_run_ctx(suppress_warning=True)
     if ctx is None or not ctx.main_script_path:
         return None
+    if ctx.main_script_path in _COPIED:  # every chart of every rerun asks
+        return _COPIED[ctx.main_script_path]
     name = f"plotly-{plotly.__version__}.min.js"
     source = PLOTLY_DIR / PLOTLY_FILE
     target = Path(ctx.main_script_path).resolve().parent / "static" / name
@@ -103,7 +105,12 @@ def _static_copy() -> str | None:
             os.replace(partial, target)
     except OSError:
         return None
+    _COPIED[ctx.main_script_path] = name
     return name
+
+
+#: The copies made by this server process (main script -> file name in its static/).
+_COPIED: dict[str, str] = {}
 
 
 def figure_json(figure: Any) -> str:
@@ -127,10 +134,16 @@ class SharedChart:
 
     figure: Any
     json: str
+    height: int | None = None
 
     @classmethod
     def of(cls, figure: Any) -> SharedChart:
-        return cls(figure, figure_json(figure))
+        return cls(figure, figure_json(figure), _height(figure))
+
+
+def _height(figure: Any) -> int | None:
+    height = getattr(getattr(figure, "layout", None), "height", None)
+    return int(height) if height else None
 
 
 def _figure_of(figure: Any) -> Any:
@@ -138,18 +151,21 @@ def _figure_of(figure: Any) -> Any:
 
 
 def preload(where: Any = None) -> None:
-    """Start downloading plotly.js before the page's first chart: a ``<link rel=preload>``
-    in a Markdown element (drawn by Streamlit's main bundle, before any component's code
-    has loaded), early on every page (the top of the sidebar, by
-    :func:`ui.presenter.sidebar`). The chart elements then run the downloaded file."""
+    """Start plotly.js before the page's first chart, early on every page (the top of the
+    sidebar, by :func:`ui.presenter.sidebar`): a ``<link rel=preload>`` in a Markdown
+    element starts the download as soon as Streamlit's main bundle draws it, and an empty
+    chart element loads the script as soon as it mounts, so plotly.js is evaluated while the
+    rest of the page is still arriving, not when the first chart does."""
     if not use_component():
         return
+    url = _plotly_url()
     with (st if where is None else where).container(key="lab_chart_preload"):
         st.markdown(
-            f'<link rel="preload" as="script" href="{_plotly_url()}">'
+            f'<link rel="preload" as="script" href="{url}">'
             "<style>.st-key-lab_chart_preload { display: none; }</style>",
             unsafe_allow_html=True,
         )
+        _component(data={"src": url, "preload": True}, key="lab_chart_preload_js", height="content")
 
 
 def chart(
@@ -181,7 +197,7 @@ def chart(
     select = None
     if on_select != "ignore":
         select = "lasso" if "lasso" in modes else "select" if "box" in modes else None
-    height = getattr(getattr(_figure_of(figure), "layout", None), "height", None)
+    height = figure.height if isinstance(figure, SharedChart) else _height(figure)
     data = {"src": _plotly_url(), "figure": figure_json(figure), "key": key, "select": select}
     if config:
         data["config"] = config

@@ -1,13 +1,14 @@
-"""Label-free model selection with MSPC: the number of clusters."""
+"""Label-free model selection with MSPC: the number of clusters, from a sweep over ``k``
+(the Cluster page's curve; measured in ``bench/choose_k.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._moments import regularizer_matrix, standardize
-from .msp_heldout import heldout_alphas
-from .msp_multiclass import _check_X
-from .mspc import MSPC
+from clustering import MSPC
+from clustering._moments import regularizer_matrix, standardize
+from clustering.msp_heldout import heldout_alphas
+from clustering.msp_multiclass import _check_X
 
 __all__ = ["msp_curve"]
 
@@ -56,7 +57,7 @@ def msp_curve(
     Examples
     --------
     >>> import numpy as np
-    >>> from clustering.model_selection import msp_curve
+    >>> from lab.model_selection import msp_curve
     >>> rng = np.random.default_rng(0)
     >>> X = np.vstack([rng.normal(c, 0.5, (60, 2)) for c in ([0, 0], [9, 0], [0, 9])])
     >>> curve = msp_curve(X, ks=[2, 3, 4])
