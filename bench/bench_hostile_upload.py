@@ -10,14 +10,21 @@ Starts ``streamlit run app.py`` on a free loopback port and, through Playwright:
    starts, the other user opens the Cluster page in a new tab. Reported: the time until A's page
    shows the refusal (from the start of the upload, transfer included) and the other
    user's page time, against the idle median;
-3. the server's resident memory (RSS) at the start, after the attacks and after A's
-   context is closed.
+3. **memory**: the server's resident memory (RSS) before the uploads and after each
+   refused one (A's context is closed after each); then user R uploads a usable CSV
+   (990,000 rows, 13 MB) and replaces it with another; then every browser is closed, and
+   the RSS is read 3 s later, once Streamlit's wait for a disconnected browser
+   (``server.disconnectedSessionTTL``) has passed, and once more after another browser has
+   come and gone (Streamlit drops the sessions whose wait ran out when a browser
+   disconnects).
 
 Targets (the hostile-users report): each file refused in under 5 s, the other user's page
-within 1.5x its idle time.
+within 1.5x its idle time; memory released when a session ends or its upload is replaced.
 
-Run: ``python -m bench.bench_hostile_upload [--repeats 3] [--small]`` (``--small``: files
-ten times smaller, for a quick check). Needs ``/usr/bin/chromium`` and ``playwright``.
+Run: ``python -m bench.bench_hostile_upload [--repeats 3] [--small] [--app-dir DIR]``
+(``--small``: files ten times smaller, for a quick check; ``--app-dir``: serve another
+checkout, e.g. an older version, with this script). Needs ``/usr/bin/chromium`` and
+``playwright``.
 """
 
 from __future__ import annotations
@@ -29,8 +36,10 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+import tomllib
+
 from bench._common import machine, print_table
-from bench.bench_browser import CHROMIUM, streamlit_server
+from bench.bench_browser import APP_DIR, CHROMIUM, streamlit_server
 
 PAGE_TIMEOUT_MS = 180_000
 
@@ -100,6 +109,41 @@ def _files(folder: Path, small: bool) -> dict[str, Path]:
     }
 
 
+def _usable_files(folder: Path) -> list[Path]:
+    """Two different CSV files the reader accepts: 990,000 and 980,000 rows of two
+    features and a label, about 13 MB each."""
+    paths = []
+    for i in range(2):
+        path = folder / f"usable-{i}.csv"
+        block = b"".join(
+            b"%d.%03d,%d.5,%d\n" % (j % 97, j % 1000, (j * 7 + i) % 13, j % 2) for j in range(1000)
+        )
+        with open(path, "wb") as handle:
+            handle.write(b"a,b,label\n")
+            for _ in range(990 - 10 * i):
+                handle.write(block)
+        paths.append(path)
+    return paths
+
+
+def _upload_usable(page, path: Path, n_rows: str) -> None:
+    """Upload ``path`` on the Data page and wait until the lab shows its ``n_rows``."""
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
+    page.get_by_text(n_rows, exact=True).first.wait_for(timeout=PAGE_TIMEOUT_MS)
+    _idle(page)
+
+
+def _session_wait(app_dir: Path) -> float:
+    """Streamlit's wait for a disconnected browser (``server.disconnectedSessionTTL``) in
+    the served checkout's config (Streamlit's default, 120 s, without one)."""
+    config = app_dir / ".streamlit" / "config.toml"
+    if config.exists():
+        with open(config, "rb") as handle:
+            server = tomllib.load(handle).get("server", {})
+        return float(server.get("disconnectedSessionTTL", 120))
+    return 120.0
+
+
 def _attack(browser, other, url: str, path: Path) -> tuple[float, float]:
     """(A's refusal time, the other user's page time during it)."""
     ctx_a = browser.new_context(viewport={"width": 1400, "height": 1600})
@@ -124,37 +168,66 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--small", action="store_true", help="files ten times smaller")
+    parser.add_argument("--app-dir", type=Path, default=APP_DIR, help="checkout to serve")
     args = parser.parse_args(argv)
+    app_dir = args.app_dir.resolve()
+    wait = _session_wait(app_dir)
     print(machine())
-    with tempfile.TemporaryDirectory() as tmp, streamlit_server() as url:
+    print(f"serving {app_dir}; disconnected-session wait {wait:.0f} s")
+    memory: list[list[str]] = []
+
+    def rss(step: str) -> None:
+        memory.append([step, f"{_server_rss(url):,.0f}"])
+
+    with tempfile.TemporaryDirectory() as tmp, streamlit_server(app_dir) as url:
         files = _files(Path(tmp), args.small)
+        usable = _usable_files(Path(tmp))
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             other = browser.new_context(viewport={"width": 1400, "height": 1600})
             _other_user_page(other, url)  # warm: imports, caches, the first fits
-            rss_start = _server_rss(url)
             idle = [_other_user_page(other, url) for _ in range(args.repeats)]
+            rss("before the uploads (idle runs done)")
             idle_median = statistics.median(idle)
             rows = [["(none: idle server)", "-", f"{idle_median:.2f}", "1.00"]]
             for name, path in files.items():
-                runs = [_attack(browser, other, url, path) for _ in range(args.repeats)]
+                runs = []
+                for i in range(args.repeats):
+                    runs.append(_attack(browser, other, url, path))
+                    rss(f"after refused upload {i + 1} of {name} (A's browser closed)")
                 refused = statistics.median(r for r, _ in runs)
                 during = statistics.median(o for _, o in runs)
                 rows.append(
                     [name, f"{refused:.2f}", f"{during:.2f}", f"{during / idle_median:.2f}"]
                 )
-            rss_after = _server_rss(url)
+            ctx_r = browser.new_context(viewport={"width": 1400, "height": 1600})
+            r = ctx_r.new_page()
+            r.goto(f"{url}/Data")
+            _idle(r)
+            r.get_by_text("Upload a CSV file").click()
+            _idle(r)
+            _upload_usable(r, usable[0], "990,000")
+            rss("R uploaded a usable 13 MB CSV (990,000 rows)")
+            _upload_usable(r, usable[1], "980,000")
+            rss("R replaced it with another (980,000 rows)")
             browser.close()
-        time.sleep(2)
-        rss_closed = _server_rss(url)
+        closed = time.monotonic()
+        time.sleep(3)
+        rss("every browser closed, 3 s later")
+        time.sleep(max(0.0, closed + wait + 5 - time.monotonic()))
+        rss(f"every browser closed, {wait + 5:.0f} s later (the wait + 5 s)")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            _other_user_page(browser.new_context(), url)
+            browser.close()
+        time.sleep(5)
+        rss("then another browser came and went, 5 s later")
     print(f"\nmedians of {args.repeats}; idle runs: {', '.join(f'{t:.2f}' for t in idle)} s")
     print_table(
         ["upload by user A", "refused after (s)", "other user's Cluster page (s)", "x idle"], rows
     )
-    print(
-        f"\nserver RSS: {rss_start:.0f} MB before the uploads, {rss_after:.0f} MB after them, "
-        f"{rss_closed:.0f} MB with the browsers closed"
-    )
+    print()
+    print_table(["server memory", "RSS (MB)"], memory)
     return 0
 
 

@@ -1,12 +1,22 @@
 """Kernel MSPC and spectral clustering on curved clusters, over data seeds not tuned on; and
 the label-free choice of spectral clustering's affinity.
 
-Usage: ``python bench/kernel_spectral.py [--seeds 100-109] [--part kernel,affinity]``
+Usage: ``python bench/kernel_spectral.py [--seeds 100-109] [--part kernel,affinity,choice,cost]``
 
 ``kernel``: mean ARI of ``MSPC(kernel="rbf")`` (defaults, ``random_state=0``) against
 scikit-learn's ``SpectralClustering(affinity="nearest_neighbors")`` on ``make_moons`` (400
 points, noise 0.05, 0.1, 0.15, 0.2) and ``make_circles`` (400 points, factor 0.3 and 0.6,
 noise 0.05 and 0.1), one draw per data seed, z-scored as the lab does.
+
+``choice``: kernel MSPC's width and rank chosen without labels. Every candidate of
+:data:`clustering.mspc_multiclass.AUTO_WIDTHS` x :data:`AUTO_RANK_OFFSETS` is fitted once
+(``random_state=0``, the defaults otherwise) and the rules pick among the same fits: the
+largest held-out MSP (``gamma=None``, what the estimator does), the largest in-sample MSP,
+the fixed rule before (``k + 1`` eigenvectors, the spanning-tree width), the best candidate
+by ARI (an oracle: the most any rule over this grid can reach), against scikit-learn's
+spectral clustering with a k-NN graph.
+
+``cost``: the fit time of ``gamma=None`` against one fit at a given width.
 
 ``affinity``: ``SpectralBaseline(affinity="auto")`` (the Gaussian or the k-NN labeling, kept
 by the held-out MSP in kernel MSPC's feature space) against the rule it replaced (the
@@ -37,12 +47,12 @@ from clustering.metrics import msp_score
 from clustering.spectral import SpectralBaseline
 
 
-def curved(seeds):
-    for noise in (0.05, 0.1, 0.15, 0.2):
+def curved(seeds, only=("moons", "circles")):
+    for noise in (0.05, 0.1, 0.15, 0.2) if "moons" in only else ():
         for s in seeds:
             X, y = make_moons(400, noise=noise, random_state=s)
             yield f"moons noise {noise}", StandardScaler().fit_transform(X), y
-    for factor in (0.3, 0.6):
+    for factor in (0.3, 0.6) if "circles" in only else ():
         for noise in (0.05, 0.1):
             for s in seeds:
                 X, y = make_circles(400, noise=noise, factor=factor, random_state=s)
@@ -89,6 +99,89 @@ def kernel_part(seeds):
     _table(rows, ["kernel MSPC", "spectral, k-NN graph"])
 
 
+def choice_part(seeds, only=("moons", "circles")):
+    from types import SimpleNamespace
+
+    from clustering import mspc_multiclass as mm
+    from clustering._compat import check_random_state
+    from clustering._moments import standardize
+
+    defaults = MSPC(kernel="rbf", random_state=0).get_params()
+    shipped = [(2 + o, s) for o in mm.AUTO_RANK_OFFSETS for s in mm.AUTO_WIDTHS]
+
+    def among(c, pairs):
+        return [d for d in c if (d["rank"], d["scale"]) in pairs]
+
+    rules = {
+        "held-out MSP (gamma=None)": lambda c: max(
+            among(c, shipped), key=lambda d: (d["large"], d["msp_heldout"])
+        ),
+        "in-sample MSP": lambda c: max(among(c, shipped), key=lambda d: (d["large"], d["msp"])),
+        "fixed k + 1, tree width (before)": lambda c: among(c, [(3, 1.0)])[0],
+        "oracle (best candidate)": lambda c: max(among(c, shipped), key=lambda d: d["ari"]),
+    }
+    rows = []
+    for group, X, y in curved(seeds, only):
+        gamma0 = mm.spanning_tree_gamma(standardize(X).Z, check_random_state(0))
+        cands = []
+        for rank, scale in [*shipped, (3, 1.0)]:
+            params = SimpleNamespace(**{**defaults, "gamma": gamma0 / scale**2})
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fit = mm._fit_one(params, X, params.gamma, rank)
+            cands.append(
+                {
+                    "rank": rank,
+                    "scale": scale,
+                    "ari": adjusted_rand_score(y, fit.labels),
+                    "msp": fit.msp,
+                    "msp_heldout": fit.msp_heldout,
+                    "large": np.bincount(fit.labels, minlength=2).min() >= len(X) / 8,
+                }
+            )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sc = SpectralClustering(
+                2, affinity="nearest_neighbors", random_state=0, assign_labels="kmeans"
+            ).fit(X)
+        rows.append(
+            (
+                group,
+                [r(cands)["ari"] for r in rules.values()] + [adjusted_rand_score(y, sc.labels_)],
+            )
+        )
+        print(group, " ".join(f"{v:.2f}" for v in rows[-1][1]), file=sys.stderr, flush=True)
+    print("\nMean ARI of kernel MSPC by the rule choosing its width and rank\n")
+    _table(rows, [*rules, "spectral, k-NN graph"])
+
+
+def cost_part():
+    """Fit time of ``gamma=None`` (one fit per candidate width) against one fit at a given
+    width, interleaved, medians of three."""
+    import time
+
+    from clustering._compat import check_random_state
+    from clustering._moments import standardize
+    from clustering.mspc_multiclass import spanning_tree_gamma
+
+    print("\n| N x d | gamma given (one fit) s | gamma=None s | ratio |\n|---|---|---|---|")
+    for n, d in ((400, 2), (2000, 2), (2000, 20)):
+        X, _ = make_moons(n, noise=0.1, random_state=0)
+        if d > 2:
+            X = np.hstack([X, np.random.default_rng(0).normal(size=(n, d - 2))])
+        g = spanning_tree_gamma(standardize(X).Z, check_random_state(0))
+        fixed, auto = [], []
+        for _ in range(3):
+            t = time.perf_counter()
+            MSPC(kernel="rbf", gamma=g, random_state=0).fit(X)
+            fixed.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            MSPC(kernel="rbf", random_state=0).fit(X)
+            auto.append(time.perf_counter() - t)
+        f, a = np.median(fixed), np.median(auto)
+        print(f"| {n} x {d} | {f:.2f} | {a:.2f} | {a / f:.1f} |", flush=True)
+
+
 def affinity_part(seeds):
     rows = []
     for group, X, y in list(curved(seeds)) + list(others(seeds)):
@@ -127,6 +220,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="100-109")
     ap.add_argument("--part", default="kernel,affinity")
+    ap.add_argument("--only", default="moons,circles", help="choice: which generators")
     args = ap.parse_args()
     lo, hi = (int(v) for v in args.seeds.split("-"))
     seeds = range(lo, hi + 1)
@@ -134,6 +228,10 @@ def main() -> None:
         kernel_part(seeds)
     if "affinity" in args.part:
         affinity_part(seeds)
+    if "cost" in args.part:
+        cost_part()
+    if "choice" in args.part:
+        choice_part(seeds, tuple(args.only.split(",")))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from sklearn.cluster import KMeans
 from ._compat import _fit_context, check_is_fitted, validate_data
 from ._moments import binary_labels
 from ._threads import small_data_threads
-from ._validation import check_clusterable
+from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 
 #: A start given as labels (``init=labels``), checked as a two-cluster labeling.
@@ -78,7 +78,8 @@ class CachedParamNamesMixin:
 class BaseClusterer(ClusterMixin, BaseEstimator):
     """The ``fit`` of a clustering estimator: validate ``X``, refuse data no method can
     cluster and fits this machine cannot finish (:func:`~clustering._validation.
-    check_clusterable`), then run the method's ``_fit(X)``, which sets the fitted attributes.
+    validated_ranges`, as MSPC does), then run the method's ``_fit(X)``, which sets the
+    fitted attributes.
 
     A subclass implements ``_fit`` and sets ``_min_samples`` if it needs more than two
     samples; one whose ``fit`` takes more arguments calls :meth:`_validate_training_data`.
@@ -88,8 +89,8 @@ class BaseClusterer(ClusterMixin, BaseEstimator):
     _min_samples = 2
 
     def _validate_training_data(self, X) -> np.ndarray:
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=self._min_samples)
-        return check_clusterable(X, self)
+        X, _ = validated_ranges(self, X, dtype=np.float64, ensure_min_samples=self._min_samples)
+        return X
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

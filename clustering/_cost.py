@@ -154,7 +154,12 @@ def _factor(key: str, params: Mapping[str, Any]) -> float:
         except (TypeError, ValueError, OverflowError):
             k = 2
         if key == "mspc-rbf":  # already the multi-class path at k = 2: one MPM per pair
-            return max(1.0, k * (k - 1) / 2)
+            pairs = max(1.0, k * (k - 1) / 2)
+            if params.get("gamma") is None:  # one fit per candidate width and rank
+                from ._kernel_auto import AUTO_RANK_OFFSETS, AUTO_WIDTHS
+
+                return pairs * len(AUTO_WIDTHS) * len(AUTO_RANK_OFFSETS)
+            return pairs
         return MULTICLASS_MSPC_FACTOR if k > 2 else 1.0
     if key == "kmeans":
         try:

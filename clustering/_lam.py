@@ -3,9 +3,6 @@
 - :data:`LAM_RANGE`: the range the MSPC paper's model selection searches (1e-4 .. 1e4); the
   lab's slider and the link decoder accept exactly this range.
 - :data:`DEFAULT_LAM`: the value the lab starts with (the MSPC ``Param`` default).
-- :data:`MSP_REFERENCE_LAM` / :data:`MSP_REFERENCE_REGULARIZER`: the one ``lam`` and ``Lambda``
-  at which the MSPs of different labelings are compared (a labeling's own ``msp_`` falls as
-  its ``lam`` grows, so it cannot compare labelings fitted with different ``lam``).
 - :func:`effective_lam`: the rule "``lam`` = 0 when the regulariser is ``"none"``" (with no
   ``Lambda`` there is nothing to weigh).
 - :func:`lam_param`: the ``lam`` a method offers in the registry (a log scale over
@@ -19,8 +16,6 @@ from ._spec import Param
 __all__ = [
     "DEFAULT_LAM",
     "LAM_RANGE",
-    "MSP_REFERENCE_LAM",
-    "MSP_REFERENCE_REGULARIZER",
     "effective_lam",
     "lam_param",
 ]
@@ -32,18 +27,6 @@ LAM_RANGE: tuple[float, float] = (1e-4, 1e4)
 #: which the MSP criterion still prefers the true split of scikit-learn's anisotropic blobs
 #: (measurements in the ``lam`` parameter of :class:`clustering.MSPC`).
 DEFAULT_LAM: float = 0.2
-
-#: The ``lam`` at which the MSPs of different labelings are compared, wherever the lab does so
-#: without a λ chosen by the user: the label-free selection of the papers' tables
-#: (``lab.experiments``), the λ sweep of the MSP vs accuracy page, the metrics of a
-#: method without ``lam`` (k-means, ...) and the Home page's stories. 0.01 is the value the
-#: stored Table 2 selection was computed with (re-scoring it needs the labelings, which the
-#: stored cells do not keep); on scikit-learn's anisotropic blobs the MSP at 0.01 prefers the
-#: true labeling to k-means' (0.908 against 0.652; see the ``lam`` parameter of
-#: :class:`clustering.MSPC`). The Cluster page compares its methods at the user's λ instead.
-MSP_REFERENCE_LAM: float = 0.01
-#: The ``Lambda`` of those comparisons (the paper's ``diag``).
-MSP_REFERENCE_REGULARIZER: str = "diag"
 
 
 def effective_lam(lam: float, regularizer: str) -> float:

@@ -27,7 +27,6 @@ from .exceptions import DegenerateDataError
 __all__ = [
     "MAX_ABS",
     "MIN_SPREAD",
-    "check_clusterable",
     "checked_ranges",
     "column_reduce",
     "validated_ranges",
@@ -119,16 +118,6 @@ def validated_ranges(estimator, X, **kwargs):
     return X, ranges
 
 
-def check_clusterable(X: np.ndarray, estimator=None) -> np.ndarray:
-    """Refuse identical samples and magnitudes no method can compute with (the checks of
-    :func:`checked_ranges`) and, given the ``estimator`` being fitted, a fit this machine
-    cannot finish (:func:`check_fit_cost`); return ``X`` unchanged."""
-    checked_ranges(X)
-    if estimator is not None:
-        check_fit_cost(estimator, X)
-    return X
-
-
 def check_fit_cost(estimator, X: np.ndarray) -> None:
     """Refuse, before any work, a fit predicted above this machine's hard cap.
 
@@ -170,8 +159,8 @@ def checked_ranges(
     Examples
     --------
     >>> import numpy as np
-    >>> X = check_clusterable(np.eye(3))
-    >>> check_clusterable(np.ones((5, 2)))
+    >>> col_min, col_max = checked_ranges(np.eye(3))
+    >>> checked_ranges(np.ones((5, 2)))
     Traceback (most recent call last):
     ...
     clustering.exceptions.DegenerateDataError: All 5 samples are identical (every feature ...

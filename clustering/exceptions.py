@@ -33,8 +33,3 @@ class TooExpensiveError(ProblemTooLargeError):
     the predicted time and peak memory, the cap it exceeds, and what to change (fewer
     samples, a cheaper setting of the method, another method).
     """
-
-
-class ExportFailedError(RuntimeError):
-    """A figure could not be exported as an image (no browser for the static export, the
-    export package missing, or the browser failed); the message says what to install or set."""

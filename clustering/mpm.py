@@ -34,7 +34,7 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from ._compat import Interval, StrOptions, _fit_context, check_is_fitted, validate_data
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._threads import serial_blas
-from ._validation import check_clusterable
+from ._validation import checked_ranges
 from .exceptions import DegenerateDataError
 
 
@@ -297,7 +297,7 @@ class MinimaxProbabilityMachine(ClassifierMixin, BaseEstimator):
         self : MinimaxProbabilityMachine
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
-        check_clusterable(X)
+        checked_ranges(X)
         check_classification_targets(y)
         y_type = type_of_target(y, input_name="y", raise_unknown=True)
         classes = np.unique(y)

@@ -203,8 +203,11 @@ default="heldout"
         the z-scored data); keeps invariance to per-feature scaling, loses it for general
         linear maps (see :mod:`clustering.mspc_multiclass`).
     gamma : float or None, default=None
-        RBF width for ``kernel="rbf"``; None takes ``1 / (2 sigma^2)`` with ``sigma`` the
-        longest edge of a minimum spanning tree of the z-scored data (no labels used).
+        RBF width for ``kernel="rbf"``, fitted once with ``k + 1`` eigenvectors. None (no
+        labels used) tries ``sigma`` at 0.25, 0.5 and 1 times the longest edge of a minimum
+        spanning tree of the z-scored data, each with ``k`` eigenvectors, and keeps the fit of
+        largest held-out MSP whose clusters all have at least ``N / (4 k)`` points
+        (:mod:`clustering.mspc_multiclass`); ``gamma_`` is the width kept.
 
     Attributes
     ----------
@@ -249,6 +252,8 @@ default="heldout"
         for ``"eig"``.
     converged_ : bool
         Whether the labels stopped changing before ``max_iter`` (always True for ``"eig"``).
+    gamma_ : float
+        The RBF width used (``kernel="rbf"`` only): ``gamma``, or the one ``gamma=None`` chose.
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)

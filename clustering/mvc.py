@@ -11,11 +11,9 @@ import warnings
 from dataclasses import dataclass
 from numbers import Integral, Real
 
-import cvxpy as cp
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from . import _cvx
 from ._base import BaseClusterer
 from ._compat import Interval, StrOptions
 from ._mvc_graph import (  # noqa: F401  (re-exported: clustering.mvc keeps its public names)
@@ -29,9 +27,6 @@ from ._mvc_graph import (  # noqa: F401  (re-exported: clustering.mvc keeps its 
 )
 from ._spec import AlgorithmSpec, Param
 from .mvc_hard import HardLabelMVC, build_hard_label_sdp  # noqa: F401
-
-SOLVERS = ("kkt", "CLARABEL", "SCS", "OSQP")
-
 
 # ------------------------------------------------------------------------------- SL-MVC
 
@@ -103,45 +98,6 @@ class _KKTStep:
         return p, True
 
 
-class _CvxStep:
-    """The QP (5) as a cvxpy problem built once (``P = gamma Q - eta I`` split as a constant
-    PSD part plus ``c I`` with the parameter ``c = gamma lambda_min - eta >= 0``)."""
-
-    def __init__(self, evals, evecs, gamma, b, solver):
-        n = evals.shape[0]
-        self.lam_min = float(evals.min())
-        self.gamma, self.b, self.solver = gamma, b, solver
-        F = np.sqrt(np.clip(gamma * (evals - self.lam_min), 0.0, None))[:, None] * evecs.T
-        self.p = cp.Variable(n, name="p")
-        self.c = cp.Parameter(nonneg=True, name="c")
-        self.g = cp.Parameter(n, name="g")
-        self.h = cp.Parameter(n, name="h")
-        self.hh = cp.Parameter(name="hh")
-        self.s = cp.Parameter(name="sum_h")
-        objective = (
-            cp.sum_squares(F @ self.p) + self.c * cp.sum_squares(self.p) + 2 * (self.g @ self.p)
-        )
-        constraints = [
-            2 * (self.h @ self.p) + self.hh == 1,
-            cp.abs(cp.sum(self.p) + self.s) <= b,
-        ]
-        self.problem = cp.Problem(cp.Minimize(objective), constraints)
-
-    def __call__(self, h, eta, g):
-        self.c.value = max(self.gamma * self.lam_min - eta, 0.0)
-        self.g.value, self.h.value = g, h
-        self.hh.value, self.s.value = float(h @ h), float(h.sum())
-        _cvx.solve(
-            self.problem,
-            solver=self.solver,
-            what="the SQP subproblem (5) of SoftLabelMVC",
-            advice="Use solver='kkt' (closed form) or another cvxpy solver.",
-        )
-        p = np.asarray(self.p.value, dtype=float)
-        active = abs(h.sum() + p.sum()) >= self.b * (1 - 1e-6) - 1e-9
-        return p, active
-
-
 def solve_soft_label_mvc(
     Q: np.ndarray,
     *,
@@ -149,7 +105,6 @@ def solve_soft_label_mvc(
     b: float,
     tol: float,
     max_iter: int,
-    solver: str = "kkt",
     eta0: float = -1e-3,
 ) -> SQPResult:
     """Algorithm 1 of the MVC paper: SQP for (4), ``min -2||h||_1 + gamma h'Qh`` subject to
@@ -169,11 +124,7 @@ def solve_soft_label_mvc(
     h[h == 0] = 1.0
     h /= np.linalg.norm(h)
     eta = eta0
-    step = (
-        _KKTStep(evals, evecs, gamma, b)
-        if solver == "kkt"
-        else _CvxStep(evals, evecs, gamma, b, solver)
-    )
+    step = _KKTStep(evals, evecs, gamma, b)
     margin = 1e-8 * max(1.0, gamma * abs(evals).max())
     eta_cap = gamma * evals.min() - margin
 
@@ -243,10 +194,6 @@ class SoftLabelMVC(BaseClusterer):
         Stop when ``||h_{t+1} - h_t||^2 + (eta_{t+1} - eta_t)^2 <= tol`` (the paper's epsilon).
     max_iter : int, default=100
         Maximum number of SQP steps.
-    solver : {"kkt", "CLARABEL", "SCS", "OSQP"}, default="kkt"
-        How to solve the QP (5): ``"kkt"`` in closed form from its KKT system in the
-        eigenbasis of ``Q`` (exact, ``O(n^2)`` per step), or with that cvxpy solver (as the
-        paper did with CVX; slower, for cross-checking).
 
     Attributes
     ----------
@@ -302,7 +249,6 @@ class SoftLabelMVC(BaseClusterer):
         "sigma2": [Interval(Real, 0, None, closed="neither"), None],
         "tol": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "solver": [StrOptions(set(SOLVERS))],
     }
 
     _min_samples = 3
@@ -319,7 +265,6 @@ class SoftLabelMVC(BaseClusterer):
         sigma2: float | None = None,
         tol: float = 1e-6,
         max_iter: int = 100,
-        solver: str = "kkt",
     ) -> None:
         self.gamma = gamma
         self.b = b
@@ -330,7 +275,6 @@ class SoftLabelMVC(BaseClusterer):
         self.sigma2 = sigma2
         self.tol = tol
         self.max_iter = max_iter
-        self.solver = solver
 
     def _build_Q(self, X):
         if callable(self.Q):
@@ -343,7 +287,7 @@ class SoftLabelMVC(BaseClusterer):
     def _fit(self, X):
         Q = self._build_Q(X)
         result = solve_soft_label_mvc(
-            Q, gamma=self.gamma, b=self.b, tol=self.tol, max_iter=self.max_iter, solver=self.solver
+            Q, gamma=self.gamma, b=self.b, tol=self.tol, max_iter=self.max_iter
         )
         if result.status == "max_iter":
             warnings.warn(

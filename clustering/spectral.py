@@ -320,7 +320,8 @@ SPECS = (
                 "How similarity between points is measured: a Gaussian of the distance "
                 "(every pair) or a k-nearest-neighbour graph (cheaper, follows curved "
                 "clusters); auto uses the graph when it splits into the clusters, else "
-                "keeps the labeling whose clusters are better separated (larger MSP).",
+                "keeps the labeling whose clusters are better separated on points the "
+                "classifier was not fitted to (larger held-out MSP).",
                 choices=AFFINITIES,
             ),
             Param(

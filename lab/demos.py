@@ -32,8 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from clustering._lam import MSP_REFERENCE_LAM
-from lab.evaluation import fit_and_evaluate
+from lab.evaluation import MSP_REFERENCE_LAM, fit_and_evaluate
 
 __all__ = [
     "AFS_BREAK",
@@ -335,7 +334,7 @@ def breast_story(
     """The breast-cancer demo: does the higher MSP pick the more accurate labeling?
 
     The MSP of each labeling is the one the Cluster page shows (each method's own λ and Λ;
-    k-means and other methods without λ use :data:`clustering._lam.MSP_REFERENCE_LAM`,
+    k-means and other methods without λ use :data:`lab.evaluation.MSP_REFERENCE_LAM`,
     Λ = diag).
 
     Parameters

@@ -4,8 +4,10 @@
 which drives a Chromium-family browser it finds on the machine; on Debian ``/usr/bin/chromium``
 from the ``chromium`` package, the one the browser tests use). Nothing is fetched: plotly.js
 comes from the installed ``plotly`` package and MathJax is switched off (kaleido would load it
-from a CDN). One browser serves every figure of a call. :func:`slide_layout` is the pure part
-(16:9 size, large fonts) and :func:`export_zip` packs the files for a one-click download.
+from a CDN). One browser serves every figure of a call, and with ``keep=True`` (the app's
+slide button) it stays open for the next call until ``IDLE_SECONDS`` pass without one: its
+start was most of an export's time. :func:`slide_layout` is the pure part (16:9 size, large
+fonts) and :func:`export_zip` packs the files for a one-click download.
 
 Pure Python, no streamlit.
 """
@@ -13,10 +15,13 @@ Pure Python, no streamlit.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import io
 import os
 import re
 import shutil
+import threading
 import zipfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -24,17 +29,22 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 
-from clustering.exceptions import ExportFailedError
-
 __all__ = [
     "FORMATS",
     "SLIDE_HEIGHT",
     "SLIDE_WIDTH",
+    "ExportFailedError",
     "export_figures",
     "export_zip",
     "find_browser",
     "slide_layout",
 ]
+
+
+class ExportFailedError(RuntimeError):
+    """A figure could not be exported as an image (no browser for the static export, the
+    export package missing, or the browser failed); the message says what to install or set."""
+
 
 #: Formats the export writes.
 FORMATS = ("png", "svg")
@@ -94,8 +104,9 @@ def _bigger(font, default: int, scale: float, minimum: int) -> dict:
 def projector_fonts(fig: go.Figure, *, scale: float = 1.5, minimum: int = 16) -> go.Figure:
     """A copy of ``fig`` whose every text is ``scale`` times larger and at least ``minimum``
     px (``fig`` is not changed): the base font, the title, each axis's tick labels and
-    title, the legend, the annotations, the hover labels and the traces' text. For a
-    projector (presenter mode); a slide export uses :func:`slide_layout`.
+    title, the legend, the annotations, the hover labels and the traces' text; the margins
+    the figure sets grow by ``scale`` too (and its height by what the top and bottom margins
+    grew). For a projector (presenter mode); a slide export uses :func:`slide_layout`.
 
     Examples
     --------
@@ -110,7 +121,10 @@ def projector_fonts(fig: go.Figure, *, scale: float = 1.5, minimum: int = 16) ->
     d = _DEFAULT_SIZES
     update: dict = {
         "font": _bigger(layout.font, d["font"], scale, minimum),
-        "title": {"font": _bigger(layout.title.font, d["title"], scale, minimum)},
+        "title": {
+            "font": _bigger(layout.title.font, d["title"], scale, minimum),
+            "subtitle": {"font": _bigger(layout.title.subtitle.font, d["font"], scale, minimum)},
+        },
         "legend": {"font": _bigger(layout.legend.font, d["legend"], scale, minimum)},
         "hoverlabel": {"font": _bigger(layout.hoverlabel.font, d["font"], scale, minimum)},
     }
@@ -121,6 +135,26 @@ def projector_fonts(fig: go.Figure, *, scale: float = 1.5, minimum: int = 16) ->
                 "tickfont": _bigger(axis.tickfont, d["tick"], scale, minimum),
                 "title": {"font": _bigger(axis.title.font, d["axis_title"], scale, minimum)},
             }
+            if name.startswith("xaxis"):
+                # The larger lowest y label reaches further below the plot: the x labels
+                # step down so the one at the left corner does not run into it.
+                update[name]["ticklabelstandoff"] = (axis.ticklabelstandoff or 0) + round(4 * scale)
+    # Margins set by hand hold text at the page's sizes (titles, tick labels, a legend
+    # below the plot): they grow with it, and the figure by its top and bottom margins, so
+    # the plot area keeps its height and the larger text does not run into it.
+    margin = layout.margin
+    grown = {
+        side: round(getattr(margin, side) * scale)
+        for side in ("t", "b", "l", "r")
+        if getattr(margin, side) is not None
+    }
+    if grown:
+        update["margin"] = grown
+        if layout.height:
+            extra = sum(
+                grown.get(s, 0) - (getattr(margin, s) or 0) for s in ("t", "b") if s in grown
+            )
+            update["height"] = layout.height + extra
     out.update_layout(update)
     for annotation in out.layout.annotations:
         annotation.font.size = _bigger(annotation.font, d["font"], scale, minimum)["size"]
@@ -151,6 +185,86 @@ def _run(coro_factory):
         return pool.submit(lambda: asyncio.run(coro_factory())).result()
 
 
+#: Seconds a kept browser (``export_figures(keep=True)``) stays open after its last export.
+IDLE_SECONDS = 600.0
+
+
+class _KeptSession:
+    """One kaleido session, open in a thread of its own between exports; one export at a
+    time (a second waits for the first); closed after ``IDLE_SECONDS`` without an export,
+    when a render fails, and at exit."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._kaleido = None
+        self._key: tuple | None = None
+        self._timer: threading.Timer | None = None
+        atexit.register(self.close)
+
+    @contextlib.contextmanager
+    def session(self, key: tuple, make, timeout: float):
+        """Hold the open session (started by ``make()`` if there is none, or if ``key``, its
+        browser and settings, changed) and yield ``call``: ``call(job)`` runs ``await
+        job(kaleido)`` there and returns its result to the calling thread."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            try:
+                if self._kaleido is None or self._key != key:
+                    self._close()
+                    self._start(key, make, timeout)
+                yield lambda job: self._call(job(self._kaleido), timeout)
+            except BaseException:
+                self._close()
+                raise
+            finally:
+                if self._kaleido is not None:
+                    self._timer = threading.Timer(IDLE_SECONDS, self.close)
+                    self._timer.daemon = True
+                    self._timer.start()
+
+    def _call(self, coro, timeout: float):
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
+
+    def _start(self, key: tuple, make, timeout: float) -> None:
+        self._loop = asyncio.new_event_loop()
+        threading.Thread(target=self._loop.run_forever, daemon=True, name="kaleido").start()
+        k = make()
+
+        async def enter():
+            return await k.__aenter__()
+
+        self._kaleido = self._call(enter(), timeout)
+        self._key = key
+
+    def _close(self) -> None:
+        k, loop = self._kaleido, self._loop
+        self._kaleido = self._loop = self._key = None
+        if loop is None:
+            return
+        if k is not None:
+            try:
+                self._call_on(loop, k.__aexit__(None, None, None), 30)
+            except Exception:  # the browser is gone already
+                pass
+        loop.call_soon_threadsafe(loop.stop)
+
+    @staticmethod
+    def _call_on(loop, coro, timeout: float):
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(timeout)
+
+    def close(self) -> None:
+        """Close the session (its browser) now."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._close()
+
+
+_KEPT = _KeptSession()
+
+
 def export_figures(
     figures: Sequence[go.Figure],
     *,
@@ -161,6 +275,7 @@ def export_figures(
     browser: str | None = None,
     timeout: float = 120.0,
     progress=None,
+    keep: bool = False,
 ) -> list[dict[str, bytes]]:
     """Render figures as PNG and SVG without the network.
 
@@ -180,6 +295,9 @@ def export_figures(
         Seconds the browser may take per call.
     progress : callable, optional
         Called as ``progress(done, total)`` after each figure (and with 0 before the first).
+    keep : bool, default=False
+        Keep the browser open for the next call (closed after ``IDLE_SECONDS`` without one,
+        and at exit): a call then costs the renders only, not the browser's start.
 
     Returns
     -------
@@ -212,26 +330,44 @@ def export_figures(
     prepared = [slide_layout(f, font_size=font_size) if slide else go.Figure(f) for f in figures]
     plotly_js = _plotly_js()
 
-    async def job():
+    def make():
+        return kaleido.Kaleido(n=1, timeout=timeout, path=path, mathjax=False, plotlyjs=plotly_js)
+
+    async def render(k, fig):
+        files = {}
+        for fmt in formats:
+            opts = {"format": fmt, "scale": scale if fmt == "png" else 1}
+            if fig.layout.width and fig.layout.height:
+                opts.update(width=fig.layout.width, height=fig.layout.height)
+            files[fmt] = await k.calc_fig(fig, opts=opts)
+        return files
+
+    def each(call):
+        # ``progress`` is called from the caller's thread (Streamlit's progress bar needs it).
         out = []
-        async with kaleido.Kaleido(
-            n=1, timeout=timeout, path=path, mathjax=False, plotlyjs=plotly_js
-        ) as k:
+        if progress is not None:
+            progress(0, len(prepared))
+        for fig in prepared:
+            out.append(call(lambda k, fig=fig: render(k, fig)))
+            if progress is not None:
+                progress(len(out), len(prepared))
+        return out
+
+    async def job():
+        async with make() as k:
+            out = []
             if progress is not None:
                 progress(0, len(prepared))
             for fig in prepared:
-                files = {}
-                for fmt in formats:
-                    opts = {"format": fmt, "scale": scale if fmt == "png" else 1}
-                    if fig.layout.width and fig.layout.height:
-                        opts.update(width=fig.layout.width, height=fig.layout.height)
-                    files[fmt] = await k.calc_fig(fig, opts=opts)
-                out.append(files)
+                out.append(await render(k, fig))
                 if progress is not None:
                     progress(len(out), len(prepared))
-        return out
+            return out
 
     try:
+        if keep:
+            with _KEPT.session((path, str(plotly_js), timeout), make, timeout) as call:
+                return each(call)
         return _run(job)
     except ExportFailedError:
         raise

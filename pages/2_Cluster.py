@@ -165,8 +165,9 @@ figures: dict[str, object] = {}
 selection: dict[str, list[int]] = {}
 order = [p.key for p in planned]
 row_start = 0
-for row_size in cluster_ui.grid_rows(len(order)):
-    columns = st.columns(3 if len(order) > 3 else row_size)
+per_row = presenter.per_row(3)
+for row_size in cluster_ui.grid_rows(len(order), per_row):
+    columns = st.columns(per_row if len(order) > per_row else row_size)
     for key, panel in zip(order[row_start : row_start + row_size], columns, strict=False):
         with panel:
             st.markdown(f"**{ALGORITHMS[key].name}**")
@@ -284,7 +285,7 @@ if multi_results:
         "the MPM is fitted to one cluster against all the others, and its margins and MSP are "
         "shown: the same view as for two clusters.",
     )
-    cols = st.columns(min(len(multi_results), 3))
+    cols = st.columns(min(len(multi_results), per_row))
     for i, result in enumerate(multi_results):
         with cols[i % len(cols)], alerts.guard(title="The margins cannot be drawn"):
             if chosen >= result.n_clusters:
@@ -313,7 +314,7 @@ elif margin_results:
         help="Under each histogram, Theorem 5's guaranteed fraction against the observed one "
         "as ρ runs from 0 to 1 (one more figure per method).",
     )
-    cols = st.columns(min(len(margin_results), 3))
+    cols = st.columns(min(len(margin_results), per_row))
     for i, result in enumerate(margin_results):
         with cols[i % len(cols)], alerts.guard(title="The margins cannot be drawn"):
             panel = cluster_ui.margin_panel(

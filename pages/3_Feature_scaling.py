@@ -153,14 +153,15 @@ if d > TOP_FEATURES:
     )
     shown += [int(j) for j in more]
 
-cols = slider_area.columns(4)
+per_row = presenter.per_row(4, most=3)
+cols = slider_area.columns(per_row)
 new_factors = factors.copy()
 for i, j in enumerate(shown):
     wkey = f"fs.factor.{j}"
     state.seed(wkey, KEYS.SCALE, float(ua.snap_factor(factors[j])))
     if state.widget_value(wkey) not in ua.FACTOR_OPTIONS:
         state.set_widget(wkey, ua.snap_factor(state.widget_value(wkey)))
-    new_factors[j] = cols[i % 4].select_slider(
+    new_factors[j] = cols[i % per_row].select_slider(
         plain(names[j]),
         options=ua.FACTOR_OPTIONS,
         key=wkey,

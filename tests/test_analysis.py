@@ -188,7 +188,7 @@ def test_evaluate_fit_turns_a_solver_failure_into_a_message(monkeypatch):
 def test_methods_without_lam_are_scored_at_the_one_reference_lam():
     """k-means' MSP (app column, lam sweep, cells) is the MSP at MSP_REFERENCE_LAM, and the
     outcome serialises to what a cell stores."""
-    from clustering._lam import MSP_REFERENCE_LAM
+    from lab.evaluation import MSP_REFERENCE_LAM
 
     X, y = gaussians(d=3, n_per=30)
     outcome = analysis.evaluate_fit("kmeans", {}, X, y)

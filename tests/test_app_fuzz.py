@@ -151,6 +151,10 @@ class Recorder:
         self.real = fit_and_evaluate
 
     def install(self) -> None:
+        # The pages fit through ui.cache; import it first, so that the recorder is installed
+        # there even when this module runs before any other imported it (alone, or first).
+        import ui.cache  # noqa: F401
+
         for module in self._modules(self.real):
             module.fit_and_evaluate = self
 

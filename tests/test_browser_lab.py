@@ -3,7 +3,10 @@
 - The methods chosen survive every hop through the sidebar (every page, twice, and
   Cluster <-> Compare, which draw the list under one key).
 - The layout holds at 1280x800 and 1920x1080, with two methods and with nine: no text box
-  overlaps another, no table is cut on the right, no text under 11 px at 1280.
+  overlaps another, nothing is cut on the right (tables, equations, chart text past its
+  chart), no text under 11 px at 1280; and in presenter mode on a 1280x720 projector, with
+  no text under the presenter's 16 px. Each page is loaded once and measured in the three
+  views (the window resized, presenter mode switched on with its toggle).
 
 Uses the server and helpers of :mod:`test_browser`; skipped like it when Chromium or
 Playwright is missing (failing under ``CI=true``).
@@ -93,15 +96,43 @@ def test_chosen_methods_survive_every_sidebar_hop(server):  # noqa: F811
 
 
 #: Measures a page as a reader sees it: every visible text box (HTML text nodes, outside
-#: KaTeX, whose glyphs overlap by design, and every plotly SVG text), pairs of boxes that
-#: overlap by more than 1 px, texts under 11 px, and tables cut on the right (beyond the
-#: window, or scrolling sideways; the Data page's raw-data spreadsheet scrolls by design).
+#: KaTeX, whose glyphs overlap by design, and every plotly SVG text, at the size of its
+#: smallest line), pairs of boxes that overlap by more than 1 px, texts under a minimum size,
+#: and what is cut on the right: tables (past the window, their grid past their box, or
+#: scrolling sideways; the Data page's raw-data spreadsheet scrolls by design), display
+#: equations wider than their column, chart texts past their chart.
 MEASURE = (ROOT / "tests" / "measure_layout.js").read_text()
 
 #: Nine methods that each run within the auto-run limit on the default data.
 NINE = "mspc-mpm,mspc-gep,mspc-eig,mspc-rbf,kmeans,lda-kmeans,dis-kmeans,spectral,diffrac"
 #: Pages whose layout depends on the number of methods chosen.
 METHOD_PAGES = ("Cluster", "Feature_scaling", "Compare")
+#: The smallest text presenter mode may show (px): chart text is 1.5 times the page's and
+#: at least this (lab.export.projector_fonts), tables are zoomed to it (ui.presenter).
+PRESENTER_MIN_PX = 16
+#: (name, width, height, presenter mode, smallest text allowed in px; 0: not checked).
+VIEWS = (
+    ("1920x1080", 1920, 1080, False, 0),
+    ("1280x800", 1280, 800, False, 11),
+    ("presenter 1280x720", 1280, 720, True, PRESENTER_MIN_PX),
+)
+
+#: The width every chart is drawn at.
+_CHART_WIDTHS = """() => [...document.querySelectorAll('.js-plotly-plot .main-svg')]
+  .map(svg => Math.round(svg.getBoundingClientRect().width))"""
+
+
+def _charts_settled(pg, timeout: float = 30.0) -> None:
+    """Wait until the charts keep their widths for half a second (they follow a resized
+    window one by one)."""
+    deadline = time.monotonic() + timeout
+    widths = pg.evaluate(_CHART_WIDTHS)
+    while time.monotonic() < deadline:
+        pg.wait_for_timeout(500)
+        now = pg.evaluate(_CHART_WIDTHS)
+        if now == widths:
+            break
+        widths = now
 
 
 def _wait_long(pg, timeout: float = 300.0) -> None:
@@ -116,7 +147,28 @@ def _wait_long(pg, timeout: float = 300.0) -> None:
     pg.wait_for_timeout(1500)
 
 
-def test_layout_holds_at_1280_and_1920_with_two_and_nine_methods(server):  # noqa: F811
+def _presenter_on(pg) -> None:
+    """Switch presenter mode on with its sidebar toggle and wait for the page to redraw in
+    it: its style sheet (a 20 px root font) and every chart drawn again (the chart element
+    counts its draws in ``data-draws``) with the larger text."""
+    pg.evaluate(
+        "() => document.querySelectorAll('.js-plotly-plot')"
+        ".forEach(gd => { gd.dataset.before = gd.dataset.draws || '0'; })"
+    )
+    pg.locator(".st-key-presenter-toggle label").first.click()
+    pg.wait_for_function(
+        "() => getComputedStyle(document.documentElement).fontSize === '20px'", timeout=60_000
+    )
+    _wait_long(pg)
+    pg.wait_for_function(
+        "() => [...document.querySelectorAll('.js-plotly-plot')].every(gd => !gd.isConnected"
+        " || gd.dataset.before === undefined || +gd.dataset.draws > +gd.dataset.before)",
+        timeout=60_000,
+    )
+    _charts_settled(pg)
+
+
+def test_layout_holds_at_1280_and_1920_and_for_a_projector_with_two_and_nine_methods(server):  # noqa: F811
     sync_playwright = _require_browser()
     pages = ["", *(_url(p) for p in sorted((ROOT / "pages").glob("[0-9]*_*.py")))]
     problems = []
@@ -124,31 +176,40 @@ def test_layout_holds_at_1280_and_1920_with_two_and_nine_methods(server):  # noq
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            for width, height in ((1280, 800), (1920, 1080)):
-                context = browser.new_context(viewport={"width": width, "height": height})
-                external = _block_external(context)
-                pg = context.new_page()
-                for methods in ("mspc-mpm,kmeans", NINE):
-                    for name in pages if methods != NINE else METHOD_PAGES:
-                        pg.goto(f"{server}/{name}?algos={methods}")
-                        _wait_long(pg)
+            _, width, height, *_ = VIEWS[0]
+            context = browser.new_context(viewport={"width": width, "height": height})
+            external = _block_external(context)
+            pg = context.new_page()
+            for methods in ("mspc-mpm,kmeans", NINE):
+                for name in pages if methods != NINE else METHOD_PAGES:
+                    pg.goto(f"{server}/{name}?algos={methods}")
+                    _wait_long(pg)
+                    for view, width, height, presenter, least in VIEWS:
+                        if presenter:
+                            _presenter_on(pg)
+                        if pg.viewport_size != {"width": width, "height": height}:
+                            pg.set_viewport_size({"width": width, "height": height})
+                            # charts and tables follow the window
+                            pg.wait_for_timeout(1000)
+                            _charts_settled(pg)
                         _assert_no_exception(pg, name)
-                        m = pg.evaluate(MEASURE)
+                        m = pg.evaluate(MEASURE, least or 1)
                         n = methods.count(",") + 1
-                        where = f"{name or 'Home'} at {width}x{height}, {n} methods"
+                        where = f"{name or 'Home'} at {view}, {n} methods"
                         report.append(
-                            f"{where}: {m['boxes']} text boxes, {len(m['overlaps'])} overlapping, "
-                            f"{len(m['small'])} under 11 px, {len(m['cut'])} tables cut"
+                            f"{where}: {m['boxes']} text boxes, {len(m['overlaps'])} "
+                            f"overlapping, {len(m['small'])} under {least} px, "
+                            f"{len(m['cut'])} cut"
                         )
                         assert m["boxes"] > 10, f"{where}: the page did not draw"
                         if m["overlaps"]:
                             problems.append(f"{where}: overlapping text {m['overlaps'][:4]}")
                         if m["cut"]:
-                            problems.append(f"{where}: tables cut {m['cut']}")
-                        if width == 1280 and m["small"]:
-                            problems.append(f"{where}: text under 11 px {m['small'][:4]}")
-                context.close()
-                assert not external, f"requests left the machine: {sorted(set(external))}"
+                            problems.append(f"{where}: cut on the right {m['cut'][:4]}")
+                        if least and m["small"]:
+                            problems.append(f"{where}: text under {least} px {m['small'][:4]}")
+            context.close()
+            assert not external, f"requests left the machine: {sorted(set(external))}"
         finally:
             browser.close()
     print("\n".join(report))

@@ -291,6 +291,8 @@ def test_two_configurations_never_overwrite_each_other_in_one_out(tmp_path, monk
     assert (tmp_path / "table2_config.json").read_text() == config
     assert (tmp_path / "table2.csv").read_text() == table
     run_experiment("table2", tmp_path, **first)  # the same configuration resumes
+    # (and records the machine it resumed on: its load average differs from run to run)
+    config = (tmp_path / "table2_config.json").read_text()
     assert main(["table2", "--out", str(tmp_path), "--tasks", "ionosphere", "--quiet",
                  "--methods", "mspc-mpm"]) == 2  # fmt: skip
     assert (tmp_path / "table2_config.json").read_text() == config

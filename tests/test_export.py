@@ -11,8 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from clustering.exceptions import ExportFailedError
-from lab.export import export_figures, export_zip, find_browser, slide_layout
+from lab.export import ExportFailedError, export_figures, export_zip, find_browser, slide_layout
 
 
 def _figure(colour="#0072B2"):
@@ -78,3 +77,34 @@ def test_png_and_svg_are_slide_sized_and_show_the_figure():
     data = export_zip(["first", "second figure"], files)
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert names == ["01-first.png", "01-first.svg", "02-second-figure.png", "02-second-figure.svg"]
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(300)
+def test_a_kept_browser_serves_the_next_export_and_reports_progress_in_the_caller_thread():
+    import threading
+
+    from lab import export
+
+    _require_export()
+    calls = []
+
+    def progress(done, total):
+        calls.append((done, total, threading.get_ident()))
+
+    try:
+        first = export_figures([_figure("#D55E00")], scale=1.0, keep=True, progress=progress)
+        session = export._KEPT._kaleido
+        assert session is not None  # still open after the export
+        second = export_figures(
+            [_figure("#009E73"), _figure()], formats=["svg"], keep=True, progress=progress
+        )
+        assert export._KEPT._kaleido is session  # the same browser served the second export
+    finally:
+        export._KEPT.close()
+    assert export._KEPT._kaleido is None
+    assert first[0]["png"].startswith(b"\x89PNG") and first[0]["svg"].startswith(b"<svg")
+    assert [sorted(f) for f in second] == [["svg"], ["svg"]]
+    me = threading.get_ident()
+    assert [(d, t) for d, t, _ in calls] == [(0, 1), (1, 1), (0, 2), (1, 2), (2, 2)]
+    assert all(thread == me for *_, thread in calls)

@@ -14,7 +14,7 @@ import pytest
 from sklearn.metrics import adjusted_rand_score
 
 from clustering import ALGORITHMS, MinimaxProbabilityMachine
-from clustering._validation import MAX_ABS, MIN_SPREAD, check_clusterable
+from clustering._validation import MAX_ABS, MIN_SPREAD, checked_ranges
 from clustering.exceptions import DegenerateDataError, ProblemTooLargeError, SolverFailedError
 from tests.conftest import two_gaussians
 
@@ -68,8 +68,8 @@ def test_the_limits_are_where_float64_squares_break():
         assert np.float64(1e-170) ** 2 == 0
     assert np.float64(MIN_SPREAD) ** 2 > 0
     X, _ = two_gaussians(n_per=5, seed=0)
-    assert check_clusterable(X * 1e149) is not None  # just inside: accepted
-    assert check_clusterable(X * 1e-149) is not None
+    assert checked_ranges(X * 1e149) is not None  # just inside: accepted
+    assert checked_ranges(X * 1e-149) is not None
 
 
 @pytest.mark.parametrize("factor", [1e-120, 1e120])

@@ -15,7 +15,6 @@ from sklearn.metrics import adjusted_rand_score
 import datasets
 from clustering import HardLabelMVC, ProblemTooLargeError, SoftLabelMVC, SolverFailedError
 from clustering.mvc import (
-    _CvxStep,
     _KKTStep,
     affinity_matrix,
     build_hard_label_sdp,
@@ -49,6 +48,24 @@ def test_theorem1_strict_balance_and_large_gamma_give_the_fiedler_vector():
     assert abs(model.h_.sum()) <= 1e-9
 
 
+def _cvxpy_step(Q, gamma, b):
+    """The QP (5) written directly from the paper (not through the eigenbasis), solved by
+    cvxpy as the paper did with CVX: returns ``p`` and whether the balance constraint binds."""
+
+    def step(h, eta, g):
+        n = h.shape[0]
+        p = cp.Variable(n)
+        qp = cp.Problem(
+            cp.Minimize(cp.quad_form(p, gamma * Q - eta * np.eye(n), assume_PSD=True) + 2 * g @ p),
+            [2 * p @ h + h @ h == 1, cp.abs(cp.sum(p) + h.sum()) <= b],
+        )
+        qp.solve(solver="CLARABEL")
+        active = abs(h.sum() + p.value.sum()) >= b * (1 - 1e-6) - 1e-9
+        return np.asarray(p.value, dtype=float), active
+
+    return step
+
+
 def test_kkt_step_equals_an_independent_cvxpy_solve():
     rng = np.random.default_rng(2)
     X, _ = two_gaussians(n_per=15, d=2, seed=2)
@@ -60,22 +77,19 @@ def test_kkt_step_equals_an_independent_cvxpy_solve():
         eta, gamma = -0.7, 0.3
         g = gamma * Q @ h - np.sign(h)
         p_kkt, _ = _KKTStep(evals, evecs, gamma, b)(h, eta, g)
-        # The QP (5) written directly from the paper, not through the eigenbasis.
-        p = cp.Variable(30)
-        qp = cp.Problem(
-            cp.Minimize(cp.quad_form(p, gamma * Q - eta * np.eye(30), assume_PSD=True) + 2 * g @ p),
-            [2 * p @ h + h @ h == 1, cp.abs(cp.sum(p) + h.sum()) <= b],
-        )
-        qp.solve(solver="CLARABEL")
-        np.testing.assert_allclose(p_kkt, p.value, atol=1e-6)
-        p_cvx, _ = _CvxStep(evals, evecs, gamma, b, "CLARABEL")(h, eta, g)
-        np.testing.assert_allclose(p_cvx, p.value, atol=1e-6)
+        p_cvx, _ = _cvxpy_step(Q, gamma, b)(h, eta, g)
+        np.testing.assert_allclose(p_kkt, p_cvx, atol=1e-6)
 
 
-def test_kkt_and_cvxpy_solvers_give_the_same_clustering():
+def test_kkt_and_cvxpy_steps_give_the_same_clustering(monkeypatch):
+    import clustering.mvc as mvc
+
     X, _ = two_gaussians(n_per=20, d=3, gap=4.0, seed=3)
-    fast = SoftLabelMVC(solver="kkt").fit(X)
-    slow = SoftLabelMVC(solver="CLARABEL").fit(X)
+    fast = SoftLabelMVC().fit(X)
+    Q = graph_laplacian(affinity_matrix(X, "knn", 5, None))
+    # Algorithm 1 again, with every step solved by cvxpy instead of the closed form.
+    monkeypatch.setattr(mvc, "_KKTStep", lambda evals, evecs, gamma, b: _cvxpy_step(Q, gamma, b))
+    slow = SoftLabelMVC().fit(X)
     np.testing.assert_allclose(fast.h_, slow.h_, atol=1e-5)
     np.testing.assert_array_equal(fast.labels_, slow.labels_)
 

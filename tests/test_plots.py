@@ -194,8 +194,12 @@ def test_multi_line_title_gets_the_top_margin_it_needs(fitted):
     panel = plots.grid_panel(
         plots.margin_histogram(margins, result.labels, 0.8, 0.5, title="MSPC (MPM)")
     )
-    n = panel.layout.title.text.count("<br>") + 1
+    title = panel.layout.title
+    n = title.text.count("<br>") + 1 + title.subtitle.text.count("<br>") + 1
     assert n >= 3 and panel.layout.margin.t / 2 >= 15 * (n - 1) + 10
+    # A panel's Theorem 5 lines are its subtitle, at 11 px (as <sup> plotly drew them at 9).
+    assert "Theorem 5" in title.subtitle.text and "<sup>" not in title.subtitle.text
+    assert title.subtitle.font.size >= 11
 
 
 def test_method_legend_fits_in_the_figure():

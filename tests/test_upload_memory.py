@@ -66,27 +66,105 @@ def test_uploads_in_use_are_never_dropped_to_make_room(monkeypatch):
     assert list(store.files) == ["heldAAAAA", "freeAAAA2", "freeAAAA3"]
 
 
-def test_a_session_end_lets_go_of_its_uploads_at_once_and_purges_later(monkeypatch):
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_session_end_lets_go_of_its_uploads_at_once_and_purges_after_the_wait(monkeypatch):
+    timers = []
+
+    class Timer:
+        def __init__(self, delay, function, args):
+            self.delay, self.run, self.cancelled = delay, lambda: function(*args), False
+            timers.append(self)
+
+        def start(self):
+            pass
+
+        def cancel(self):
+            self.cancelled = True
+
+    clock = _Clock()
+    housekeeping = uploads._Housekeeping(clock=clock)
+    monkeypatch.setattr(uploads.threading, "Timer", Timer)
+    monkeypatch.setattr(uploads, "release_after", lambda: AFTER)
+    monkeypatch.setattr(uploads, "_housekeeping", housekeeping)
+    store = uploads._Store()
+    session = uploads._Session(store)
+    store.put("tokenAAAA", _entry(b"x" * 10), holder=session.key)
+    uploads._session_ended(session)
+    assert store.unheld_since == {"tokenAAAA": 100.0}
+    # One timer 2 s later (a garbage collection); it comes back once the wait has passed.
+    assert [t.delay for t in timers] == [2.0]
+    uploads._session_ended(uploads._Session(store))  # another session ends meanwhile
+    assert len(timers) == 1
+    clock.now = 102.0
+    timers[0].run()
+    assert "tokenAAAA" in store.files
+    assert [t.delay for t in timers[1:]] == [AFTER - 2.0 + 0.5]
+    clock.now = 100.0 + AFTER + 0.5
+    timers[1].run()
+    assert not store.files and len(timers) == 2
+
+
+def test_the_housekeeping_runs_at_most_once_every_few_seconds(monkeypatch):
     started = []
 
     class Timer:
         def __init__(self, delay, function, args):
             started.append(delay)
-            self.run = lambda: function(*args)
-            self.daemon = False
 
         def start(self):
             pass
 
+        def cancel(self):
+            pass
+
     monkeypatch.setattr(uploads.threading, "Timer", Timer)
-    monkeypatch.setattr(uploads, "release_after", lambda: 0.0)
+    clock = _Clock()
+    housekeeping = uploads._Housekeeping(clock=clock)
+    housekeeping.run(uploads._Store())  # just ran
+    housekeeping.schedule(uploads._Store(), 2.0)
+    assert started == [housekeeping.MIN_GAP]
+
+
+def test_only_ended_sessions_that_had_an_upload_cause_a_collection(monkeypatch):
+    timers, collections = [], []
+
+    class Timer:
+        def __init__(self, delay, function, args):
+            self.run = lambda: function(*args)
+            timers.append(self)
+
+        def start(self):
+            pass
+
+        def cancel(self):
+            pass
+
+    clock = _Clock()
+    housekeeping = uploads._Housekeeping(clock=clock)
+    monkeypatch.setattr(uploads.threading, "Timer", Timer)
+    monkeypatch.setattr(uploads, "_housekeeping", housekeeping)
+    monkeypatch.setattr(uploads.gc, "collect", lambda: collections.append(clock.now))
     store = uploads._Store()
-    session = uploads._Session(store)
-    store.put("tokenAAAA", _entry(b"x" * 10), holder=session.key)
+    uploads._session_ended(uploads._Session(store))  # browsed, never uploaded
+    assert timers == []
+    session, mark = uploads._Session(store), uploads.Mark()
+    session.mark = uploads.weakref.ref(mark)
     uploads._session_ended(session)
-    assert store.unheld_since.keys() == {"tokenAAAA"} and started == [0.5]
-    uploads._purge(store)
-    assert not store.files
+    assert list(housekeeping.awaiting) == [mark] and len(timers) == 1
+    clock.now = 102.0
+    timers[0].run()
+    assert collections == [102.0]  # Streamlit may have dropped it: collect
+    del mark  # Streamlit freed the session, and with it its state
+    assert not housekeeping.awaiting
+    uploads._session_ended(uploads._Session(store))
+    assert len(timers) == 1 and collections == [102.0]
 
 
 def test_release_after_is_streamlits_wait_for_a_disconnected_session():

@@ -48,10 +48,11 @@ THEORY: dict[str, tuple[tuple[str, str], ...]] = {
         ("markdown", "The multivariate Chebyshev inequality turns it into one ratio (eq. 2):"),
         (
             "latex",
+            # Two lines: the ratio on one ran past a half-page column at 1280 px.
             r"\begin{aligned} \kappa &= \max_{\mathbf w}\; \frac{\mathbf w^\top(\hat\mu_1"
-            r" - \hat\mu_2)}{\sqrt{\mathbf w^\top(\hat\Sigma_1 + \lambda\Lambda)\mathbf w}"
-            r" + \sqrt{\mathbf w^\top(\hat\Sigma_2 + \lambda\Lambda)\mathbf w}} \\"
-            r" p &= \frac{\kappa^2}{1 + \kappa^2} \end{aligned}",
+            r" - \hat\mu_2)}{s_1(\mathbf w) + s_2(\mathbf w)}, \qquad p = \frac{\kappa^2}"
+            r"{1 + \kappa^2} \\ s_k(\mathbf w) &= \sqrt{\mathbf w^\top(\hat\Sigma_k"
+            r" + \lambda\Lambda)\mathbf w} \end{aligned}",
         ),
         ("caption", "λΛ is the regulariser of eq. (3), set in the sidebar."),
     ),
@@ -162,8 +163,10 @@ THEORY: dict[str, tuple[tuple[str, str], ...]] = {
         ),
         (
             "latex",
-            r"P(\text{correct} \mid i) \ge b_i = \max\Big(0,\; 1 - \sum_{j \ne i}"
-            r"(1 - \alpha_{ij})\Big),\qquad \mathrm{MSP}_k = \sum_i \frac{N_i}{N}\, b_i .",
+            # Two lines: on one it ran past a half-page column at 1280 px.
+            r"\begin{aligned} P(\text{correct} \mid i) &\ge b_i = \max\Big(0,\; 1 - "
+            r"\sum_{j \ne i} (1 - \alpha_{ij})\Big), \\ \mathrm{MSP}_k &= \sum_i"
+            r" \frac{N_i}{N}\, b_i . \end{aligned}",
         ),
         (
             "markdown",

@@ -17,8 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from clustering.exceptions import ExportFailedError
-from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH, projector_fonts
+from lab.export import SLIDE_HEIGHT, SLIDE_WIDTH, ExportFailedError, projector_fonts
 
 from . import chart as lab_chart
 from . import state
@@ -30,6 +29,7 @@ __all__ = [
     "columns",
     "enabled",
     "export_button",
+    "per_row",
     "recorded_figures",
     "sidebar",
     "theory_expander",
@@ -43,7 +43,8 @@ TABLE_ZOOM = 1.15
 STACK_REM = 28
 
 #: Large fonts for a projector: body text, widgets (labels, values, options, buttons), tables
-#: and headings; the page's side margins narrowed so the enlarged content has the width;
+#: and headings; a slider's value kept clear of its label; the page's side margins narrowed
+#: so the enlarged content has the width;
 #: :func:`columns` layouts stacked where their columns would be narrower than ``STACK_REM``.
 #: A data frame is zoomed as a whole element (its container, which Streamlit sizes, so the
 #: grid is laid out at the zoomed width and not cut on the right). Charts get their fonts
@@ -70,6 +71,7 @@ h3 {{ font-size: 1.9rem !important; }}
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
 [data-testid="stRadio"] label p, [data-testid="stCheckbox"] label p,
 [data-testid="stSidebarNav"] span {{ font-size: 1.2rem !important; }}
+[data-testid="stSlider"] > label + div {{ padding-top: 1rem; }}
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
 [data-testid="stMetricLabel"] p, [data-testid="stWidgetLabel"] p {{
   white-space: normal !important; overflow-wrap: anywhere; }}
@@ -93,6 +95,13 @@ def columns(spec: Any, *, key: str, where: Any = None, **kwargs: Any) -> list:
     on the page); ``where`` is the container to draw in (default: the current one)."""
     target = st if where is None else where
     return target.container(key=f"stack-{key}").columns(spec, **kwargs)
+
+
+def per_row(normal: int = 3, *, most: int = 2) -> int:
+    """Items to a row of a grid: ``normal`` (three figures: a third of a 1280 px page each),
+    at most ``most`` in presenter mode, whose text is 1.5 times larger (charts:
+    :func:`lab.export.projector_fonts`) and needs columns 1.5 times wider."""
+    return min(normal, most) if enabled() else normal
 
 
 def theory_expander(label: str, *, expanded: bool = True, **kwargs: Any):
@@ -151,6 +160,11 @@ def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
         figure = figure.figure if shared else figure
         _record(figure, kwargs.get("key"))
         figure, shared = projector_fonts(figure), False
+        if "key" in kwargs:
+            # A graph of its own for presenter mode: pages lay their grids out differently
+            # in it (per_row), and a graph the chart element moves into another column keeps
+            # following the width of its first one (drawn past its new column at 1280 px).
+            kwargs["key"] = f"{kwargs['key']}.presenter"
     if "key" in kwargs:
         return lab_chart.chart(figure, where=where, **kwargs)
     target = st if where is None else where
@@ -181,7 +195,7 @@ def _slides_zip(figures: list[tuple[str, Any]], progress=None) -> bytes:
     from lab.export import export_figures, export_zip
 
     names = [name for name, _ in figures]
-    files = export_figures([fig for _, fig in figures], progress=progress)
+    files = export_figures([fig for _, fig in figures], progress=progress, keep=True)
     return export_zip(names, files)
 
 
@@ -205,8 +219,8 @@ def export_button(container: Any = None) -> None:
             key="presenter.prepare",
             type="primary",
             help=f"Every figure on this page, {SLIDE_WIDTH:d} x {SLIDE_HEIGHT:d} with large "
-            "fonts, PNG and SVG, named by page, method and data set. Rendering takes about a "
-            "second a figure.",
+            "fonts, PNG and SVG, named by page, method and data set. The first export starts "
+            "a browser for the rendering; later ones reuse it.",
         ):
             bar = st.progress(0.0, text=f"Rendering {n} figures…")
 

@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import re
 import secrets
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from typing import Any
 
@@ -44,6 +46,7 @@ __all__ = [
     "MAX_BYTES",
     "MAX_FILES",
     "TOKEN_PATTERN",
+    "Mark",
     "forget",
     "guess_label",
     "hold",
@@ -53,6 +56,7 @@ __all__ = [
     "recall",
     "release_after",
     "remember",
+    "track_session",
 ]
 
 #: How many uploads no session uses the server keeps for reloads (the oldest is dropped first).
@@ -142,6 +146,11 @@ class _Store:
                 self._drop(token)
             return size
 
+    def next_purge(self, after: float) -> float | None:
+        """When :meth:`purge` will next have something to drop (``None``: nothing waits)."""
+        with self.lock:
+            return min(self.unheld_since.values()) + after if self.unheld_since else None
+
     def size(self) -> int:
         return sum(len(e.get("content", b"")) for e in self.files.values())
 
@@ -195,19 +204,96 @@ def release_after() -> float:
         return 120.0
 
 
+class Mark:
+    """Kept in the state of a session that had an upload (:func:`track_session`): it lives
+    as long as Streamlit keeps the session, so the housekeeping knows when such a session,
+    with the uploader's copy of the file, has really been freed."""
+
+
 class _Session:
     """One browser session's hold on the store: released when the session ends."""
 
     def __init__(self, store: _Store) -> None:
         self.key = secrets.token_hex(8)
         self.store = store
+        self.mark: weakref.ref[Mark] | None = None
 
 
 def _session_ended(session: _Session) -> None:
-    session.store.release(session.key, time.monotonic())
-    timer = threading.Timer(release_after() + 0.5, _purge, args=(session.store,))
-    timer.daemon = True
-    timer.start()
+    session.store.release(session.key, _housekeeping.clock())
+    mark = session.mark() if session.mark is not None else None
+    if mark is not None:
+        _housekeeping.awaiting.add(mark)
+    # Soon: Streamlit drops the sessions whose wait ran out when a browser disconnects, and
+    # they are freed by the next full garbage collection (they hold reference cycles, and
+    # the lab turns off Streamlit's collection after every run). Later: this session's
+    # uploads, unless a session holds them again (the housekeeping comes back for them).
+    if _housekeeping.awaiting or session.store.next_purge(release_after()) is not None:
+        _housekeeping.schedule(session.store, 2.0)
+
+
+class _Housekeeping:
+    """One timer at a time that drops the uploads no session has held for
+    :func:`release_after` seconds and, while an ended session that had an upload is not
+    freed yet (``awaiting``: their marks) or when uploads were dropped, runs a full garbage
+    collection and returns freed heap to the system; at most once every :attr:`MIN_GAP`
+    seconds, however many sessions end (a full collection holds every session's script for
+    a moment). Sessions without uploads never cause a collection."""
+
+    MIN_GAP = 10.0
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        self.lock = threading.Lock()
+        self.clock = clock
+        self.timer: Any = None
+        self.timer_due = 0.0
+        self.last_run = -float("inf")
+        self.awaiting: weakref.WeakSet[Mark] = weakref.WeakSet()
+
+    def schedule(self, store: _Store, delay: float) -> None:
+        with self.lock:
+            due = max(self.clock() + delay, self.last_run + self.MIN_GAP)
+            if self.timer is not None:
+                if self.timer_due <= due + 0.5:
+                    return  # an earlier run comes, and comes back for what is left
+                self.timer.cancel()
+            self.timer_due = due
+            self.timer = threading.Timer(max(0.0, due - self.clock()), self.run, args=(store,))
+            self.timer.daemon = True
+            self.timer.start()
+
+    def run(self, store: _Store) -> None:
+        with self.lock:
+            self.timer = None
+            self.last_run = self.clock()
+        after = release_after()
+        if store.purge(self.clock(), after) or self.awaiting:
+            gc.collect()
+            _return_freed_memory()
+        waiting = store.next_purge(after)
+        if waiting is not None:
+            self.schedule(store, waiting - self.clock() + 0.5)
+
+
+_housekeeping = _Housekeeping()
+
+
+def _malloc_trim() -> Any:
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def _return_freed_memory() -> None:
+    """Ask glibc to give freed heap pages back to the system (``malloc_trim``; nothing
+    elsewhere): a parsed upload leaves many freed pieces under glibc's mmap threshold (up
+    to 32 MB), which the heap would otherwise keep."""
+    if _TRIM is not None:
+        _TRIM(0)
 
 
 @st.cache_resource(scope="session", on_release=_session_ended, show_spinner=False)
@@ -221,30 +307,6 @@ def _holder() -> str | None:
         return _this_session().key
     except Exception:  # no script run (the store used directly, as in tests)
         return None
-
-
-def _purge(store: _Store) -> None:
-    if store.purge(time.monotonic(), release_after()):
-        return_freed_memory()
-
-
-def return_freed_memory() -> None:
-    """Ask the C allocator to give freed memory back to the system (glibc's
-    ``malloc_trim``; nothing elsewhere): a parsed or refused upload leaves freed but
-    fragmented heap pages that it would otherwise keep."""
-    if _TRIM is not None:
-        _TRIM(0)
-
-
-def _malloc_trim() -> Any:
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return libc.malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return None
-
-
-_TRIM = _malloc_trim()
 
 
 def new_token() -> str:
@@ -261,7 +323,6 @@ def remember(token: str, entry: dict[str, Any]) -> None:
 def forget(token: str) -> None:
     """Drop the entry kept under ``token`` (nothing happens when there is none)."""
     _store().drop(token)
-    return_freed_memory()
 
 
 def recall(token: str) -> dict[str, Any] | None:
@@ -270,6 +331,19 @@ def recall(token: str) -> dict[str, Any] | None:
     if not TOKEN_PATTERN.match(str(token)):
         return None
     return _store().get(token, _holder())
+
+
+def track_session(mark: Mark | None = None) -> None:
+    """Note the current browser session, so that its end is seen (call on every run): its
+    uploads are let go of and, if it had one (``mark``, kept in its state), it is
+    collected once Streamlit drops it."""
+    try:
+        session = _this_session()
+    except Exception:  # no script run
+        return
+    if mark is not None:
+        session.mark = weakref.ref(mark)
+        _housekeeping.awaiting.discard(mark)  # back (a resumed session)
 
 
 def hold(token: str) -> None:

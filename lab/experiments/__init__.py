@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from clustering._lam import MSP_REFERENCE_LAM
+from lab.evaluation import MSP_REFERENCE_LAM
 from lab.experiments import _methods
 from lab.experiments._base import (
     Config,

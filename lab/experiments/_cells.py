@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from clustering import metrics
-from clustering._lam import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER, effective_lam
+from clustering._lam import effective_lam
 from clustering.registry import ALGORITHMS
+from lab.evaluation import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from lab.experiments import _methods
 from lab.experiments.evaluator import evaluate_fit
 
@@ -198,7 +199,7 @@ def compute_cell(cell: Cell) -> dict[str, Any]:
         ``status`` (``"ok"``, ``"failed"`` or ``"skipped"``), ``error`` (message or
         ``None``), ``seconds`` (wall-clock of ``fit``), the scores ``accuracy``, ``nmi``,
         ``rand``, ``f_measure`` (pairwise, beta 1.5), ``msp`` (at
-        :data:`clustering._lam.MSP_REFERENCE_LAM`, the same for every method),
+        :data:`lab.evaluation.MSP_REFERENCE_LAM`, the same for every method),
         ``msp_heldout`` (:func:`lab.evaluation.heldout_msp` at the same ``lam``), ``msp_own``
         (MSPC only: at its own ``lam``, its ``msp_``), ``n_iter``, and for timing cells
         ``times`` and ``time_median``.

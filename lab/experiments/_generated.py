@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from clustering import metrics
-from clustering._lam import MSP_REFERENCE_LAM as MSP_REF_LAM
+from lab.evaluation import MSP_REFERENCE_LAM as MSP_REF_LAM
 from lab.evaluation import fit_and_evaluate
 from lab.experiments._cells import Cell, cell_result
 
@@ -27,7 +27,7 @@ def score_fit(key: str, params: dict, X, y, seed: int, must_link=None) -> dict[s
     Returns the cell dict of :func:`~lab.experiments._cells.compute_cell` plus
     ``partition_distance`` (DIFFRAC's squared distance between partitions, section 5: 0 for
     the true partition, at most ``k - 1`` for ``k`` clusters and classes). The MSP (at
-    :data:`~clustering._lam.MSP_REFERENCE_LAM`) is only scored for two clusters.
+    :data:`~lab.evaluation.MSP_REFERENCE_LAM`) is only scored for two clusters.
     """
     binary = np.unique(y).shape[0] == 2
     result = fit_and_evaluate(

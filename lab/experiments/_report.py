@@ -9,7 +9,8 @@ import pandas as pd
 
 from lab.experiments._base import ExperimentResult, markdown_table
 from lab.experiments._coverage import coverage_markdown
-from lab.experiments._notes import GAP_NOTES, HELDOUT_NOTES, INTRO, LAM_TABLES
+from lab.experiments._notes import GAP_NOTES, INTRO, LAM_TABLES
+from lab.experiments._notes_heldout import HELDOUT_NOTES
 
 __all__ = ["build_report", "gap_summary"]
 

@@ -100,7 +100,7 @@ def evaluate_fit(
     msp_lam : float or None, default=None
         ``lam`` of the MSP. ``None``: the method's own ``lam`` and ``regularizer`` when it
         has them (MSPC reports the MSP it maximised), else
-        :data:`clustering._lam.MSP_REFERENCE_LAM` with ``regularizer="diag"``.
+        :data:`lab.evaluation.MSP_REFERENCE_LAM` with ``regularizer="diag"``.
     msp_regularizer : str or None, default=None
         ``Lambda`` of the MSP (``None``: as for ``msp_lam``).
     random_state : int or None, default=0

@@ -36,9 +36,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from clustering._lam import MSP_REFERENCE_LAM, effective_lam
+from clustering._lam import effective_lam
 from datasets.scaling import PAPER_FACTORS
-from lab.evaluation import heldout_msp
+from lab.evaluation import MSP_REFERENCE_LAM, heldout_msp
 from lab.experiments._stats import SCORES, LamChoice, fit_line, lam_choice, pearson
 from lab.experiments.evaluator import (
     Evaluator,
@@ -84,7 +84,7 @@ DEFAULT_LAMS = tuple(10.0 ** np.arange(-4, 5))
 
 #: ``lam`` that :func:`lam_sweep` measures the MSP of every labeling with, so that the
 #: labelings of different ``lam`` are compared on one scale: the lab's one reference,
-#: :data:`clustering._lam.MSP_REFERENCE_LAM` (also the papers' tables' label-free choice).
+#: :data:`lab.evaluation.MSP_REFERENCE_LAM` (also the papers' tables' label-free choice).
 SWEEP_MSP_LAM = MSP_REFERENCE_LAM
 
 # --------------------------------------------------------------------------------------------

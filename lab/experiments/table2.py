@@ -6,7 +6,7 @@ choice that uses the true labels. Beside it three label-free choices: the settin
 labeling has the largest in-sample MSP (the paper's criterion), the one with the largest
 held-out MSP (:func:`lab.evaluation.heldout_msp`: the MPM fitted on half of each cluster,
 scored on the other half), every labeling scored at one common ``lam``
-(:data:`clustering._lam.MSP_REFERENCE_LAM`) so that settings are comparable, and the method's
+(:data:`lab.evaluation.MSP_REFERENCE_LAM`) so that settings are comparable, and the method's
 default setting (no choice at all; one extra cell per method and task, never a candidate of
 the other three choices).
 """
@@ -18,7 +18,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from clustering._lam import MSP_REFERENCE_LAM
+from lab.evaluation import MSP_REFERENCE_LAM
 from lab.experiments import _methods, _paper
 from lab.experiments._base import (
     Config,

@@ -88,6 +88,7 @@ def set_upload(name: str, content: bytes, file_id: str | None = None) -> None:
     a rerun need not compare the bytes), never the bytes."""
     digest = cache.upload_digest({"content": content})
     meta = {"name": str(name), "file_id": file_id, "digest": digest, "size": len(content)}
+    mark_upload_session()
     _, refused = uploads.preview(digest, content)
     cache.forget_read_uploads()  # the session's previous file, parsed
     if refused:
@@ -97,6 +98,14 @@ def set_upload(name: str, content: bytes, file_id: str | None = None) -> None:
         return
     st.session_state[KEYS.UPLOAD] = meta
     _remember_upload(content)
+
+
+def mark_upload_session() -> None:
+    """Mark this session as one that had an upload (:class:`ui.uploads.Mark`), so that it
+    is collected once Streamlit drops it after it ends."""
+    if get(KEYS.UPLOAD_MARK) is None:
+        st.session_state[KEYS.UPLOAD_MARK] = uploads.Mark()
+    uploads.track_session(get(KEYS.UPLOAD_MARK))
 
 
 def _let_go_of_upload() -> None:

@@ -11,6 +11,7 @@ import streamlit as st
 from .. import cache, uploads, url
 from ._data import (
     get_data_choice,
+    mark_upload_session,
     set_data_choice,
 )
 from ._session import (
@@ -63,6 +64,7 @@ def _restore_upload(token: str | None) -> list[str]:
         "digest": digest,
         "size": len(entry["content"]),
     }
+    mark_upload_session()
     st.session_state[KEYS.UPLOAD_TOKEN] = token
     if entry.get("choice") is not None:
         set_data_choice(entry["choice"], chosen=True)
@@ -218,8 +220,10 @@ def _leave_legacy_pages_mode() -> None:
 
 def init() -> None:
     """Call first on every page: restores the state from the URL on a session's first run,
-    and holds the session's upload in the server store (again, after a reconnect)."""
+    notes the session (:func:`ui.uploads.track_session`) and holds its upload in the
+    server store (again, after a reconnect)."""
     _leave_legacy_pages_mode()
     sync_from_url()
+    uploads.track_session(get(KEYS.UPLOAD_MARK))
     if get(KEYS.UPLOAD_TOKEN):
         uploads.hold(get(KEYS.UPLOAD_TOKEN))

@@ -44,6 +44,8 @@ class KEYS:
     PAGE = "dcl.page"  #: str, the page the last run drew (see :func:`enter_page`)
     #: str, the token this session made (it may replace that store entry, and no other)
     UPLOAD_OWN_TOKEN = "dcl.upload_own_token"
+    #: ui.uploads' mark of a session that had an upload (it lives as long as the session)
+    UPLOAD_MARK = "dcl.upload_mark"
 
 
 # ----------------------------------------------------------------------------------------
@@ -69,6 +71,7 @@ def _defaults() -> dict[str, Any]:
         KEYS.PRESENTER: False,
         KEYS.UPLOAD_TOKEN: "",
         KEYS.UPLOAD_OWN_TOKEN: "",
+        KEYS.UPLOAD_MARK: None,
         KEYS.PAGE: "",
     }
 
