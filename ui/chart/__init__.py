@@ -151,11 +151,12 @@ def _figure_of(figure: Any) -> Any:
 
 
 def preload(where: Any = None) -> None:
-    """Start plotly.js before the page's first chart, early on every page (the top of the
-    sidebar, by :func:`ui.presenter.sidebar`): a ``<link rel=preload>`` in a Markdown
-    element starts the download as soon as Streamlit's main bundle draws it, and an empty
-    chart element loads the script as soon as it mounts, so plotly.js is evaluated while the
-    rest of the page is still arriving, not when the first chart does."""
+    """Start downloading plotly.js before the page's first chart: a ``<link rel=preload>``
+    in a Markdown element (drawn by Streamlit's main bundle, before any component's code
+    has loaded), early on every page (the top of the sidebar, by
+    :func:`ui.presenter.sidebar`). The chart elements then run the downloaded file (it is
+    evaluated when the first one mounts: evaluating it earlier made a fresh profile's reload
+    slower, bench/RESULTS.md)."""
     if not use_component():
         return
     url = _plotly_url()
@@ -165,7 +166,6 @@ def preload(where: Any = None) -> None:
             "<style>.st-key-lab_chart_preload { display: none; }</style>",
             unsafe_allow_html=True,
         )
-        _component(data={"src": url, "preload": True}, key="lab_chart_preload_js", height="content")
 
 
 def chart(

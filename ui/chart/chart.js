@@ -152,7 +152,6 @@ export default function (component) {
   const { data, key, parentElement, setStateValue } = component;
   if (!data || !data.src) return undefined;
   const plotlyReady = loadPlotly(data.src);
-  if (data.preload) return undefined; // the page-start element: plotly.js only, no graph
   const name = data.key || key;
   const { entry, holder } = graphFor(name, parentElement);
   const gd = entry.gd;
