@@ -144,8 +144,14 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(app_dir: Path | None = None, log_path: Path | None = None):
-    """``streamlit run app.py`` in ``app_dir`` (default: this checkout) on a free loopback
+def streamlit_server(
+    app_dir: Path | None = None,
+    log_path: Path | None = None,
+    script: str = "app.py",
+    env: dict[str, str] | None = None,
+):
+    """``streamlit run script`` in ``app_dir`` (default: this checkout; ``env``: the server's
+    environment, default this process's) on a free loopback
     port; yields its URL. The server's output goes to ``log_path`` (kept) or a temporary
     file; if it does not start, the error quotes the log's end. Also the browser test's
     server."""
@@ -157,7 +163,7 @@ def streamlit_server(app_dir: Path | None = None, log_path: Path | None = None):
             "-m",
             "streamlit",
             "run",
-            "app.py",
+            script,
             "--server.headless",
             "true",
             "--server.port",
@@ -170,6 +176,7 @@ def streamlit_server(app_dir: Path | None = None, log_path: Path | None = None):
             "none",
         ],
         cwd=app_dir or APP_DIR,
+        env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
     )

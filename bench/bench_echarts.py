@@ -25,21 +25,22 @@ Run: ``python bench/bench_echarts.py --repeats 5 --rounds 2``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_browser import CHROMIUM, VIEWPORT, WireClock, _launch  # noqa: E402
+from bench.bench_browser import (  # noqa: E402
+    CHROMIUM,
+    VIEWPORT,
+    WireClock,
+    _launch,
+    streamlit_server,
+)
 
 ROUTES = ("element", "echarts", "echarts-svg", "plotly")
 QUIET_MS = 400
@@ -79,47 +80,12 @@ DRAWN_JS = f"""() => {{
 }}"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
 def server(route: str):
-    port = _free_port()
+    """The bench app serving ``route`` (:func:`bench.bench_browser.streamlit_server`)."""
     env = dict(os.environ, LAB_BENCH_ROUTE=route.split("-")[0])
     if route == "echarts-svg":
         env["LAB_BENCH_RENDERER"] = "svg"
-    log = tempfile.TemporaryFile()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "bench/echarts_app.py", "--server.headless",
-         "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                raise RuntimeError("streamlit did not start:\n" + log.read().decode()[-2000:])
-            time.sleep(0.3)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+    return streamlit_server(ROOT, script="bench/echarts_app.py", env=env)
 
 
 def _settle(pg, clock, mark, t0: float) -> tuple[float, float, float]:

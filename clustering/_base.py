@@ -113,7 +113,12 @@ class BaseClusterer(ClusterMixin, BaseEstimator):
         return self
 
     def _fit(self, X: np.ndarray) -> None:
-        raise NotImplementedError
+        """The method itself, on validated ``X``: sets the fitted attributes (every
+        subclass implements it; this base class is not an estimator on its own)."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement _fit(X), the step BaseClusterer.fit calls "
+            "after validating X"
+        )
 
 
 class LinearTwoClusterMixin:

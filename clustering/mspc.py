@@ -41,7 +41,7 @@ from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
 from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
-from .mspc_multiclass import fit_general
+from .mspc_multiclass import fit_general, heldout_once
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
 
@@ -57,10 +57,6 @@ INITS = (
 )
 SEARCHES = ("monotone", "paper")
 EIG_PREDICTIONS = ("invariant", "paper")
-
-
-def _same_split(a: np.ndarray, b: np.ndarray) -> bool:
-    return bool(np.array_equal(a, b) or np.array_equal(a, 1 - b))
 
 
 class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstimator):
@@ -487,21 +483,18 @@ default="heldout"
                 }
                 key = (True, msp)
                 if by_heldout:
-                    # Different starts often climb to the same labeling: score it once.
-                    same = [h for lab, h in climbed if _same_split(lab, result.labels)]
-                    entry["msp_heldout"] = (
-                        same[0]
-                        if same
-                        else heldout_msp_z(
+                    entry["msp_heldout"] = heldout_once(
+                        climbed,
+                        result.labels,
+                        lambda labels: heldout_msp_z(
                             std.Z,
-                            result.labels,
+                            labels,
                             2,
                             lam * Lambda,
                             random_state=seed,
                             too_small="zero",
-                        )
+                        ),
                     )
-                    climbed.append((result.labels, entry["msp_heldout"]))
                     key = (eligible(result.labels, d), entry["msp_heldout"])
                 self.starts_.append(entry)
                 if best is None or better(key, best[0], HELDOUT_MARGIN if by_heldout else 0.0):

@@ -287,6 +287,18 @@ def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     return np.array_equal(ra, rb)
 
 
+def heldout_once(climbed: list, labels: np.ndarray, score) -> float:
+    """The held-out MSP of ``labels``, ``score(labels)``, computed once per partition: different
+    starts often climb to the same one, and ``climbed`` keeps the ``(labels, score)`` pairs
+    met so far (appended to here)."""
+    for seen, value in climbed:
+        if _same_partition(seen, labels):
+            return value
+    value = score(labels)
+    climbed.append((labels, value))
+    return value
+
+
 def _start(n_init, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
     if not isinstance(init, str):
         codes, k_init = encode_labels(init, X.shape[0], what="init")
@@ -344,15 +356,13 @@ def _multi_start(params, X, fmap, Lambda, reg, k, random_state, seed):
         entry = {"init": label, "msp": msp, "n_iter": result.n_iter}
         key = (True, msp)
         if by_heldout:
-            same = [h for lab, h in climbed if _same_partition(lab, result.labels)]
-            entry["msp_heldout"] = (
-                same[0]
-                if same
-                else heldout_msp_z(
-                    fmap.Z, result.labels, k, reg, random_state=seed, too_small="zero"
-                )
+            entry["msp_heldout"] = heldout_once(
+                climbed,
+                result.labels,
+                lambda labels: heldout_msp_z(
+                    fmap.Z, labels, k, reg, random_state=seed, too_small="zero"
+                ),
             )
-            climbed.append((result.labels, entry["msp_heldout"]))
             key = (eligible(result.labels, fmap.Z.shape[1]), entry["msp_heldout"])
         starts.append(entry)
         if best is None or better(key, best[0], HELDOUT_MARGIN if by_heldout else 0.0):

@@ -43,6 +43,16 @@ def open_app(page: str | None = None, query: dict | None = None, *, timeout: int
     return at
 
 
+def upload_csv(at, name: str, content: bytes):
+    """Upload ``content`` as the CSV file ``name`` on the Data page of ``at`` (choosing the
+    upload source first); no run may raise."""
+    if at.radio(key="data.source").value != "upload":
+        at.radio(key="data.source").set_value("upload").run()
+    at.file_uploader(key="data.upload").set_value((name, content, "text/csv")).run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
 def two_gaussians(n_per: int = 60, d: int = 2, gap: float = 8.0, seed: int = 0):
     """Two well-separated round Gaussian clusters, labels 0/1.
 

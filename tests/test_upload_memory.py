@@ -8,17 +8,15 @@ only names and hashes. Memory itself (RSS) is measured by ``bench/bench_hostile_
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
+from tests.conftest import open_app, upload_csv
 from ui import uploads
 
-AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
+pytest.importorskip("streamlit.testing.v1")
 
-TIMEOUT = 120
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+DATA_PAGE = "pages/1_Data.py"
 AFTER = 30.0
 
 
@@ -182,42 +180,26 @@ def _table(seed: int) -> bytes:
     return ("a,b,label\n" + "\n".join(rows) + "\n").encode()
 
 
-def _upload(at, name: str, content: bytes):
-    if at.radio(key="data.source").value != "upload":
-        at.radio(key="data.source").set_value("upload").run()
-    at.file_uploader(key="data.upload").set_value((name, content, "text/csv")).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def _data_page():
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.run()
-    at.switch_page("pages/1_Data.py")
-    at.run()
-    return at
-
-
 def _holding(content: bytes) -> list[str]:
     return [t for t, e in uploads._store().files.items() if e["content"] == content]
 
 
 def test_a_replaced_upload_leaves_the_store_and_the_session():
     first, second = _table(10), _table(11)
-    at = _upload(_data_page(), "first.csv", first)
+    at = upload_csv(open_app(DATA_PAGE), "first.csv", first)
     assert _holding(first) == [at.session_state["dcl.upload_token"]]
-    _upload(at, "second.csv", second)
+    upload_csv(at, "second.csv", second)
     assert _holding(first) == []
     assert _holding(second) == [at.session_state["dcl.upload_token"]]
     assert "content" not in at.session_state["dcl.upload"]
     # Replaced by a refused file: the usable one goes too.
-    _upload(at, "wide.csv", ",".join(["1"] * 50_000).encode())
+    upload_csv(at, "wide.csv", ",".join(["1"] * 50_000).encode())
     assert _holding(second) == [] and at.session_state["dcl.upload_token"] == ""
 
 
 def test_the_page_holds_its_upload_for_its_session():
     content = _table(12)
-    at = _upload(_data_page(), "held.csv", content)
+    at = upload_csv(open_app(DATA_PAGE), "held.csv", content)
     token = at.session_state["dcl.upload_token"]
     store = uploads._store()
     assert store.holders.get(token)  # the page's session holds it

@@ -13,19 +13,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import datasets
 from datasets import DatasetError, _csv_table, _csv_text
 from datasets.upload import preview_csv
+from tests.conftest import open_app, upload_csv
 
-AppTest = pytest.importorskip("streamlit.testing.v1").AppTest
-
-TIMEOUT = 120
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+pytest.importorskip("streamlit.testing.v1")
 
 
 def _table(seed: int, label: str = "species") -> bytes:
@@ -98,22 +94,7 @@ def test_preview_names_columns_as_read_csv_and_guesses_utf16_labels():
 
 
 def _data_page(query=None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    at.switch_page("pages/1_Data.py")
-    at.run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
-
-
-def _upload(at, name: str, content: bytes):
-    if at.radio(key="data.source").value != "upload":
-        at.radio(key="data.source").set_value("upload").run()
-    at.file_uploader(key="data.upload").set_value((name, content, "text/csv")).run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
+    return open_app("pages/1_Data.py", query)
 
 
 def _content(at) -> bytes:
@@ -131,7 +112,7 @@ def _token(at) -> str:
 
 def test_another_users_upload_never_replaces_yours():
     mine, theirs = _table(0), _table(1)
-    a = _upload(_data_page(), "mine.csv", mine)
+    a = upload_csv(_data_page(), "mine.csv", mine)
     token = _token(a)
     assert token and a.session_state["dcl.data"].name == "mine.csv"
 
@@ -145,7 +126,7 @@ def test_another_users_upload_never_replaces_yours():
     assert c.session_state["dcl.data"].param_dict["label_column"] == "code"
     assert _token(c) != token
     # B uploads their own file.
-    _upload(b, "theirs.csv", theirs)
+    upload_csv(b, "theirs.csv", theirs)
     assert _token(b) != token
     assert b.session_state["dcl.data"].name == "theirs.csv"
 
@@ -162,16 +143,16 @@ def test_another_users_upload_never_replaces_yours():
 def test_an_upload_replaced_by_its_owner_keeps_the_token_and_drops_the_old_file():
     from ui import uploads
 
-    a = _upload(_data_page(), "first.csv", _table(2))
+    a = upload_csv(_data_page(), "first.csv", _table(2))
     token = _token(a)
-    _upload(a, "second.csv", _table(3))
+    upload_csv(a, "second.csv", _table(3))
     assert _token(a) == token
     assert uploads.recall(token)["content"] == _table(3)
 
 
 def test_utf16_upload_keeps_its_label_column():
     text = _table(4).decode()
-    a = _upload(_data_page(), "utf16.csv", text.encode("utf-16"))
+    a = upload_csv(_data_page(), "utf16.csv", text.encode("utf-16"))
     box = a.selectbox(key="data.label_column")
     assert "species" in box.options and box.value == "species"
     assert a.session_state["dcl.data"].param_dict["label_column"] == "species"
@@ -183,7 +164,7 @@ def test_a_refused_upload_says_why_and_keeps_the_page():
 
     store = uploads._store()
     before = dict(store.files)
-    a = _upload(_data_page(), "wide.csv", ",".join(["1"] * 50_000).encode())
+    a = upload_csv(_data_page(), "wide.csv", ",".join(["1"] * 50_000).encode())
     assert any("50,000 columns" in e.value.replace("\\", "") for e in a.error)
     assert a.session_state["dcl.data"].kind == "bundled"  # the lab keeps its data
     # A refused file adds nothing: not to the store, not to the session state.
