@@ -268,6 +268,25 @@ def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     return np.array_equal(ra, rb)
 
 
+def warn_unconverged(status: str, max_iter: int, k: int, *, stacklevel: int) -> None:
+    """The ``ConvergenceWarning`` of an MSPC search that stopped on a step that would have
+    emptied a cluster (``status="empty-cluster"``) or at ``max_iter``; nothing otherwise."""
+    if status == "empty-cluster":
+        fix = "Try fewer clusters or a larger lam." if k > 2 else "Try a larger lam."
+        message = (
+            "A relabelling step would have emptied a cluster; MSPC rejected it and kept the "
+            f"previous labels with all {k} clusters. {fix}"
+        )
+    elif status == "max_iter":
+        message = (
+            f"MSPC did not converge in max_iter={max_iter} iterations; returning the best "
+            "labeling found. Increase max_iter."
+        )
+    else:
+        return
+    warnings.warn(message, ConvergenceWarning, stacklevel=stacklevel)
+
+
 def heldout_once(climbed: list, labels: np.ndarray, score) -> float:
     """The held-out MSP of ``labels``, ``score(labels)``, computed once per partition: different
     starts often climb to the same one, and ``climbed`` keeps the ``(labels, score)`` pairs
@@ -423,15 +442,10 @@ def fit_general(params, X: np.ndarray) -> GeneralFit:
 
 def _fit_one(params, X: np.ndarray, gamma, rank) -> GeneralFit:
     """One fit of :func:`fit_general` with the kernel width ``gamma`` (``None``: the
-    spanning-tree width) and ``rank`` eigenvectors (``None``: ``n_clusters + 1``).
-
-    ``params`` is the estimator (only its constructor parameters are read). For
-    ``n_clusters > 2`` ``w`` and ``b`` are the pairwise hyperplanes (rows, in ``pairs`` order)
-    and ``kappa`` the pairwise ``kappa`` values; for a kernel they are in the feature space
-    and ``w`` is ``None``. ``predict`` uses the learnt one-vs-one rule; with ``method="eig"``
-    (labels by k-means rounding) it can disagree with ``labels`` on training points near a
-    boundary. ``starts`` lists each start climbed (``init``, ``msp``, ``n_iter``); it is empty
-    for ``method="eig"``.
+    spanning-tree width) and ``rank`` eigenvectors (``None``: ``n_clusters + 1``); ``params``
+    is the estimator (only its constructor parameters are read). The fields are MSPC's
+    attributes of the same names; with ``method="eig"`` (labels by k-means rounding) the
+    one-vs-one ``predict`` can disagree with ``labels`` on training points near a boundary.
     """
     k = int(params.n_clusters)
     n_distinct = np.unique(X, axis=0).shape[0]
@@ -458,20 +472,7 @@ def _fit_one(params, X: np.ndarray, gamma, rank) -> GeneralFit:
             params, X, fmap, Lambda, reg, k, random_state, seed
         )
         init_labels = labels0.copy()
-    if result.status == "empty-cluster":
-        warnings.warn(
-            "A relabelling step would have emptied a cluster; MSPC rejected it and kept the "
-            f"previous labels with all {k} clusters. Try fewer clusters or a larger lam.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
-    elif result.status == "max_iter":
-        warnings.warn(
-            f"MSPC did not converge in max_iter={params.max_iter} iterations; returning the "
-            "labeling of highest MSP found. Increase max_iter.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
+    warn_unconverged(result.status, params.max_iter, k, stacklevel=4)
     w = b = None
     if fmap.nystroem is None:
         W = np.zeros((len(model.pairs), X.shape[1]))
