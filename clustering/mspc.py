@@ -502,9 +502,7 @@ default="heldout"
 
         warn_unconverged(result.status, self.max_iter, 2, stacklevel=3)
 
-        w, b = std.weights_to_original(result.w, result.b)
-        norm = np.linalg.norm(w)
-        self.w_, self.b_ = w / norm, b / norm
+        self.w_, self.b_ = std.weights_to_original(result.w, result.b, unit=True)
         self.labels_ = result.labels
         if kappa is not None:
             self.kappa_ = kappa

@@ -201,7 +201,7 @@ class SpectralMap:
 
 class FeatureMap:
     """z-scoring, then (for ``kernel="rbf"``) the Nystroem map and the normalised kernel's
-    ``n_clusters + 1`` leading eigenvectors, z-scored."""
+    ``rank`` (default ``n_clusters + 1``) leading eigenvectors, z-scored."""
 
     def __init__(
         self, X: np.ndarray, kernel: str, gamma, random_state, n_clusters=2, rank=None
@@ -233,13 +233,10 @@ class FeatureMap:
         return self.std_out.Z
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        s = self.std_in
-        Z = (X[:, s.keep] - s.mean[s.keep]) / s.scale[s.keep]
+        Z = self.std_in.apply(X)
         if self.nystroem is None:
             return Z
-        E = self.spectral.transform(self.nystroem.transform(Z))
-        t = self.std_out
-        return (E[:, t.keep] - t.mean[t.keep]) / t.scale[t.keep]
+        return self.std_out.apply(self.spectral.transform(self.nystroem.transform(Z)))
 
 
 class MulticlassModel:
@@ -478,9 +475,7 @@ def _fit_one(params, X: np.ndarray, gamma, rank) -> GeneralFit:
         W = np.zeros((len(model.pairs), X.shape[1]))
         B = np.zeros(len(model.pairs))
         for p in range(len(model.pairs)):
-            wp, bp = fmap.std_in.weights_to_original(model.W[p], model.B[p])
-            norm = np.linalg.norm(wp)
-            W[p], B[p] = (wp / norm, bp / norm) if norm > 0 else (wp, bp)
+            W[p], B[p] = fmap.std_in.weights_to_original(model.W[p], model.B[p], unit=True)
         w, b = (W[0], float(B[0])) if k == 2 else (W, B)
     return GeneralFit(
         model=MulticlassModel(fmap, model),

@@ -38,6 +38,7 @@ from ..exceptions import DegenerateDataError
 from ..kmeans import cluster_means
 from ..msp_multiclass import PairwiseMPM, pairwise_mpm
 from ._result import SolverResult
+from .eig import top_eigh
 from .gep import total_factor
 
 #: How many times the moved set is halved before the MPM search gives up on a step.
@@ -166,27 +167,9 @@ def solve_gep_multiclass(
 
 
 def spectral_embedding(Z: np.ndarray, Lambda: np.ndarray, k: int) -> np.ndarray:
-    """Rows of the ``k - 1`` leading relaxed indicators of Theorem 3 (orthonormal columns)."""
-    n, d = Z.shape
-    if np.all(Lambda == 0):
-        raise DegenerateDataError(
-            "MSPC-EIG needs a regulariser: with Lambda = 0 every vector in the span of the "
-            "data is an optimal relaxed indicator. Use regularizer='diag'."
-        )
-    try:
-        if n > d:
-            top = min(k - 1, d)
-            _, V = linalg.eigh(Z.T @ Z, Lambda, subset_by_index=[d - top, d - 1])
-            Q = Z @ V[:, ::-1]
-        else:
-            K = Z @ linalg.solve(Lambda, Z.T, assume_a="pos")
-            top = min(k - 1, n)
-            _, Q = linalg.eigh(K, subset_by_index=[n - top, n - 1])
-            Q = Q[:, ::-1]
-    except (linalg.LinAlgError, ValueError):
-        raise DegenerateDataError(
-            "MSPC-EIG's eigenproblem is singular for this regulariser. Use regularizer='diag'."
-        ) from None
+    """Rows of the ``k - 1`` leading relaxed indicators of Theorem 3 (columns of unit norm)."""
+    _, V, form = top_eigh(Z, Lambda, k - 1)
+    Q = (Z @ V if form == "primal" else V)[:, ::-1]
     norms = np.linalg.norm(Q, axis=0)
     norms[norms == 0] = 1.0
     return Q / norms
