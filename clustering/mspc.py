@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.exceptions import ConvergenceWarning
 
 from ._base import (
     CachedParamNamesMixin,
@@ -41,7 +39,7 @@ from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
 from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
-from .mspc_multiclass import fit_general, heldout_once
+from .mspc_multiclass import fit_general, heldout_once, warn_unconverged
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
 
@@ -502,24 +500,9 @@ default="heldout"
             (_, best_score), result, kappa, labels0 = best
             self.init_labels_ = labels0.copy()
 
-        if result.status == "empty-cluster":
-            warnings.warn(
-                "A relabelling step would have put every sample in one cluster; MSPC "
-                "stopped and kept the previous labels. Try a larger lam.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        elif result.status == "max_iter":
-            warnings.warn(
-                f"MSPC did not converge in max_iter={self.max_iter} iterations; returning "
-                "the best labeling found. Increase max_iter.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        warn_unconverged(result.status, self.max_iter, 2, stacklevel=3)
 
-        w, b = std.weights_to_original(result.w, result.b)
-        norm = np.linalg.norm(w)
-        self.w_, self.b_ = w / norm, b / norm
+        self.w_, self.b_ = std.weights_to_original(result.w, result.b, unit=True)
         self.labels_ = result.labels
         if kappa is not None:
             self.kappa_ = kappa
