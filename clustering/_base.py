@@ -159,7 +159,8 @@ class LinearTwoClusterMixin:
 
     def predict(self, X):
         """Cluster of new samples: the side of the learnt hyperplane (for a k-means-type
-        method, the nearest centroid).
+        method, the nearest centroid; for multi-class or kernel MSPC, the one-vs-one vote of
+        the pairwise MPMs).
 
         Parameters
         ----------
