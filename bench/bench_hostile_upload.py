@@ -144,14 +144,20 @@ def _session_wait(app_dir: Path) -> float:
     return 120.0
 
 
+def _upload_page(browser, url: str):
+    """A new user's Data page with the upload chosen as the source: (its context, the page)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    page = context.new_page()
+    page.goto(f"{url}/Data")
+    _idle(page)
+    page.get_by_text("Upload a CSV file").click()
+    _idle(page)
+    return context, page
+
+
 def _attack(browser, other, url: str, path: Path) -> tuple[float, float]:
     """(A's refusal time, the other user's page time during it)."""
-    ctx_a = browser.new_context(viewport={"width": 1400, "height": 1600})
-    a = ctx_a.new_page()
-    a.goto(f"{url}/Data")
-    _idle(a)
-    a.get_by_text("Upload a CSV file").click()
-    _idle(a)
+    ctx_a, a = _upload_page(browser, url)
     start = time.perf_counter()
     a.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
     b, b_start = _start_page(other, url)
@@ -200,12 +206,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(
                     [name, f"{refused:.2f}", f"{during:.2f}", f"{during / idle_median:.2f}"]
                 )
-            ctx_r = browser.new_context(viewport={"width": 1400, "height": 1600})
-            r = ctx_r.new_page()
-            r.goto(f"{url}/Data")
-            _idle(r)
-            r.get_by_text("Upload a CSV file").click()
-            _idle(r)
+            _, r = _upload_page(browser, url)
             _upload_usable(r, usable[0], "990,000")
             rss("R uploaded a usable 13 MB CSV (990,000 rows)")
             _upload_usable(r, usable[1], "980,000")

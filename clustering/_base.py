@@ -45,17 +45,27 @@ def initial_labels(X, init, *, n_init: int, random_state, data=None) -> np.ndarr
         labels = np.zeros(n, dtype=np.intp)
         labels[random_state.permutation(n)[: n // 2]] = 1
         return labels
-    km = KMeans(n_clusters=2, n_init=n_init, random_state=random_state)
     data = X if data is None else data
     # On small data threads only add synchronisation, and on a busy machine they stall.
     with small_data_threads(data):
-        labels = km.fit_predict(data).astype(np.intp)
-    if np.unique(labels).shape[0] < 2:
+        return kmeans_labels(data, 2, n_init=n_init, random_state=random_state)
+
+
+def kmeans_labels(data, k: int, *, n_init: int, random_state) -> np.ndarray:
+    """Labels of k-means on ``data`` (best of ``n_init`` k-means++ starts).
+
+    Raises
+    ------
+    DegenerateDataError
+        If k-means finds fewer than ``k`` clusters.
+    """
+    labels = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit_predict(data)
+    if np.unique(labels).shape[0] < k:
         raise DegenerateDataError(
-            "k-means found only one cluster (the data has a single distinct point?). "
-            "Clustering needs at least two distinct samples."
+            f"k-means found fewer than {k} clusters: the data has fewer distinct points than "
+            "clusters. Use fewer clusters."
         )
-    return labels
+    return labels.astype(np.intp)
 
 
 _PARAM_NAMES: dict[type, list[str]] = {}
@@ -149,7 +159,8 @@ class LinearTwoClusterMixin:
 
     def predict(self, X):
         """Cluster of new samples: the side of the learnt hyperplane (for a k-means-type
-        method, the nearest centroid).
+        method, the nearest centroid; for multi-class or kernel MSPC, the one-vs-one vote of
+        the pairwise MPMs).
 
         Parameters
         ----------

@@ -9,9 +9,8 @@ import cvxpy as cp
 import numpy as np
 from scipy import linalg
 from scipy.sparse.linalg import LinearOperator
-from sklearn.metrics.pairwise import euclidean_distances
 
-from .spectral import top_eigenvectors
+from .spectral import gaussian_kernel, top_eigenvectors
 
 __all__ = [
     "build_convex_problem",
@@ -22,14 +21,6 @@ __all__ = [
 
 # Largest number of chunks for which H is formed densely (otherwise Lanczos).
 _DENSE_H_MAX = 800
-
-
-def gaussian_kernel(X: np.ndarray, sigma: float) -> np.ndarray:
-    """``K_ij = exp(-||x_i - x_j||^2 / (2 sigma^2))``."""
-    K = euclidean_distances(X, squared=True)
-    K *= -1.0 / (2.0 * sigma**2)
-    np.exp(K, out=K)
-    return K
 
 
 def cost_factor(

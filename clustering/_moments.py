@@ -32,12 +32,20 @@ class Standardized:
     scale: np.ndarray
     keep: np.ndarray
 
-    def weights_to_original(self, w_z: np.ndarray, b_z: float) -> tuple[np.ndarray, float]:
-        """Turn ``w_z' z - b_z`` into ``w' x - b`` in the original coordinates."""
+    def apply(self, X: np.ndarray) -> np.ndarray:
+        """New samples in the coordinates of ``Z`` (the same centring, scaling and features)."""
+        return (X[:, self.keep] - self.mean[self.keep]) / self.scale[self.keep]
+
+    def weights_to_original(
+        self, w_z: np.ndarray, b_z: float, unit: bool = False
+    ) -> tuple[np.ndarray, float]:
+        """Turn ``w_z' z - b_z`` into ``w' x - b`` in the original coordinates; with ``unit``
+        scaled to ``||w|| = 1`` (unless ``w`` is zero)."""
         w = np.zeros(self.mean.shape[0])
         w[self.keep] = w_z / self.scale[self.keep]
         b = float(b_z + w @ self.mean)
-        return w, b
+        norm = np.linalg.norm(w) if unit else 0.0
+        return (w / norm, b / norm) if norm > 0 else (w, b)
 
 
 def standardize(X: np.ndarray, ptp: np.ndarray | None = None) -> Standardized:

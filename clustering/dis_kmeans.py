@@ -126,11 +126,8 @@ class DiscriminativeKMeans(CentroidClusterMixin, BaseClusterer):
         # G = Xc (Xc'Xc + r I)^-1 Xc' = F F' with F = Xc T, T = (Xc'Xc + r I)^-1/2, r = ridge_.
         s, V = np.linalg.eigh(Xc.T @ Xc)
         s = np.clip(s, 0.0, None)
-        # lam is relative to the mean eigenvalue of the scatter matrix over the directions the
-        # data span (trace / rank; trace / d when N > d), so the default neither whitens (which
-        # lets noise directions count as much as the cluster direction) nor depends on N, on d
-        # beyond the data's rank, or on a global change of units. With d >= N the d - rank
-        # zero eigenvalues would otherwise shrink the ridge until every split of the N points
+        # lam in units of trace / rank (the docstring's lam): with d >= N, trace / d would
+        # let the d - rank zero eigenvalues shrink the ridge until every split of the N points
         # looks equally good (two Gaussians, N = 20, d = 40: ARI 0.33-0.80 with trace / d,
         # 1.00 with trace / rank over 5 seeds).
         rank = int(np.count_nonzero(s > s.max() * 1e-10)) if s.max() > 0 else 0

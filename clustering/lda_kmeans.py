@@ -8,14 +8,12 @@ from numbers import Real
 
 import numpy as np
 from scipy import linalg
-from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 
-from ._base import BaseClusterer
+from ._base import BaseClusterer, kmeans_labels
 from ._compat import Interval, check_random_state
 from ._lam import lam_param
 from ._spec import AlgorithmSpec
-from .exceptions import DegenerateDataError
 from .kmeans import (
     CentroidClusterMixin,
     centroid_hyperplane,
@@ -163,16 +161,7 @@ class LDAKMeans(CentroidClusterMixin, BaseClusterer):
             self.n_iter_, self.converged_, self.objective_ = 0, True, 0.0
             self.labels_ = np.zeros(X.shape[0], dtype=np.intp)
             return
-        labels = (
-            KMeans(n_clusters=k, n_init=self.n_init, random_state=random_state)
-            .fit(X)
-            .labels_.astype(np.intp)
-        )
-        if np.unique(labels).shape[0] < k:
-            raise DegenerateDataError(
-                f"k-means found fewer than n_clusters={k} clusters: the data has fewer "
-                "distinct points than clusters. Use fewer clusters."
-            )
+        labels = kmeans_labels(X, k, n_init=self.n_init, random_state=random_state)
         history = []
         converged = False
         for _ in range(self.max_iter):

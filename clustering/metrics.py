@@ -21,6 +21,7 @@ from sklearn.metrics.cluster import contingency_matrix, pair_confusion_matrix
 from ._moments import binary_labels
 from .mpm import fit_mpm_to_labels
 from .msp_heldout import msp_heldout_score
+from .msp_multiclass import _check_X, multiclass_msp
 
 __all__ = [
     "chebyshev_fraction",
@@ -74,16 +75,8 @@ def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
     >>> round(msp_score(X, [0, 0, 0, 1, 1, 1], lam=0.1), 3)
     0.943
     """
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array; got shape {X.shape}.")
-    if not np.isfinite(X).all():
-        raise ValueError("X contains NaN or infinite values; remove or impute them first.")
-    if lam < 0:
-        raise ValueError(f"lam must be >= 0; got {lam}.")
+    X = _check_X(X, lam)
     if np.unique(np.asarray(labels)).shape[0] > 2:  # k > 2: clustering/msp_multiclass.py
-        from .msp_multiclass import multiclass_msp
-
         return multiclass_msp(X, labels, lam, regularizer)
     labels01 = binary_labels(labels, X.shape[0])
     sol, _, _ = fit_mpm_to_labels(X, labels01, lam, regularizer)

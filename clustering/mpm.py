@@ -207,11 +207,7 @@ def fit_mpm_to_labels(
     Lambda = regularizer_matrix(std, regularizer)
     m = cluster_moments(std.Z, labels01)
     sol = solve_mpm(m.mu1, m.mu0, m.Sigma1 + lam * Lambda, m.Sigma0 + lam * Lambda)
-    w, b = std.weights_to_original(sol.w, sol.b)
-    norm = np.linalg.norm(w)
-    if norm > 0:
-        w, b = w / norm, b / norm
-    return sol, w, b
+    return (sol, *std.weights_to_original(sol.w, sol.b, unit=True))
 
 
 class MinimaxProbabilityMachine(ClassifierMixin, BaseEstimator):

@@ -194,12 +194,15 @@ def pairwise_mpm(Z: np.ndarray, codes: np.ndarray, k: int, reg: np.ndarray) -> P
     return PairwiseMPM(pairs, W, B, alpha, kappa, gap, counts.astype(float))
 
 
-def _check_X(X) -> np.ndarray:
+def _check_X(X, lam: float = 0.0) -> np.ndarray:
+    """``X`` as a finite 2-D float array, and ``lam >= 0``, each refused with its message."""
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array; got shape {X.shape}.")
     if not np.isfinite(X).all():
         raise ValueError("X contains NaN or infinite values; remove or impute them first.")
+    if lam < 0:
+        raise ValueError(f"lam must be >= 0; got {lam}.")
     return X
 
 
@@ -229,8 +232,6 @@ def multiclass_msp(X, labels, lam: float = 0.0, regularizer: str = "diag") -> fl
     >>> round(multiclass_msp(X, np.repeat([0, 1, 2], 50), lam=0.1), 2)
     0.77
     """
-    X = _check_X(X)
-    if lam < 0:
-        raise ValueError(f"lam must be >= 0; got {lam}.")
+    X = _check_X(X, lam)
     codes, k = encode_labels(labels, X.shape[0])
     return multiclass_msp_from_std(standardize(X), codes, k, lam, regularizer)

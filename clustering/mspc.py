@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.exceptions import ConvergenceWarning
 
 from ._base import (
     CachedParamNamesMixin,
@@ -19,9 +17,7 @@ from ._compat import (
     Interval,
     StrOptions,
     _fit_context,
-    check_is_fitted,
     check_random_state,
-    validate_data,
 )
 from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
@@ -41,7 +37,7 @@ from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, solve_mpm
 from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
-from .mspc_multiclass import fit_general, heldout_once
+from .mspc_multiclass import fit_general, heldout_once, warn_unconverged
 from .solvers import MONOTONE, SOLVERS
 from .solvers.eig import solve_eig
 
@@ -57,6 +53,12 @@ INITS = (
 )
 SEARCHES = ("monotone", "paper")
 EIG_PREDICTIONS = ("invariant", "paper")
+#: The fields of :class:`clustering.mspc_multiclass.GeneralFit` a multi-class or kernel fit
+#: sets as attributes (with a trailing underscore); ``w`` and ``b`` too when it has them.
+_GENERAL_ATTRIBUTES = (
+    "model", "labels", "init_labels", "starts", "pairs", "msp", "msp_heldout", "alpha",
+    "kappa", "gamma", "n_iter", "history", "converged",
+)  # fmt: skip
 
 
 class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstimator):
@@ -502,24 +504,9 @@ default="heldout"
             (_, best_score), result, kappa, labels0 = best
             self.init_labels_ = labels0.copy()
 
-        if result.status == "empty-cluster":
-            warnings.warn(
-                "A relabelling step would have put every sample in one cluster; MSPC "
-                "stopped and kept the previous labels. Try a larger lam.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
-        elif result.status == "max_iter":
-            warnings.warn(
-                f"MSPC did not converge in max_iter={self.max_iter} iterations; returning "
-                "the best labeling found. Increase max_iter.",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        warn_unconverged(result.status, self.max_iter, 2, stacklevel=3)
 
-        w, b = std.weights_to_original(result.w, result.b)
-        norm = np.linalg.norm(w)
-        self.w_, self.b_ = w / norm, b / norm
+        self.w_, self.b_ = std.weights_to_original(result.w, result.b, unit=True)
         self.labels_ = result.labels
         if kappa is not None:
             self.kappa_ = kappa
@@ -543,7 +530,7 @@ default="heldout"
     def _decision_values(self, X):
         if getattr(self, "model_", None) is not None:  # multi-class or kernel fit
             return self.model_.decision_function(X)
-        return X @ self.w_ - self.b_
+        return super()._decision_values(X)
 
     def _fit_general(self, X):
         """More than two clusters or a kernel: :func:`clustering.mspc_multiclass.fit_general`."""
@@ -554,37 +541,11 @@ default="heldout"
                 f"n_clusters must be at least 2; got {k}. One cluster needs no clustering."
             )
         fitted = fit_general(self, X)
-        self.model_ = fitted.model
-        self.labels_ = fitted.labels
-        self.init_labels_ = fitted.init_labels
-        self.starts_ = fitted.starts
-        self.pairs_ = fitted.pairs
-        self.msp_ = fitted.msp
-        self.msp_heldout_ = fitted.msp_heldout
-        self.alpha_ = fitted.alpha
-        if fitted.w is not None:
-            self.w_, self.b_ = fitted.w, fitted.b
-        self.kappa_ = fitted.kappa
-        self.gamma_ = fitted.gamma
-        self.n_iter_ = fitted.n_iter
-        self.history_ = fitted.history
-        self.converged_ = fitted.converged
+        for name in _GENERAL_ATTRIBUTES + (("w", "b") if fitted.w is not None else ()):
+            setattr(self, f"{name}_", getattr(fitted, name))
         return self
 
-    def predict(self, X):
-        """Cluster of new samples: the side of the hyperplane, or for ``n_clusters > 2`` or a
-        kernel the one-vs-one vote of the pairwise MPMs.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        if getattr(self, "model_", None) is None:
-            return super().predict(X)
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.model_.predict(X)
+    def _assign(self, X):
+        if getattr(self, "model_", None) is not None:  # multi-class or kernel fit
+            return self.model_.predict(X)
+        return super()._assign(X)

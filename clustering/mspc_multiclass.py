@@ -10,27 +10,15 @@ Multi-class
 -----------
 The labeling is scored by the multi-class MSP (:mod:`clustering.msp_multiclass`: pairwise
 MPMs, union bound per cluster, weighted by cluster size) and searched by the solvers of
-:mod:`clustering.solvers.multiclass`. The starts are those of the binary MSPC with ``k``
-clusters: k-means on the raw features (``"kmeans"``), on z-scored features
-(``"kmeans-standardized"``, the exactly scale-invariant start: z-scored data does not change
-under per-feature scaling, and every later step is invariant with ``regularizer="diag"``),
-on PCA-whitened features (``"kmeans-whitened"``, invariant to every invertible map with
-``regularizer="total"`` up to rounding) or the multi-class EIG labels (``"eig"``).
-The multi-starts are those of the binary MSPC. ``init="heldout"`` (the default) climbs from
-k-means on range-scaled features (``"kmeans-range"``), ``"kmeans-standardized"``,
-``"kmeans-whitened"`` and ``"eig"`` and keeps the first start's labeling unless another has a
-held-out multi-class MSP (:mod:`clustering.msp_heldout`) larger by more than 0.02, preferring
-labelings whose clusters all have more points than features (as for two clusters; a start
-giving the same partition as an earlier one is climbed once; ``starts_`` records each climb
-with its ``msp_heldout``). Measured with the defaults (``lam`` 0.2, ``random_state=0``):
+:mod:`clustering.solvers.multiclass`. The starts and multi-starts are the binary MSPC's
+(``init`` of :class:`clustering.MSPC`) with ``k`` clusters, compared by the multi-class MSP
+(held-out for ``"heldout"``, :mod:`clustering.msp_heldout`); ``"eig"`` starts from the
+multi-class EIG labels. Measured with the defaults (``lam`` 0.2, ``random_state=0``):
 ``wine-raw`` NMI 0.893, ``iris`` 0.742, ``digits`` (10 classes) 0.781, each with identical
-labels after rescaling every feature by ``10^U(-3, 3)``. ``init="auto"`` climbs from
-``"kmeans-standardized"``, ``"kmeans-whitened"``, ``"eig"`` and then ``"kmeans"`` and keeps the
-labeling of highest in-sample multi-class MSP; ``"auto-invariant"`` leaves out the raw
-``"kmeans"`` start. Measured (``lam`` 0.2, monotone search): ``wine-raw`` 0.911 with both
-(the raw k-means start alone 0.831); ``digits`` 0.771 with ``"auto"`` (the raw k-means
-start has the highest MSP; not invariant) and 0.654 with ``"auto-invariant"``; ``iris`` 0.742
-with ``"auto"``.
+labels after rescaling every feature by ``10^U(-3, 3)``. With ``init="auto"`` (monotone
+search): ``wine-raw`` 0.911, as with ``"auto-invariant"`` (the raw k-means start alone
+0.831); ``digits`` 0.771 (the raw k-means start has the highest MSP; not invariant), 0.654
+with ``"auto-invariant"``; ``iris`` 0.742.
 
 Kernel
 ------
@@ -78,10 +66,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy import linalg
-from sklearn.cluster import KMeans
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.kernel_approximation import Nystroem
 
+from ._base import kmeans_labels
 from ._compat import check_random_state
 from ._kernel_auto import AUTO_RANK_OFFSETS, AUTO_WIDTHS
 from ._moments import regularizer_matrix, standardize
@@ -111,9 +99,20 @@ MAX_COMPONENTS = 300
 MEDIAN_SAMPLES = 1000
 
 
-def _subsample(Z: np.ndarray, random_state) -> np.ndarray:
+def _spanning_tree(Z: np.ndarray, random_state):
+    """The distances between the distinct samples among (at most :data:`MEDIAN_SAMPLES` of)
+    ``Z`` and the longest edge of their Euclidean minimum spanning tree; ``(None, None)``
+    when all samples coincide."""
+    from scipy.sparse.csgraph import minimum_spanning_tree
+    from sklearn.metrics.pairwise import euclidean_distances
+
     n = Z.shape[0]
-    return Z[random_state.permutation(n)[:MEDIAN_SAMPLES]] if n > MEDIAN_SAMPLES else Z
+    S = Z[random_state.permutation(n)[:MEDIAN_SAMPLES]] if n > MEDIAN_SAMPLES else Z
+    S = np.unique(S, axis=0)
+    if S.shape[0] < 2:
+        return None, None
+    D = euclidean_distances(S)
+    return D, float(minimum_spanning_tree(D).data.max())
 
 
 def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
@@ -124,15 +123,11 @@ def spanning_tree_gamma(Z: np.ndarray, random_state) -> float:
     clustering", 2007, section 8.1): the smallest width at which every sample is still
     linked to the rest, so no single outlier forms a cluster of its own, and no wider.
     """
-    from scipy.sparse.csgraph import minimum_spanning_tree
-    from sklearn.metrics.pairwise import euclidean_distances
-
-    S = np.unique(_subsample(Z, random_state), axis=0)
-    if S.shape[0] < 2:
+    _, sigma = _spanning_tree(Z, random_state)
+    if sigma is None:
         raise DegenerateDataError(
             "All samples coincide, so there is no kernel width. Pass gamma explicitly."
         )
-    sigma = float(minimum_spanning_tree(euclidean_distances(S)).data.max())
     return 1.0 / (2.0 * sigma**2)
 
 
@@ -148,14 +143,9 @@ def check_gamma(Z: np.ndarray, gamma: float, random_state) -> None:
     below it (the longest edge of a minimum spanning tree is past the width), so it would
     form a cluster on its own. Both messages give the automatic width.
     """
-    from scipy.sparse.csgraph import minimum_spanning_tree
-    from sklearn.metrics.pairwise import euclidean_distances
-
-    S = np.unique(_subsample(Z, random_state), axis=0)
-    if S.shape[0] < 2:
+    D, sigma = _spanning_tree(Z, random_state)
+    if sigma is None:
         return  # the data checks name coinciding samples
-    D = euclidean_distances(S)
-    sigma = float(minimum_spanning_tree(D).data.max())
     auto = 1.0 / (2.0 * sigma**2)
     diameter2 = float(D.max()) ** 2
     if gamma * diameter2 < KERNEL_FLOOR:
@@ -211,7 +201,7 @@ class SpectralMap:
 
 class FeatureMap:
     """z-scoring, then (for ``kernel="rbf"``) the Nystroem map and the normalised kernel's
-    ``n_clusters + 1`` leading eigenvectors, z-scored."""
+    ``rank`` (default ``n_clusters + 1``) leading eigenvectors, z-scored."""
 
     def __init__(
         self, X: np.ndarray, kernel: str, gamma, random_state, n_clusters=2, rank=None
@@ -243,13 +233,10 @@ class FeatureMap:
         return self.std_out.Z
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        s = self.std_in
-        Z = (X[:, s.keep] - s.mean[s.keep]) / s.scale[s.keep]
+        Z = self.std_in.apply(X)
         if self.nystroem is None:
             return Z
-        E = self.spectral.transform(self.nystroem.transform(Z))
-        t = self.std_out
-        return (E[:, t.keep] - t.mean[t.keep]) / t.scale[t.keep]
+        return self.std_out.apply(self.spectral.transform(self.nystroem.transform(Z)))
 
 
 class MulticlassModel:
@@ -269,15 +256,6 @@ class MulticlassModel:
         return self.pairwise.predict(self.fmap.transform(X))
 
 
-def _kmeans_labels(data, k, n_init, random_state) -> np.ndarray:
-    labels = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit_predict(data)
-    if np.unique(labels).shape[0] < k:
-        raise DegenerateDataError(
-            f"k-means found fewer than {k} clusters in the start. Use fewer clusters."
-        )
-    return labels.astype(np.intp)
-
-
 def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two labelings are the same partition (up to renaming the clusters)."""
     _, ia = np.unique(a, return_index=True)
@@ -285,6 +263,25 @@ def _same_partition(a: np.ndarray, b: np.ndarray) -> bool:
     ra = np.argsort(np.argsort(ia))[np.unique(a, return_inverse=True)[1]]
     rb = np.argsort(np.argsort(ib))[np.unique(b, return_inverse=True)[1]]
     return np.array_equal(ra, rb)
+
+
+def warn_unconverged(status: str, max_iter: int, k: int, *, stacklevel: int) -> None:
+    """The ``ConvergenceWarning`` of an MSPC search that stopped on a step that would have
+    emptied a cluster (``status="empty-cluster"``) or at ``max_iter``; nothing otherwise."""
+    if status == "empty-cluster":
+        fix = "Try fewer clusters or a larger lam." if k > 2 else "Try a larger lam."
+        message = (
+            "A relabelling step would have emptied a cluster; MSPC rejected it and kept the "
+            f"previous labels with all {k} clusters. {fix}"
+        )
+    elif status == "max_iter":
+        message = (
+            f"MSPC did not converge in max_iter={max_iter} iterations; returning the best "
+            "labeling found. Increase max_iter."
+        )
+    else:
+        return
+    warnings.warn(message, ConvergenceWarning, stacklevel=stacklevel)
 
 
 def heldout_once(climbed: list, labels: np.ndarray, score) -> float:
@@ -310,10 +307,10 @@ def _start(n_init, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
         return codes
     if init == "eig" and fmap.spectral is not None:
         # Ng, Jordan and Weiss: k-means on the k leading eigenvectors, rows normalised.
-        return _kmeans_labels(fmap.start_embedding, k, n_init, random_state)
+        return kmeans_labels(fmap.start_embedding, k, n_init=n_init, random_state=random_state)
     if init == "eig":
         Q = spectral_embedding(fmap.Z, Lambda, k)
-        return _kmeans_labels(Q, k, n_init, random_state)
+        return kmeans_labels(Q, k, n_init=n_init, random_state=random_state)
     if init == "kmeans-whitened":
         data = whiten(fmap.Z)
     elif init == "kmeans-range" and fmap.nystroem is None:
@@ -322,7 +319,7 @@ def _start(n_init, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
         data = fmap.Z
     else:
         data = X
-    return _kmeans_labels(data, k, n_init, random_state)
+    return kmeans_labels(data, k, n_init=n_init, random_state=random_state)
 
 
 def _multi_start(params, X, fmap, Lambda, reg, k, random_state, seed):
@@ -402,12 +399,10 @@ class GeneralFit:
 def fit_general(params, X: np.ndarray) -> GeneralFit:
     """Fit MSPC with ``params.n_clusters`` clusters and ``params.kernel`` on validated ``X``.
 
-    With ``kernel="rbf"`` and ``gamma=None`` the width and the rank are chosen without
-    labels: one fit per width in :data:`AUTO_WIDTHS` and rank in :data:`AUTO_RANK_OFFSETS`
-    (each with the random state ``params.random_state``), the one of largest held-out MSP
-    kept among those whose clusters all have at least ``N / (4 n_clusters)`` points (among
-    all if none has; the first on ties; ``rank`` and ``candidates`` of the result say which
-    and how they scored). A given ``gamma`` fits once, with ``n_clusters + 1`` eigenvectors.
+    With ``kernel="rbf"`` and ``gamma=None``, one fit per width in :data:`AUTO_WIDTHS` and
+    rank in :data:`AUTO_RANK_OFFSETS`, kept as the module docstring says ("Width and rank";
+    the first on ties, among all if no fit has large clusters); ``rank`` and ``candidates``
+    of the result say which was kept and how each scored.
     """
     if params.kernel != "rbf" or params.gamma is not None:
         return _fit_one(params, X, params.gamma, None)
@@ -444,15 +439,10 @@ def fit_general(params, X: np.ndarray) -> GeneralFit:
 
 def _fit_one(params, X: np.ndarray, gamma, rank) -> GeneralFit:
     """One fit of :func:`fit_general` with the kernel width ``gamma`` (``None``: the
-    spanning-tree width) and ``rank`` eigenvectors (``None``: ``n_clusters + 1``).
-
-    ``params`` is the estimator (only its constructor parameters are read). For
-    ``n_clusters > 2`` ``w`` and ``b`` are the pairwise hyperplanes (rows, in ``pairs`` order)
-    and ``kappa`` the pairwise ``kappa`` values; for a kernel they are in the feature space
-    and ``w`` is ``None``. ``predict`` uses the learnt one-vs-one rule; with ``method="eig"``
-    (labels by k-means rounding) it can disagree with ``labels`` on training points near a
-    boundary. ``starts`` lists each start climbed (``init``, ``msp``, ``n_iter``); it is empty
-    for ``method="eig"``.
+    spanning-tree width) and ``rank`` eigenvectors (``None``: ``n_clusters + 1``); ``params``
+    is the estimator (only its constructor parameters are read). The fields are MSPC's
+    attributes of the same names; with ``method="eig"`` (labels by k-means rounding) the
+    one-vs-one ``predict`` can disagree with ``labels`` on training points near a boundary.
     """
     k = int(params.n_clusters)
     n_distinct = np.unique(X, axis=0).shape[0]
@@ -479,28 +469,13 @@ def _fit_one(params, X: np.ndarray, gamma, rank) -> GeneralFit:
             params, X, fmap, Lambda, reg, k, random_state, seed
         )
         init_labels = labels0.copy()
-    if result.status == "empty-cluster":
-        warnings.warn(
-            "A relabelling step would have emptied a cluster; MSPC rejected it and kept the "
-            f"previous labels with all {k} clusters. Try fewer clusters or a larger lam.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
-    elif result.status == "max_iter":
-        warnings.warn(
-            f"MSPC did not converge in max_iter={params.max_iter} iterations; returning the "
-            "labeling of highest MSP found. Increase max_iter.",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
+    warn_unconverged(result.status, params.max_iter, k, stacklevel=4)
     w = b = None
     if fmap.nystroem is None:
         W = np.zeros((len(model.pairs), X.shape[1]))
         B = np.zeros(len(model.pairs))
         for p in range(len(model.pairs)):
-            wp, bp = fmap.std_in.weights_to_original(model.W[p], model.B[p])
-            norm = np.linalg.norm(wp)
-            W[p], B[p] = (wp / norm, bp / norm) if norm > 0 else (wp, bp)
+            W[p], B[p] = fmap.std_in.weights_to_original(model.W[p], model.B[p], unit=True)
         w, b = (W[0], float(B[0])) if k == 2 else (W, B)
     return GeneralFit(
         model=MulticlassModel(fmap, model),

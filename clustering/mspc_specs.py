@@ -37,7 +37,6 @@ _INIT = Param(
     label="start",
 )
 
-_PAPER = "Huang et al., Maximin Separation Probability Clustering"
 # scikit-learn sets n_clusters=1 in these checks; MSPC refuses one cluster with a clear error.
 _ONE_CLUSTER = "scikit-learn sets n_clusters=1; MSPC refuses a single cluster"
 _K1_CHECKS = {
@@ -48,6 +47,12 @@ _K1_CHECKS = {
         "check_fit2d_predict1d",
         "check_methods_subset_invariance",
     )
+}
+
+#: What every MSPC entry shares.
+_MSPC = {
+    "paper": "Huang et al., Maximin Separation Probability Clustering",
+    "expected_failed_checks": _K1_CHECKS,
 }
 
 SPECS = (
@@ -61,8 +66,7 @@ SPECS = (
         cost="O(N d^2) once per start, then O(N d + n_moved d^2 + d^3 log n_moved) per "
         "iteration; memory O(N d + d^2)",
         linear=True,
-        paper=_PAPER,
-        expected_failed_checks=_K1_CHECKS,
+        **_MSPC,
         test_params={"n_init": 2},
     ),
     AlgorithmSpec(
@@ -74,8 +78,7 @@ SPECS = (
         cost="O(N d^2 + d^3) once per start, then O(N d + N log N + n_switched d^2 + d^3) per "
         "iteration; memory O(N d + d^2)",
         linear=True,
-        paper=_PAPER,
-        expected_failed_checks=_K1_CHECKS,
+        **_MSPC,
         test_params={"n_init": 2},
     ),
     AlgorithmSpec(
@@ -86,8 +89,7 @@ SPECS = (
         summary="Spectral relaxation of the lower bound: one eigenproblem, no iterations.",
         cost="O(N d^2 + d^3) if N > d, else O(N^2 d + N^3); memory O(N d + min(N, d)^2)",
         linear=True,
-        paper=_PAPER,
-        expected_failed_checks=_K1_CHECKS,
+        **_MSPC,
     ),
     AlgorithmSpec(
         key="mspc-rbf",
@@ -101,8 +103,7 @@ SPECS = (
         "'Beyond the papers').",
         cost="Three fits (one per candidate width), each O(N m d + N m^2) for the Nystroem map "
         "(m = min(N, 300) components), then MSPC on k spectral coordinates; memory O(N m)",
-        paper=_PAPER,
-        expected_failed_checks=_K1_CHECKS,
+        **_MSPC,
         test_params={"n_init": 2},
     ),
 )

@@ -46,6 +46,14 @@ def median_distance(X: np.ndarray, random_state, max_points: int = 1000) -> floa
     return med
 
 
+def gaussian_kernel(X: np.ndarray, sigma: float) -> np.ndarray:
+    """``K_ij = exp(-||x_i - x_j||^2 / (2 sigma^2))``."""
+    K = euclidean_distances(X, squared=True)
+    K *= -1.0 / (2.0 * sigma**2)
+    np.exp(K, out=K)
+    return K
+
+
 def top_eigenvectors(S, k: int, random_state, dense=None, max_dense_n=_DENSE_EIG_MAX_N):
     """The ``k`` largest eigenpairs of a symmetric ``S`` (a dense or sparse matrix, or a
     ``LinearOperator`` whose matrix ``dense()`` returns), eigenvalues in decreasing order:
@@ -230,9 +238,7 @@ class SpectralBaseline(BaseClusterer):
 
     def _gaussian_affinity(self, X: np.ndarray, random_state):
         sigma = self.sigma if self.sigma is not None else median_distance(X, random_state)
-        A = euclidean_distances(X, squared=True)
-        A *= -1.0 / (2.0 * sigma**2)
-        np.exp(A, out=A)
+        A = gaussian_kernel(X, sigma)
         np.fill_diagonal(A, 0.0)
         return A, float(sigma)
 

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlparse
 
 import numpy as np
 import pytest
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+def packages_loaded_by(code: str) -> set[str]:
+    """The top-level packages in ``sys.modules`` after ``code`` ran in a fresh interpreter at
+    the repository root."""
+    code += "\nimport sys; print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return set(out.stdout.splitlines()[-1].split())
 
 
 def run_page(path: str, *, timeout: int = 120, **query: str):
@@ -74,8 +90,6 @@ def blobs():
 # Hypothesis: fixed examples in CI (a failure there is reproducible from the log); fresh random
 # examples on developers' machines, where new failures are found and pinned with @example.
 try:
-    import os
-
     from hypothesis import settings
 
     settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
@@ -92,3 +106,70 @@ def unescaped(text: str) -> str:
     import re
 
     return re.sub(r"\\(.)", r"\1", text).replace("\u2060", "")
+
+
+# ------------------------------------------------------------------ the browser tests' set-up
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app served by ``streamlit run app.py`` on a free loopback port (its URL), one
+    server per test module; its log goes to ``artifacts/streamlit-browser-test.log``."""
+    from bench.bench_browser import streamlit_server
+
+    (ROOT / "artifacts").mkdir(exist_ok=True)
+    with streamlit_server(log_path=ROOT / "artifacts" / "streamlit-browser-test.log") as url:
+        yield url
+
+
+@contextmanager
+def chromium():
+    """Headless Chromium, closed on exit. The test is skipped when Chromium or Playwright is
+    missing, and fails then under ``CI=true``."""
+    in_ci = os.environ.get("CI", "").lower() == "true"
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if in_ci:
+            pytest.fail("Playwright is not installed (pip install playwright).")
+        pytest.skip("Playwright is not installed.")
+    if not Path(CHROMIUM).exists():
+        if in_ci:
+            pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium).")
+        pytest.skip(f"{CHROMIUM} is missing.")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def offline_context(browser, width: int = 1400, height: int = 2400):
+    """A new context of ``browser`` (a ``width`` x ``height`` window) in which every request
+    to a non-loopback host is aborted; returns it and the list those requests are recorded
+    in."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    external: list[str] = []
+
+    def route(r):
+        url = r.request.url
+        host = urlparse(url).hostname
+        if url.startswith(("data:", "blob:", "about:")) or host in LOOPBACK:
+            r.continue_()
+        else:
+            external.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    return context, external

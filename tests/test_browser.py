@@ -22,57 +22,21 @@ Skipped when Chromium or Playwright is missing, unless ``CI=true`` (then it fail
 from __future__ import annotations
 
 import io
-import os
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 import numpy as np
 import pytest
+from conftest import chromium, offline_context
 
 import ui.chart as lab_chart
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "artifacts" / "screenshots"
 # Pages that draw plotly figures on a first visit, without pressing a button.
 PAGES_WITH_FIGURES = {"Data", "Cluster", "Feature_scaling"}
 PAGE_TIMEOUT = 60.0
-LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
-
-
-def _require_browser():
-    in_ci = os.environ.get("CI", "").lower() == "true"
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if in_ci:
-            pytest.fail("Playwright is not installed (pip install playwright).")
-        pytest.skip("Playwright is not installed.")
-    if not Path(CHROMIUM).exists():
-        if in_ci:
-            pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium).")
-        pytest.skip(f"{CHROMIUM} is missing.")
-    return sync_playwright
-
-
-@pytest.fixture(scope="module")
-def server():
-    from bench.bench_browser import streamlit_server
-
-    (ROOT / "artifacts").mkdir(exist_ok=True)
-    with streamlit_server(log_path=ROOT / "artifacts" / "streamlit-browser-test.log") as url:
-        yield url
 
 
 def _url_path(page: Path) -> str:
@@ -92,23 +56,6 @@ def _wait_idle(pg) -> None:
             break
         pg.wait_for_timeout(300)
     pg.wait_for_timeout(700)
-
-
-def _block_external(context) -> list[str]:
-    """Abort every request to a non-loopback host; return the list they are recorded in."""
-    external: list[str] = []
-
-    def route(r):
-        url = r.request.url
-        host = urlparse(url).hostname
-        if url.startswith(("data:", "blob:", "about:")) or host in LOOPBACK:
-            r.continue_()
-        else:
-            external.append(url)
-            r.abort()
-
-    context.route("**/*", route)
-    return external
 
 
 def _coloured_pixels(png: bytes) -> int:
@@ -159,56 +106,50 @@ _MISDRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(g
 
 
 def test_every_page_renders_in_chromium(server):
-    sync_playwright = _require_browser()
     SHOTS.mkdir(parents=True, exist_ok=True)
     pages = sorted((ROOT / "pages").glob("[0-9]*_*.py"))
     assert len(pages) >= 2
     started = time.monotonic()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1400, "height": 2400})
-            external = _block_external(context)
-            pg = context.new_page()
-            # First request of the fresh server: a sub-page. Streamlit treats pages/ as a
-            # legacy page folder until app.py has called st.navigation once; the page must
-            # still come with app.py's frame (the sidebar says Home, not "app").
-            pg.goto(f"{server}/Data")
+    with chromium() as browser:
+        context, external = offline_context(browser)
+        pg = context.new_page()
+        # First request of the fresh server: a sub-page. Streamlit treats pages/ as a
+        # legacy page folder until app.py has called st.navigation once; the page must
+        # still come with app.py's frame (the sidebar says Home, not "app").
+        pg.goto(f"{server}/Data")
+        _wait_idle(pg)
+        _assert_no_exception(pg, "Data as the first request")
+        nav = pg.locator("[data-testid='stSidebarNav'] a").all_inner_texts()
+        labels = [t.split("\n")[-1].strip() for t in nav]
+        assert labels and labels[0] == "Home", f"sidebar labels on a fresh server: {labels}"
+        assert pg.get_by_text("Presenter mode").count() == 1, "app.py's frame is missing"
+        pg.goto(server)
+        _wait_idle(pg)
+        _assert_no_exception(pg, "Home")
+        assert "Discriminative Clustering Lab" in pg.inner_text("h1")
+        pg.screenshot(path=str(SHOTS / "0_Home.png"))
+        for page in pages:
+            name = _url_path(page)
+            pg.goto(f"{server}/{name}")
             _wait_idle(pg)
-            _assert_no_exception(pg, "Data as the first request")
-            nav = pg.locator("[data-testid='stSidebarNav'] a").all_inner_texts()
-            labels = [t.split("\n")[-1].strip() for t in nav]
-            assert labels and labels[0] == "Home", f"sidebar labels on a fresh server: {labels}"
-            assert pg.get_by_text("Presenter mode").count() == 1, "app.py's frame is missing"
-            pg.goto(server)
-            _wait_idle(pg)
-            _assert_no_exception(pg, "Home")
-            assert "Discriminative Clustering Lab" in pg.inner_text("h1")
-            pg.screenshot(path=str(SHOTS / "0_Home.png"))
-            for page in pages:
-                name = _url_path(page)
-                pg.goto(f"{server}/{name}")
+            _assert_no_exception(pg, name)
+            if name == "Feature_scaling":
+                # A factor slider (keys fs.factor.<j>); Streamlit's slider thumb is an
+                # <input type="range">, found by its role.
+                thumb = pg.locator("[class*='st-key-fs-factor-']").first.get_by_role("slider")
+                before = thumb.get_attribute("aria-valuetext")
+                thumb.focus()
+                pg.keyboard.press("ArrowRight")
+                pg.keyboard.press("ArrowRight")
                 _wait_idle(pg)
-                _assert_no_exception(pg, name)
-                if name == "Feature_scaling":
-                    # A factor slider (keys fs.factor.<j>); Streamlit's slider thumb is an
-                    # <input type="range">, found by its role.
-                    thumb = pg.locator("[class*='st-key-fs-factor-']").first.get_by_role("slider")
-                    before = thumb.get_attribute("aria-valuetext")
-                    thumb.focus()
-                    pg.keyboard.press("ArrowRight")
-                    pg.keyboard.press("ArrowRight")
-                    _wait_idle(pg)
-                    _assert_no_exception(pg, f"{name} after moving a slider")
-                    moved = pg.locator("[class*='st-key-fs-factor-']").first.get_by_role("slider")
-                    assert moved.get_attribute("aria-valuetext") != before, "slider did not move"
-                pg.screenshot(path=str(SHOTS / f"{page.stem}.png"))
-                plots = pg.locator(".js-plotly-plot").count()
-                if name in PAGES_WITH_FIGURES:
-                    assert plots > 0, f"{name}: no plotly figure rendered"
-                assert not pg.evaluate(_MISDRAWN), f"{name}: {pg.evaluate(_MISDRAWN)}"
-        finally:
-            browser.close()
+                _assert_no_exception(pg, f"{name} after moving a slider")
+                moved = pg.locator("[class*='st-key-fs-factor-']").first.get_by_role("slider")
+                assert moved.get_attribute("aria-valuetext") != before, "slider did not move"
+            pg.screenshot(path=str(SHOTS / f"{page.stem}.png"))
+            plots = pg.locator(".js-plotly-plot").count()
+            if name in PAGES_WITH_FIGURES:
+                assert plots > 0, f"{name}: no plotly figure rendered"
+            assert not pg.evaluate(_MISDRAWN), f"{name}: {pg.evaluate(_MISDRAWN)}"
     assert not external, f"requests left the machine: {sorted(set(external))}"
     assert time.monotonic() - started < 200
 
@@ -251,39 +192,39 @@ def _play_the_animation(pg) -> None:
     pg.screenshot(path=str(SHOTS / "afs_trap_after_play.png"))
 
 
+def _open_afs_trap(pg, server: str) -> None:
+    """From the Home page, open the AFS trap demo (the Feature scaling page with its
+    sliders) and wait until it has drawn."""
+    pg.goto(server)
+    _wait_idle(pg)
+    pg.locator(".st-key-demo-afs button").click()
+    pg.locator("[class*='st-key-fs-factor-']").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
+    _wait_idle(pg)
+
+
 def test_afs_trap_scatters_keep_their_points_after_slider_moves(server):
-    sync_playwright = _require_browser()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1400, "height": 2400})
-            external = _block_external(context)
-            pg = context.new_page()
-            pg.goto(server)
+    with chromium() as browser:
+        context, external = offline_context(browser)
+        pg = context.new_page()
+        _open_afs_trap(pg, server)
+        first = _scatter_census(pg)
+        assert len(first) >= 4, f"expected the before/after scatters, got {first}"
+        assert all(pixels > 0 for _, _, pixels in first), first
+        noise = pg.locator("[class*='st-key-fs-factor-'] [data-testid='stSlider']")
+        thumb = noise.filter(has_text="noise").first.get_by_role("slider")
+        for step in range(6):
+            thumb.focus()
+            pg.keyboard.press("ArrowRight")
             _wait_idle(pg)
-            pg.locator(".st-key-demo-afs button").click()
-            pg.locator("[class*='st-key-fs-factor-']").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
-            _wait_idle(pg)
-            first = _scatter_census(pg)
-            assert len(first) >= 4, f"expected the before/after scatters, got {first}"
-            assert all(pixels > 0 for _, _, pixels in first), first
-            noise = pg.locator("[class*='st-key-fs-factor-'] [data-testid='stSlider']")
-            thumb = noise.filter(has_text="noise").first.get_by_role("slider")
-            for step in range(6):
-                thumb.focus()
-                pg.keyboard.press("ArrowRight")
-                _wait_idle(pg)
-                _assert_no_exception(pg, f"Feature scaling after slider step {step + 1}")
-            pg.screenshot(path=str(SHOTS / "afs_trap_after_slider_moves.png"))
-            census = _scatter_census(pg)
-            assert len(census) == len(first)
-            for key, points, pixels in census:
-                assert points > 0, f"{key}: the figure has no points after the slider moves"
-                assert pixels > 0, f"{key}: {points} points in the figure, none drawn"
-            _play_the_animation(pg)
-        finally:
-            browser.close()
+            _assert_no_exception(pg, f"Feature scaling after slider step {step + 1}")
+        pg.screenshot(path=str(SHOTS / "afs_trap_after_slider_moves.png"))
+        census = _scatter_census(pg)
+        assert len(census) == len(first)
+        for key, points, pixels in census:
+            assert points > 0, f"{key}: the figure has no points after the slider moves"
+            assert pixels > 0, f"{key}: {points} points in the figure, none drawn"
+        _play_the_animation(pg)
     assert not external, f"requests left the machine: {sorted(set(external))}"
 
 
@@ -302,68 +243,58 @@ def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
     fetched once, from the app's server); a slider step redraws the changed graphs once
     each, in the same div (a marker set on each graph survives); the lasso on a DIFFRAC
     panel returns its points to the page; no WebGL warning in the console."""
-    sync_playwright = _require_browser()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1400, "height": 2400})
-            external = _block_external(context)
-            pg = context.new_page()
-            console: list[str] = []
-            pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
-            requests: list[str] = []
-            pg.on("request", lambda r: requests.append(r.url))
-            pg.goto(server)
-            _wait_idle(pg)
-            pg.locator(".st-key-demo-afs button").click()
-            pg.locator("[class*='st-key-fs-factor-']").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
-            _wait_idle(pg)
-            graphs = _graph_states(pg)
-            assert len(graphs) >= 4, graphs
-            assert pg.locator(".js-plotly-plot").count() == len(graphs), "a chart not drawn by us"
-            assert all(draws == 1 for _, _, draws in graphs), f"drawn more than once: {graphs}"
-            pg.evaluate(
-                "() => document.querySelectorAll('.lab-chart-graph').forEach("
-                "(gd, i) => { gd.dataset.mark = 'm' + i; })"
-            )
-            before = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
-            noise = pg.locator("[class*='st-key-fs-factor-'] [data-testid='stSlider']")
-            thumb = noise.filter(has_text="noise").first.get_by_role("slider")
-            thumb.focus()
-            pg.keyboard.press("ArrowRight")
-            _wait_idle(pg)
-            after = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
-            assert after.keys() == before.keys()
-            redrawn = 0
-            for key, (mark, draws) in after.items():
-                assert mark == before[key][0], f"{key} was mounted anew by the slider step"
-                assert draws - before[key][1] in (0, 1), f"{key}: {draws - before[key][1]} draws"
-                redrawn += draws - before[key][1]
-            assert redrawn >= 1, "the slider step redrew no chart"
+    with chromium() as browser:
+        context, external = offline_context(browser)
+        pg = context.new_page()
+        console: list[str] = []
+        pg.on("console", lambda m: console.append(f"{m.type}: {m.text}"))
+        requests: list[str] = []
+        pg.on("request", lambda r: requests.append(r.url))
+        _open_afs_trap(pg, server)
+        graphs = _graph_states(pg)
+        assert len(graphs) >= 4, graphs
+        assert pg.locator(".js-plotly-plot").count() == len(graphs), "a chart not drawn by us"
+        assert all(draws == 1 for _, _, draws in graphs), f"drawn more than once: {graphs}"
+        pg.evaluate(
+            "() => document.querySelectorAll('.lab-chart-graph').forEach("
+            "(gd, i) => { gd.dataset.mark = 'm' + i; })"
+        )
+        before = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
+        noise = pg.locator("[class*='st-key-fs-factor-'] [data-testid='stSlider']")
+        thumb = noise.filter(has_text="noise").first.get_by_role("slider")
+        thumb.focus()
+        pg.keyboard.press("ArrowRight")
+        _wait_idle(pg)
+        after = {key: (mark, draws) for key, mark, draws in _graph_states(pg)}
+        assert after.keys() == before.keys()
+        redrawn = 0
+        for key, (mark, draws) in after.items():
+            assert mark == before[key][0], f"{key} was mounted anew by the slider step"
+            assert draws - before[key][1] in (0, 1), f"{key}: {draws - before[key][1]} draws"
+            redrawn += draws - before[key][1]
+        assert redrawn >= 1, "the slider step redrew no chart"
 
-            # The lasso on a DIFFRAC panel (Cluster page, the default data set).
-            pg.goto(f"{server}/Cluster?algos=diffrac,kmeans")
-            _wait_idle(pg)
-            gd = pg.locator(".st-key-scatter-diffrac .js-plotly-plot")
-            gd.wait_for(timeout=PAGE_TIMEOUT * 1000)
-            gd.scroll_into_view_if_needed()
-            assert gd.evaluate("gd => gd._fullLayout.dragmode") == "lasso"
-            draws = gd.evaluate("gd => { gd.dataset.mark = 'lasso'; return gd.dataset.draws; }")
-            box = gd.locator(".nsewdrag").first.bounding_box()
-            pg.mouse.move(box["x"] + 5, box["y"] + 5)
-            pg.mouse.down()
-            for fx, fy in ((0.98, 0.02), (0.98, 0.98), (0.02, 0.98), (0.02, 0.03)):
-                pg.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"], steps=8)
-            pg.mouse.up()
-            _wait_idle(pg)
-            selected = pg.locator("[data-testid='stMetric']", has_text="Selected points")
-            value = int(selected.locator("[data-testid='stMetricValue']").inner_text())
-            assert value > 0, "the lasso returned no points"
-            # The rerun the selection started did not remount or redraw the panel.
-            assert gd.evaluate("gd => [gd.dataset.mark, gd.dataset.draws]") == ["lasso", draws]
-            _assert_no_exception(pg, "Cluster after a lasso")
-        finally:
-            browser.close()
+        # The lasso on a DIFFRAC panel (Cluster page, the default data set).
+        pg.goto(f"{server}/Cluster?algos=diffrac,kmeans")
+        _wait_idle(pg)
+        gd = pg.locator(".st-key-scatter-diffrac .js-plotly-plot")
+        gd.wait_for(timeout=PAGE_TIMEOUT * 1000)
+        gd.scroll_into_view_if_needed()
+        assert gd.evaluate("gd => gd._fullLayout.dragmode") == "lasso"
+        draws = gd.evaluate("gd => { gd.dataset.mark = 'lasso'; return gd.dataset.draws; }")
+        box = gd.locator(".nsewdrag").first.bounding_box()
+        pg.mouse.move(box["x"] + 5, box["y"] + 5)
+        pg.mouse.down()
+        for fx, fy in ((0.98, 0.02), (0.98, 0.98), (0.02, 0.98), (0.02, 0.03)):
+            pg.mouse.move(box["x"] + fx * box["width"], box["y"] + fy * box["height"], steps=8)
+        pg.mouse.up()
+        _wait_idle(pg)
+        selected = pg.locator("[data-testid='stMetric']", has_text="Selected points")
+        value = int(selected.locator("[data-testid='stMetricValue']").inner_text())
+        assert value > 0, "the lasso returned no points"
+        # The rerun the selection started did not remount or redraw the panel.
+        assert gd.evaluate("gd => [gd.dataset.mark, gd.dataset.draws]") == ["lasso", draws]
+        _assert_no_exception(pg, "Cluster after a lasso")
     assert not external, f"requests left the machine: {sorted(set(external))}"
     plotly_js = [u for u in requests if u.endswith(".min.js") and "plotly" in u]
     assert len(plotly_js) <= 2, f"plotly.js fetched {len(plotly_js)} times: {plotly_js}"
@@ -401,7 +332,7 @@ def _upload(pg, path: Path) -> None:
 
 
 def _token(pg) -> str | None:
-    from urllib.parse import parse_qs
+    from urllib.parse import parse_qs, urlparse
 
     return (parse_qs(urlparse(pg.url).query).get("upload") or [None])[0]
 
@@ -417,7 +348,6 @@ def test_two_users_on_one_server(server, tmp_path):
     """
     from urllib.parse import quote
 
-    sync_playwright = _require_browser()
     rng = np.random.default_rng(0)
     header = ["f0", HOSTILE_NAMES[0], HOSTILE_NAMES[1], "class"]
     lines = [",".join(header)]
@@ -437,59 +367,53 @@ def test_two_users_on_one_server(server, tmp_path):
         f"/Cluster?ap={quote('kmeans.n_init=' + HOSTILE_NAMES[3])}&view={quote(HOSTILE_NAMES[0])}",
     ]
     found: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            ctx_a = browser.new_context(viewport={"width": 1400, "height": 2000})
-            ctx_b = browser.new_context(viewport={"width": 1400, "height": 2000})
-            external = _block_external(ctx_a)
-            external_b = _block_external(ctx_b)
-            a, b = ctx_a.new_page(), ctx_b.new_page()
+    with chromium() as browser:
+        ctx_a, external = offline_context(browser, 1400, 2000)
+        ctx_b, external_b = offline_context(browser, 1400, 2000)
+        a, b = ctx_a.new_page(), ctx_b.new_page()
 
-            # A uploads; column names and labels are Markdown and HTML.
-            a.goto(f"{server}/Data")
+        # A uploads; column names and labels are Markdown and HTML.
+        a.goto(f"{server}/Data")
+        _wait_idle(a)
+        _upload(a, mine)
+        _assert_no_exception(a, "A's upload")
+        token = _token(a)
+        assert token, f"no upload token in A's link {a.url}"
+        assert "mine.csv" in a.inner_text("[data-testid='stApp']")
+        found += _hostile_links(a)
+        for page in ("Cluster", "Feature_scaling", "Learn"):
+            a.goto(f"{server}/{page}?upload={token}")
             _wait_idle(a)
-            _upload(a, mine)
-            _assert_no_exception(a, "A's upload")
-            token = _token(a)
-            assert token, f"no upload token in A's link {a.url}"
-            assert "mine.csv" in a.inner_text("[data-testid='stApp']")
+            _assert_no_exception(a, f"A on {page}")
             found += _hostile_links(a)
-            for page in ("Cluster", "Feature_scaling", "Learn"):
-                a.goto(f"{server}/{page}?upload={token}")
-                _wait_idle(a)
-                _assert_no_exception(a, f"A on {page}")
-                found += _hostile_links(a)
 
-            # B opens A's link: A's file, read-only; then B uploads their own.
-            b.goto(f"{server}/Data?upload={token}")
+        # B opens A's link: A's file, read-only; then B uploads their own.
+        b.goto(f"{server}/Data?upload={token}")
+        _wait_idle(b)
+        assert "mine.csv" in b.inner_text("[data-testid='stApp']")
+        _upload(b, theirs)
+        _assert_no_exception(b, "B's upload")
+        assert _token(b) and _token(b) != token
+
+        # A reloads: still A's file.
+        a.goto(f"{server}/Data?upload={token}")
+        _wait_idle(a)
+        text = a.inner_text("[data-testid='stApp']")
+        assert "mine.csv" in text and "theirs.csv" not in text
+
+        # B opens links whose values are Markdown and HTML.
+        for link in hostile_links:
+            b.goto(server + link)
             _wait_idle(b)
-            assert "mine.csv" in b.inner_text("[data-testid='stApp']")
-            _upload(b, theirs)
-            _assert_no_exception(b, "B's upload")
-            assert _token(b) and _token(b) != token
+            _assert_no_exception(b, link)
+            found += _hostile_links(b)
 
-            # A reloads: still A's file.
-            a.goto(f"{server}/Data?upload={token}")
-            _wait_idle(a)
-            text = a.inner_text("[data-testid='stApp']")
-            assert "mine.csv" in text and "theirs.csv" not in text
-
-            # B opens links whose values are Markdown and HTML.
-            for link in hostile_links:
-                b.goto(server + link)
-                _wait_idle(b)
-                _assert_no_exception(b, link)
-                found += _hostile_links(b)
-
-            # A uploads a one-line file of 3 million values while B opens the Cluster page.
-            _upload(a, wide)
-            b.goto(f"{server}/Cluster")
-            a.get_by_text("3,000,000 columns").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
-            _wait_idle(b)
-            _assert_no_exception(b, "B's Cluster page during A's refused upload")
-            assert b.locator(".js-plotly-plot, .lab-chart").count() > 0
-        finally:
-            browser.close()
+        # A uploads a one-line file of 3 million values while B opens the Cluster page.
+        _upload(a, wide)
+        b.goto(f"{server}/Cluster")
+        a.get_by_text("3,000,000 columns").first.wait_for(timeout=PAGE_TIMEOUT * 1000)
+        _wait_idle(b)
+        _assert_no_exception(b, "B's Cluster page during A's refused upload")
+        assert b.locator(".js-plotly-plot, .lab-chart").count() > 0
     assert not found, f"links from hostile values: {found}"
     assert not external and not external_b, f"requests left: {sorted({*external, *external_b})}"

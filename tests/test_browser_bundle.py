@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import chromium, offline_context
 
 import ui.chart as lab_chart
-from tests.test_browser import CHROMIUM, CHROMIUM_ARGS, _require_browser
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,18 +31,13 @@ def _cartesian() -> tuple[Path, frozenset[str]]:
 
 def test_the_cartesian_bundle_registers_the_traces_read_from_its_file():
     path, traces = _cartesian()
-    sync_playwright = _require_browser()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            pg = browser.new_page()
-            pg.set_content("<div id='g' style='width:400px;height:300px'></div>")
-            pg.add_script_tag(path=str(path))
-            got = pg.evaluate(
-                "() => [Plotly.version, Object.keys(Plotly.PlotSchema.get().traces).sort()]"
-            )
-        finally:
-            browser.close()
+    with chromium() as browser:
+        pg = browser.new_page()
+        pg.set_content("<div id='g' style='width:400px;height:300px'></div>")
+        pg.add_script_tag(path=str(path))
+        got = pg.evaluate(
+            "() => [Plotly.version, Object.keys(Plotly.PlotSchema.get().traces).sort()]"
+        )
     assert got == [lab_chart.plotlyjs_version(), sorted(traces)]
 
 
@@ -80,38 +75,33 @@ def test_a_webgl_figure_loads_the_full_bundle_for_its_chart_alone(tmp_path):
     from bench.bench_browser import streamlit_server
 
     _cartesian()
-    sync_playwright = _require_browser()
     (tmp_path / "app.py").write_text(textwrap.dedent(APP.format(root=str(ROOT))))
-    with streamlit_server(app_dir=tmp_path) as url, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            pg = browser.new_page()
-            errors: list[str] = []
-            pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            scripts: list[str] = []
-            pg.on("request", lambda r: scripts.append(r.url) if "plotly" in r.url else None)
-            pg.goto(url)
-            bars, points = "st-key-bars", "st-key-points"
-            # Both drawn by the cartesian bundle, the only plotly.js fetched.
-            assert _settle(pg, [[bars, "bar", 1], [points, "scatter", 1]]) == [
-                [bars, "bar", 1],
-                [points, "scatter", 1],
-            ]
-            assert scripts and all("plotly-cartesian-" in u for u in scripts), scripts
-            pg.locator(".st-key-gl label").click()
-            # The WebGL scatter: the full bundle, for that chart; the bars are not redrawn.
-            want = [[bars, "bar", 1], [points, "scattergl", 2]]
-            assert _settle(pg, want) == want
-            full = [u for u in scripts if "plotly-cartesian-" not in u]
-            assert len(full) == 1 and full[0].endswith("plotly.min.js"), scripts
-            assert pg.evaluate("() => window.__labChart.bundles.size") == 2
-            fetched = len(scripts)
-            pg.locator(".st-key-gl label").click()
-            # Back to SVG: drawn by the full bundle it has now, nothing fetched again.
-            want = [[bars, "bar", 1], [points, "scatter", 3]]
-            assert _settle(pg, want) == want
-            assert len(scripts) == fetched
-            assert pg.locator(".st-key-points .main-svg").count() > 0
-        finally:
-            browser.close()
+    with streamlit_server(app_dir=tmp_path) as url, chromium() as browser:
+        context, external = offline_context(browser, 900, 900)
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        scripts: list[str] = []
+        pg.on("request", lambda r: scripts.append(r.url) if "plotly" in r.url else None)
+        pg.goto(url)
+        bars, points = "st-key-bars", "st-key-points"
+        # Both drawn by the cartesian bundle, the only plotly.js fetched.
+        want = [[bars, "bar", 1], [points, "scatter", 1]]
+        assert _settle(pg, want) == want
+        assert scripts and all("plotly-cartesian-" in u for u in scripts), scripts
+        pg.locator(".st-key-gl label").click()
+        # The WebGL scatter: the full bundle, for that chart; the bars are not redrawn.
+        want = [[bars, "bar", 1], [points, "scattergl", 2]]
+        assert _settle(pg, want) == want
+        full = [u for u in scripts if "plotly-cartesian-" not in u]
+        assert len(full) == 1 and full[0].endswith("plotly.min.js"), scripts
+        assert pg.evaluate("() => window.__labChart.bundles.size") == 2
+        fetched = len(scripts)
+        pg.locator(".st-key-gl label").click()
+        # Back to SVG: drawn by the full bundle it has now, nothing fetched again.
+        want = [[bars, "bar", 1], [points, "scatter", 3]]
+        assert _settle(pg, want) == want
+        assert len(scripts) == fetched
+        assert pg.locator(".st-key-points .main-svg").count() > 0
     assert not errors, errors
+    assert not external, external

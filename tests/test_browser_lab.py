@@ -8,8 +8,9 @@
   no text under the presenter's 16 px. Each page is loaded once and measured in the three
   views (the window resized, presenter mode switched on with its toggle).
 
-Uses the server and helpers of :mod:`test_browser`; skipped like it when Chromium or
-Playwright is missing (failing under ``CI=true``).
+The server and browser come from ``conftest`` (``server``, ``chromium``), page helpers from
+:mod:`test_browser`; skipped like it when Chromium or Playwright is missing (failing under
+``CI=true``).
 """
 
 from __future__ import annotations
@@ -18,15 +19,8 @@ import time
 from pathlib import Path
 
 import pytest
-from test_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    _assert_no_exception,
-    _block_external,
-    _require_browser,
-    _wait_idle,
-    server,  # noqa: F401  (the module's fixture)
-)
+from conftest import chromium, offline_context
+from test_browser import _assert_no_exception, _wait_idle
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -62,36 +56,30 @@ def _methods_settled(pg, expected: list[str], timeout: float = 10.0) -> list[str
     return shown
 
 
-def test_chosen_methods_survive_every_sidebar_hop(server):  # noqa: F811
-    sync_playwright = _require_browser()
+def test_chosen_methods_survive_every_sidebar_hop(server):
     chosen = ["MSPC (MPM)", "k-means", "Spectral clustering (NJW)"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
-            external = _block_external(context)
-            pg = context.new_page()
-            pg.goto(f"{server}/Cluster?algos=mspc-mpm,kmeans,spectral")
+    with chromium() as browser:
+        context, external = offline_context(browser, 1280, 800)
+        pg = context.new_page()
+        pg.goto(f"{server}/Cluster?algos=mspc-mpm,kmeans,spectral")
+        _wait_idle(pg)
+        assert _methods_settled(pg, chosen) == chosen
+        labels = _page_labels(pg)
+        assert len(labels) >= 8, labels
+        # Every page twice, and the hops between two pages that draw the list under the
+        # same key (Cluster and Compare) both ways.
+        walk = [*labels, "Compare", "Cluster", "Compare", *reversed(labels)]
+        seen = 0
+        for label in walk:
+            pg.locator("[data-testid='stSidebarNav'] a").filter(has_text=label).first.click()
             _wait_idle(pg)
-            assert _methods_settled(pg, chosen) == chosen
-            labels = _page_labels(pg)
-            assert len(labels) >= 8, labels
-            # Every page twice, and the hops between two pages that draw the list under the
-            # same key (Cluster and Compare) both ways.
-            walk = [*labels, "Compare", "Cluster", "Compare", *reversed(labels)]
-            seen = 0
-            for label in walk:
-                pg.locator("[data-testid='stSidebarNav'] a").filter(has_text=label).first.click()
-                _wait_idle(pg)
-                _assert_no_exception(pg, label)
-                shown = _methods_settled(pg, chosen)
-                if shown is not None:
-                    seen += 1
-                    assert shown == chosen, f"{label}: the method list shows {shown}"
-                assert "algos=mspc-mpm%2Ckmeans%2Cspectral" in pg.url, f"{label}: {pg.url}"
-            assert seen >= 6  # Cluster, Feature scaling and Compare, twice
-        finally:
-            browser.close()
+            _assert_no_exception(pg, label)
+            shown = _methods_settled(pg, chosen)
+            if shown is not None:
+                seen += 1
+                assert shown == chosen, f"{label}: the method list shows {shown}"
+            assert "algos=mspc-mpm%2Ckmeans%2Cspectral" in pg.url, f"{label}: {pg.url}"
+        assert seen >= 6  # Cluster, Feature scaling and Compare, twice
     assert not external, f"requests left the machine: {sorted(set(external))}"
 
 
@@ -168,50 +156,44 @@ def _presenter_on(pg) -> None:
     _charts_settled(pg)
 
 
-def test_layout_holds_at_1280_and_1920_and_for_a_projector_with_two_and_nine_methods(server):  # noqa: F811
-    sync_playwright = _require_browser()
+def test_layout_holds_at_1280_and_1920_and_for_a_projector_with_two_and_nine_methods(server):
     pages = ["", *(_url(p) for p in sorted((ROOT / "pages").glob("[0-9]*_*.py")))]
     problems = []
     report = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            _, width, height, *_ = VIEWS[0]
-            context = browser.new_context(viewport={"width": width, "height": height})
-            external = _block_external(context)
-            pg = context.new_page()
-            for methods in ("mspc-mpm,kmeans", NINE):
-                for name in pages if methods != NINE else METHOD_PAGES:
-                    pg.goto(f"{server}/{name}?algos={methods}")
-                    _wait_long(pg)
-                    for view, width, height, presenter, least in VIEWS:
-                        if presenter:
-                            _presenter_on(pg)
-                        if pg.viewport_size != {"width": width, "height": height}:
-                            pg.set_viewport_size({"width": width, "height": height})
-                            # charts and tables follow the window
-                            pg.wait_for_timeout(1000)
-                            _charts_settled(pg)
-                        _assert_no_exception(pg, name)
-                        m = pg.evaluate(MEASURE, least or 1)
-                        n = methods.count(",") + 1
-                        where = f"{name or 'Home'} at {view}, {n} methods"
-                        report.append(
-                            f"{where}: {m['boxes']} text boxes, {len(m['overlaps'])} "
-                            f"overlapping, {len(m['small'])} under {least} px, "
-                            f"{len(m['cut'])} cut"
-                        )
-                        assert m["boxes"] > 10, f"{where}: the page did not draw"
-                        if m["overlaps"]:
-                            problems.append(f"{where}: overlapping text {m['overlaps'][:4]}")
-                        if m["cut"]:
-                            problems.append(f"{where}: cut on the right {m['cut'][:4]}")
-                        if least and m["small"]:
-                            problems.append(f"{where}: text under {least} px {m['small'][:4]}")
-            context.close()
-            assert not external, f"requests left the machine: {sorted(set(external))}"
-        finally:
-            browser.close()
+    with chromium() as browser:
+        _, width, height, *_ = VIEWS[0]
+        context, external = offline_context(browser, width, height)
+        pg = context.new_page()
+        for methods in ("mspc-mpm,kmeans", NINE):
+            for name in pages if methods != NINE else METHOD_PAGES:
+                pg.goto(f"{server}/{name}?algos={methods}")
+                _wait_long(pg)
+                for view, width, height, presenter, least in VIEWS:
+                    if presenter:
+                        _presenter_on(pg)
+                    if pg.viewport_size != {"width": width, "height": height}:
+                        pg.set_viewport_size({"width": width, "height": height})
+                        # charts and tables follow the window
+                        pg.wait_for_timeout(1000)
+                        _charts_settled(pg)
+                    _assert_no_exception(pg, name)
+                    m = pg.evaluate(MEASURE, least or 1)
+                    n = methods.count(",") + 1
+                    where = f"{name or 'Home'} at {view}, {n} methods"
+                    report.append(
+                        f"{where}: {m['boxes']} text boxes, {len(m['overlaps'])} "
+                        f"overlapping, {len(m['small'])} under {least} px, "
+                        f"{len(m['cut'])} cut"
+                    )
+                    assert m["boxes"] > 10, f"{where}: the page did not draw"
+                    if m["overlaps"]:
+                        problems.append(f"{where}: overlapping text {m['overlaps'][:4]}")
+                    if m["cut"]:
+                        problems.append(f"{where}: cut on the right {m['cut'][:4]}")
+                    if least and m["small"]:
+                        problems.append(f"{where}: text under {least} px {m['small'][:4]}")
+        context.close()
+        assert not external, f"requests left the machine: {sorted(set(external))}"
     print("\n".join(report))
     assert not problems, "\n".join(problems)
 

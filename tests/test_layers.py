@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import packages_loaded_by
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = {"ui", "clustering", "datasets", "lab", "pages", "app", "bench", "tests"}
@@ -64,15 +64,8 @@ def test_the_library_imports_nothing_of_the_lab():
 
 
 def test_import_clustering_loads_neither_plotly_nor_streamlit():
-    code = (
-        "import sys, clustering, clustering.metrics, clustering.msp_multiclass\n"
-        "print(sorted({m.split('.')[0] for m in sys.modules}"
-        " & {'plotly', 'streamlit', 'datasets', 'lab', 'ui'}))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "[]", out.stdout
+    loaded = packages_loaded_by("import clustering, clustering.metrics, clustering.msp_multiclass")
+    assert not loaded & {"plotly", "streamlit", "datasets", "lab", "ui"}, sorted(loaded)
 
 
 def _module_name(path: Path) -> str:

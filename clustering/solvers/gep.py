@@ -79,15 +79,27 @@ def moments_and_total_factor(Z, labels, Lambda, lam, gram=None):
     moments = RunningMoments(Z, labels, total_scatter=gram)
     total = moments.scatter1 + moments.scatter0 if gram is None else gram
     C = total / Z.shape[0] + lam * Lambda
+    return moments, C, total_factor(C)
+
+
+def total_factor(C: np.ndarray):
+    """The Cholesky factor of the regularised total covariance ``C``, or an error that says
+    why it is singular and what to do."""
     try:
         with serial_blas(C.shape[0]):
-            factor = linalg.cho_factor(C, check_finite=False)
+            return linalg.cho_factor(C, check_finite=False)
     except linalg.LinAlgError:
         raise DegenerateDataError(
             "The total covariance plus lam * Lambda is singular (more features than samples, "
             "or linearly dependent features). Use lam > 0 with regularizer='diag'."
         ) from None
-    return moments, C, factor
+
+
+def gep_direction(moments, factor) -> np.ndarray:
+    """The unit leading eigenvector of the GEP (5), ``C^-1 (mu1 - mu0)`` normalised."""
+    a = moments.sum1 / moments.n1 - moments.sum0 / (moments.n - moments.n1)
+    w = linalg.cho_solve(factor, a, check_finite=False)
+    return w / np.linalg.norm(w)
 
 
 def solve_gep(
@@ -110,7 +122,6 @@ def solve_gep(
     """
     from ..mpm import solve_mpm
 
-    n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
     # The clusters' sums and scatters, updated by the switched points (Appendix B): the means
     # cost O(n_switched d) per iteration and the MSP of the result needs no pass over Z.
@@ -121,11 +132,8 @@ def solve_gep(
     threshold = 0.0
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007
-        a = moments.sum1 / moments.n1 - moments.sum0 / (n - moments.n1)
-        w = linalg.cho_solve(factor, a, check_finite=False)
-        w /= np.linalg.norm(w)
-        quad = float(w @ C @ w)
-        new, threshold, value = best_split(Z @ w, quad)
+        w = gep_direction(moments, factor)
+        new, threshold, value = best_split(Z @ w, float(w @ C @ w))
         history.append(value)
         changed = new != labels
         if not changed.any():

@@ -46,7 +46,6 @@ iteration.
 from __future__ import annotations
 
 import numpy as np
-from scipy import linalg
 
 from .._moments import RunningMoments
 from ..exceptions import DegenerateDataError
@@ -149,7 +148,7 @@ def climb_gep(
     ``history`` is the MSP of the start and of each accepted labeling; ``w``, ``b``,
     ``kappa`` are the MPM of the returned labels.
     """
-    from .gep import best_split, moments_and_total_factor
+    from .gep import best_split, gep_direction, moments_and_total_factor
 
     n = Z.shape[0]
     labels = labels0.astype(np.intp).copy()
@@ -159,9 +158,7 @@ def climb_gep(
     history = [sol.alpha]
     status = "max_iter"
     for _ in range(max_iter):
-        a = moments.sum1 / moments.n1 - moments.sum0 / (n - moments.n1)
-        w = linalg.cho_solve(factor, a, check_finite=False)
-        w /= np.linalg.norm(w)
+        w = gep_direction(moments, factor)
         new, _, _ = best_split(Z @ w, float(w @ C @ w))
         changed = new != labels
         if not changed.any():

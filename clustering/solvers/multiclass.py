@@ -32,11 +32,14 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from sklearn.cluster import KMeans
 
+from .._base import kmeans_labels
 from ..exceptions import DegenerateDataError
+from ..kmeans import cluster_means
 from ..msp_multiclass import PairwiseMPM, pairwise_mpm
 from ._result import SolverResult
+from .eig import top_eigh
+from .gep import total_factor
 
 #: How many times the moved set is halved before the MPM search gives up on a step.
 MAX_HALVINGS = 6
@@ -115,12 +118,8 @@ def solve_mpm_multiclass(
 
 def discriminant_subspace(Z: np.ndarray, labels: np.ndarray, k: int, C_factor) -> np.ndarray:
     """``k - 1`` leading generalised eigenvectors of ``S_b v = gamma (Sigma + lam Lambda) v``."""
-    n = Z.shape[0]
-    counts = np.bincount(labels, minlength=k).astype(float)
-    sums = np.zeros((k, Z.shape[1]))
-    np.add.at(sums, labels, Z)
-    means = sums / counts[:, None]
-    Mw = means * np.sqrt(counts / n)[:, None]  # S_b = Mw' Mw (Z is centred)
+    means, counts = cluster_means(Z, labels, k)
+    Mw = means * np.sqrt(counts / Z.shape[0])[:, None]  # S_b = Mw' Mw (Z is centred)
     Sb = Mw.T @ Mw
     C = C_factor
     d = Z.shape[1]
@@ -137,15 +136,8 @@ def solve_gep_multiclass(
     max_iter: int = 50,
 ) -> tuple[SolverResult, PairwiseMPM]:
     """Discriminant-subspace alternation, monotone in the multi-class MSP."""
-    n = Z.shape[0]
-    C = Z.T @ Z / n + reg
-    try:
-        linalg.cho_factor(C, check_finite=False)
-    except linalg.LinAlgError:
-        raise DegenerateDataError(
-            "The total covariance plus lam * Lambda is singular (more features than samples, "
-            "or linearly dependent features). Use lam > 0 with regularizer='diag'."
-        ) from None
+    C = Z.T @ Z / Z.shape[0] + reg
+    total_factor(C)  # refuses a singular C with its message
     labels, msp, model = _scored_start(Z, labels0, k, reg)
     history = [msp]
     status = "max_iter"
@@ -153,10 +145,7 @@ def solve_gep_multiclass(
     for n_iter in range(1, max_iter + 1):  # noqa: B007
         V = discriminant_subspace(Z, labels, k, C)
         Y = Z @ V
-        counts = np.bincount(labels, minlength=k).astype(float)
-        centres = np.zeros((k, Y.shape[1]))
-        np.add.at(centres, labels, Y)
-        centres /= counts[:, None]
+        centres, _ = cluster_means(Y, labels, k)
         dist = ((Y[:, None, :] - centres[None]) ** 2).sum(axis=2)
         new = np.argmin(dist, axis=1).astype(np.intp)
         if np.array_equal(new, labels):
@@ -178,27 +167,9 @@ def solve_gep_multiclass(
 
 
 def spectral_embedding(Z: np.ndarray, Lambda: np.ndarray, k: int) -> np.ndarray:
-    """Rows of the ``k - 1`` leading relaxed indicators of Theorem 3 (orthonormal columns)."""
-    n, d = Z.shape
-    if np.all(Lambda == 0):
-        raise DegenerateDataError(
-            "MSPC-EIG needs a regulariser: with Lambda = 0 every vector in the span of the "
-            "data is an optimal relaxed indicator. Use regularizer='diag'."
-        )
-    try:
-        if n > d:
-            top = min(k - 1, d)
-            _, V = linalg.eigh(Z.T @ Z, Lambda, subset_by_index=[d - top, d - 1])
-            Q = Z @ V[:, ::-1]
-        else:
-            K = Z @ linalg.solve(Lambda, Z.T, assume_a="pos")
-            top = min(k - 1, n)
-            _, Q = linalg.eigh(K, subset_by_index=[n - top, n - 1])
-            Q = Q[:, ::-1]
-    except (linalg.LinAlgError, ValueError):
-        raise DegenerateDataError(
-            "MSPC-EIG's eigenproblem is singular for this regulariser. Use regularizer='diag'."
-        ) from None
+    """Rows of the ``k - 1`` leading relaxed indicators of Theorem 3 (columns of unit norm)."""
+    _, V, form = top_eigh(Z, Lambda, k - 1)
+    Q = (Z @ V if form == "primal" else V)[:, ::-1]
     norms = np.linalg.norm(Q, axis=0)
     norms[norms == 0] = 1.0
     return Q / norms
@@ -217,13 +188,7 @@ def solve_eig_multiclass(
     ``Q`` when given: kernel MSPC passes the normalised kernel's leading eigenvectors)."""
     if Q is None:
         Q = spectral_embedding(Z, Lambda, k)
-    labels = KMeans(n_clusters=k, n_init=n_init, random_state=random_state).fit_predict(Q)
-    labels = labels.astype(np.intp)
+    labels = kmeans_labels(Q, k, n_init=n_init, random_state=random_state)
     msp, model = _score(Z, labels, k, reg)
-    if model is None:
-        raise DegenerateDataError(
-            f"k-means on the spectral embedding found fewer than {k} clusters. Use fewer "
-            "clusters or method='mpm'."
-        )
     result = SolverResult(labels, model.W[0], float(model.B[0]), (msp,), 1, "closed-form", None)
     return result, model
