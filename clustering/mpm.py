@@ -195,6 +195,12 @@ def solve_mpm(
     return MPMSolution(w, b, float(kappa), kappa_to_alpha(kappa), t, n_factorisations, status)
 
 
+def mpm_of(m, reg: np.ndarray, t0: float = 1.0) -> MPMSolution:
+    """:func:`solve_mpm` for two clusters of moments ``m`` (a
+    :class:`~clustering._moments.ClusterMoments`), each covariance plus ``reg``."""
+    return solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg, t0=t0)
+
+
 def fit_mpm_to_labels(
     X: np.ndarray, labels01: np.ndarray, lam: float, regularizer: str
 ) -> tuple[MPMSolution, np.ndarray, float]:
@@ -206,7 +212,7 @@ def fit_mpm_to_labels(
     std = standardize(X)
     Lambda = regularizer_matrix(std, regularizer)
     m = cluster_moments(std.Z, labels01)
-    sol = solve_mpm(m.mu1, m.mu0, m.Sigma1 + lam * Lambda, m.Sigma0 + lam * Lambda)
+    sol = mpm_of(m, lam * Lambda)
     return (sol, *std.weights_to_original(sol.w, sol.b, unit=True))
 
 

@@ -35,7 +35,7 @@ from ._starts import (
 )
 from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
-from .mpm import kappa_to_alpha, solve_mpm
+from .mpm import kappa_to_alpha, mpm_of
 from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
 from .mspc_multiclass import fit_general, heldout_once, warn_unconverged
 from .solvers import MONOTONE, SOLVERS
@@ -388,9 +388,7 @@ default="heldout"
             )
         kappa = result.kappa
         if kappa is None:
-            m = cluster_moments(std.Z, result.labels)
-            reg = lam * Lambda
-            kappa = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+            kappa = mpm_of(cluster_moments(std.Z, result.labels), lam * Lambda).kappa
         return result, kappa
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -508,12 +506,9 @@ default="heldout"
 
         self.w_, self.b_ = std.weights_to_original(result.w, result.b, unit=True)
         self.labels_ = result.labels
-        if kappa is not None:
-            self.kappa_ = kappa
-        else:
-            m = cluster_moments(std.Z, self.labels_)
-            reg = lam * Lambda
-            self.kappa_ = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+        if kappa is None:
+            kappa = mpm_of(cluster_moments(std.Z, self.labels_), lam * Lambda).kappa
+        self.kappa_ = kappa
         self.msp_ = kappa_to_alpha(self.kappa_)
         if self.method != "eig" and by_heldout:
             self.msp_heldout_ = best_score  # the same labels, splits and seed

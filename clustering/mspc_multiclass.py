@@ -72,6 +72,7 @@ from sklearn.kernel_approximation import Nystroem
 from ._base import kmeans_labels
 from ._compat import check_random_state
 from ._kernel_auto import AUTO_RANK_OFFSETS, AUTO_WIDTHS
+from ._lam import effective_lam
 from ._moments import regularizer_matrix, standardize
 from ._starts import (
     HELDOUT_MARGIN,
@@ -455,8 +456,7 @@ def _fit_one(params, X: np.ndarray, gamma, rank) -> GeneralFit:
     seed = heldout_seed(params.random_state, random_state)
     fmap = FeatureMap(X, params.kernel, gamma, random_state, k, rank)
     Lambda = regularizer_matrix(fmap.std_out, params.regularizer)
-    lam = params.lam if params.regularizer != "none" else 0.0
-    reg = lam * Lambda
+    reg = effective_lam(params.lam, params.regularizer) * Lambda
     Z = fmap.Z
     starts: list[dict] = []
     heldout = None
