@@ -246,11 +246,13 @@ def _figure_of(figure: Any) -> Any:
 
 def preload(where: Any = None) -> None:
     """Start downloading plotly.js before the page's first chart: a ``<link rel=preload>``
-    in a Markdown element (drawn by Streamlit's main bundle, before any component's code
-    has loaded), early on every page (the top of the sidebar, by
-    :func:`ui.presenter.sidebar`). The chart elements then run the downloaded file (it is
-    evaluated when the first one mounts: evaluating it earlier made a fresh profile's reload
-    slower, bench/RESULTS.md)."""
+    of the cartesian bundle (the full one when there is none: :func:`cartesian_bundle`) in a
+    Markdown element (drawn by Streamlit's main bundle, before any component's code has
+    loaded), early on every page (the top of the sidebar, by :func:`ui.presenter.sidebar`).
+    The chart elements then run the downloaded file (it is evaluated when the first one
+    mounts: evaluating it earlier made a fresh profile's reload slower, and an ``st.html``
+    script adding the link instead of the Markdown element made every reload slower,
+    bench/RESULTS.md)."""
     if not use_component():
         return
     url = _plotly_url("cartesian")  # the lab's usual figures; the full bundle if there is none
