@@ -1,15 +1,14 @@
-// Loads plotly.js (a <script> from the lab's own server) and keeps the page's graphs: shared
-// by the chart elements (chart.js) and the page-start preload.
+// Loads plotly.js (a <script> from the lab's own server; ui.chart.preload has started the
+// download of the cartesian bundle) and keeps the page's graphs, shared by its chart elements.
 //
 // Two bundles: "cartesian" (the trace types most of the lab's figures use, 1.5 MB) and "full"
 // (every trace type, the plotly package's file), each loaded at most once per page and only
 // when a chart needs it. The full bundle serves any chart once it is there. They load one
 // after the other: each sets window.Plotly when it runs, and its own instance is taken then.
-const shared = (window.__labChart = window.__labChart || {
-  graphs: new Map(),
-  bundles: new Map(),
-  queue: Promise.resolve(),
-});
+const shared = (window.__labChart = window.__labChart || { graphs: new Map() });
+// (Set apart: a page kept open while the server was upgraded has the older shape.)
+shared.bundles = shared.bundles || new Map();
+shared.queue = shared.queue || Promise.resolve();
 
 function loadPlotly(src, bundle) {
   const full = shared.bundles.get('full');
