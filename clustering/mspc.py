@@ -194,12 +194,11 @@ default="heldout"
         :mod:`clustering.msp_multiclass`; ``w_``, ``b_``, ``kappa_`` then hold one row or
         value per pair of clusters, in ``pairs_`` order).
     kernel : {"linear", "rbf"}, default="linear"
-        ``"rbf"`` (experimental: over new draws of scikit-learn's moons and circles its mean
-        ARI is below scikit-learn's spectral clustering with a k-NN graph; the measured table
-        is in REPRODUCTION.md, "Beyond the papers"): MSPC on the ``n_clusters + 1`` leading
-        eigenvectors of the normalised RBF kernel (Nystroem map, at most 300 components, of
-        the z-scored data); keeps invariance to per-feature scaling, loses it for general
-        linear maps (see :mod:`clustering.mspc_multiclass`).
+        ``"rbf"`` (experimental): MSPC on the leading eigenvectors of the normalised RBF
+        kernel of the z-scored data (Nystroem map, at most 300 components; the width and
+        the number of eigenvectors as ``gamma`` says); keeps invariance to per-feature
+        scaling, loses it for general linear maps. Measured against spectral clustering on
+        moons and circles in :mod:`clustering.mspc_multiclass` and REPRODUCTION.md.
     gamma : float or None, default=None
         RBF width for ``kernel="rbf"``, fitted once with ``k + 1`` eigenvectors. None (no
         labels used) tries ``sigma`` at 0.25, 0.5 and 1 times the longest edge of a minimum
