@@ -1,4 +1,4 @@
-r"""The MSP of a labeling into any number of clusters, and the MSP curve for choosing k.
+r"""The MSP of a labeling into any number of clusters.
 
 Derivation
 ----------
@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._lam import effective_lam
 from ._moments import Standardized, regularizer_matrix, standardize
 from .exceptions import DegenerateDataError
 from .mpm import solve_mpm
@@ -210,9 +211,8 @@ def multiclass_msp_from_std(
     std: Standardized, codes: np.ndarray, k: int, lam: float, regularizer: str
 ) -> float:
     """:func:`multiclass_msp` on already standardised data."""
-    Lambda = regularizer_matrix(std, regularizer)
-    lam = lam if regularizer != "none" else 0.0
-    return pairwise_mpm(std.Z, codes, k, lam * Lambda).msp()
+    reg = effective_lam(lam, regularizer) * regularizer_matrix(std, regularizer)
+    return pairwise_mpm(std.Z, codes, k, reg).msp()
 
 
 def multiclass_msp(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:

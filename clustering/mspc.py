@@ -34,7 +34,7 @@ from ._starts import (
 )
 from ._validation import validated_ranges
 from .exceptions import DegenerateDataError
-from .mpm import kappa_to_alpha, solve_mpm
+from .mpm import kappa_to_alpha, mpm_of
 from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
 from .mspc_multiclass import fit_general, heldout_once, warn_unconverged
 from .solvers import MONOTONE, SOLVERS
@@ -195,12 +195,11 @@ default="heldout"
         :mod:`clustering.msp_multiclass`; ``w_``, ``b_``, ``kappa_`` then hold one row or
         value per pair of clusters, in ``pairs_`` order).
     kernel : {"linear", "rbf"}, default="linear"
-        ``"rbf"`` (experimental: over new draws of scikit-learn's moons and circles its mean
-        ARI is below scikit-learn's spectral clustering with a k-NN graph; the measured table
-        is in REPRODUCTION.md, "Beyond the papers"): MSPC on the ``n_clusters + 1`` leading
-        eigenvectors of the normalised RBF kernel (Nystroem map, at most 300 components, of
-        the z-scored data); keeps invariance to per-feature scaling, loses it for general
-        linear maps (see :mod:`clustering.mspc_multiclass`).
+        ``"rbf"`` (experimental): MSPC on the leading eigenvectors of the normalised RBF
+        kernel of the z-scored data (Nystroem map, at most 300 components; the width and
+        the number of eigenvectors as ``gamma`` says); keeps invariance to per-feature
+        scaling, loses it for general linear maps. Measured against spectral clustering on
+        moons and circles in :mod:`clustering.mspc_multiclass` and REPRODUCTION.md.
     gamma : float or None, default=None
         RBF width for ``kernel="rbf"``, fitted once with ``k + 1`` eigenvectors. None (no
         labels used) tries ``sigma`` at 0.25, 0.5 and 1 times the longest edge of a minimum
@@ -386,9 +385,7 @@ default="heldout"
             )
         kappa = result.kappa
         if kappa is None:
-            m = cluster_moments(std.Z, result.labels)
-            reg = lam * Lambda
-            kappa = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+            kappa = mpm_of(cluster_moments(std.Z, result.labels), lam * Lambda).kappa
         return result, kappa
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -505,12 +502,9 @@ default="heldout"
 
         self.w_, self.b_ = std.weights_to_original(result.w, result.b, unit=True)
         self.labels_ = result.labels
-        if kappa is not None:
-            self.kappa_ = kappa
-        else:
-            m = cluster_moments(std.Z, self.labels_)
-            reg = lam * Lambda
-            self.kappa_ = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+        if kappa is None:
+            kappa = mpm_of(cluster_moments(std.Z, self.labels_), lam * Lambda).kappa
+        self.kappa_ = kappa
         self.msp_ = kappa_to_alpha(self.kappa_)
         if self.method != "eig" and by_heldout:
             self.msp_heldout_ = best_score  # the same labels, splits and seed

@@ -72,6 +72,7 @@ from sklearn.kernel_approximation import Nystroem
 from ._base import kmeans_labels
 from ._compat import check_random_state
 from ._kernel_auto import AUTO_RANK_OFFSETS, AUTO_WIDTHS
+from ._lam import effective_lam
 from ._moments import regularizer_matrix, standardize
 from ._starts import (
     HELDOUT_MARGIN,
@@ -307,11 +308,10 @@ def _start(n_init, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
         return codes
     if init == "eig" and fmap.spectral is not None:
         # Ng, Jordan and Weiss: k-means on the k leading eigenvectors, rows normalised.
-        return kmeans_labels(fmap.start_embedding, k, n_init=n_init, random_state=random_state)
-    if init == "eig":
-        Q = spectral_embedding(fmap.Z, Lambda, k)
-        return kmeans_labels(Q, k, n_init=n_init, random_state=random_state)
-    if init == "kmeans-whitened":
+        data = fmap.start_embedding
+    elif init == "eig":
+        data = spectral_embedding(fmap.Z, Lambda, k)
+    elif init == "kmeans-whitened":
         data = whiten(fmap.Z)
     elif init == "kmeans-range" and fmap.nystroem is None:
         data = range_scaled(X)
@@ -455,8 +455,7 @@ def _fit_one(params, X: np.ndarray, gamma, rank) -> GeneralFit:
     seed = heldout_seed(params.random_state, random_state)
     fmap = FeatureMap(X, params.kernel, gamma, random_state, k, rank)
     Lambda = regularizer_matrix(fmap.std_out, params.regularizer)
-    lam = params.lam if params.regularizer != "none" else 0.0
-    reg = lam * Lambda
+    reg = effective_lam(params.lam, params.regularizer) * Lambda
     Z = fmap.Z
     starts: list[dict] = []
     heldout = None

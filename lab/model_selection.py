@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from clustering import MSPC
+from clustering._lam import effective_lam
 from clustering._moments import regularizer_matrix, standardize
 from clustering.msp_heldout import heldout_alphas
 from clustering.msp_multiclass import _check_X
@@ -69,7 +70,7 @@ def msp_curve(
         raise ValueError(f"ks must be at least two increasing numbers of clusters >= 2; got {ks}.")
     X = _check_X(X)
     std = standardize(X)
-    reg = (lam if regularizer != "none" else 0.0) * regularizer_matrix(std, regularizer)
+    reg = effective_lam(lam, regularizer) * regularizer_matrix(std, regularizer)
     msp, heldout, score = [], [], []
     for k in ks:
         est = MSPC(

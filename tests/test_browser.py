@@ -27,7 +27,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import chromium, offline_context
+
+import ui.chart as lab_chart
+from tests.conftest import chromium, offline_context
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -94,6 +96,15 @@ def _assert_no_exception(pg, name: str) -> None:
     assert "Traceback" not in text, f"{name}: traceback shown"
 
 
+#: Graphs whose plotly.js drew a trace as another type (plotly.js draws a type its bundle
+#: does not register as a scatter, silently): [chart key, built type, drawn type].
+_MISDRAWN = """() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(gd => {
+  const key = [...(gd.closest('[class*="st-key-"]') || gd).classList].join(' ');
+  return (gd.data || []).map((t, i) => [key, t.type || 'scatter', (gd._fullData[i] || {}).type])
+    .filter(([, built, drawn]) => built !== drawn);
+})"""
+
+
 def test_every_page_renders_in_chromium(server):
     SHOTS.mkdir(parents=True, exist_ok=True)
     pages = sorted((ROOT / "pages").glob("[0-9]*_*.py"))
@@ -138,6 +149,7 @@ def test_every_page_renders_in_chromium(server):
             plots = pg.locator(".js-plotly-plot").count()
             if name in PAGES_WITH_FIGURES:
                 assert plots > 0, f"{name}: no plotly figure rendered"
+            assert not pg.evaluate(_MISDRAWN), f"{name}: {pg.evaluate(_MISDRAWN)}"
     assert not external, f"requests left the machine: {sorted(set(external))}"
     assert time.monotonic() - started < 200
 
@@ -287,6 +299,8 @@ def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
     plotly_js = [u for u in requests if u.endswith(".min.js") and "plotly" in u]
     assert len(plotly_js) <= 2, f"plotly.js fetched {len(plotly_js)} times: {plotly_js}"
     assert all(u.startswith(server) for u in plotly_js), plotly_js
+    if lab_chart.cartesian_bundle() is not None:  # no WebGL trace on these pages
+        assert all("plotly-cartesian-" in u for u in plotly_js), plotly_js
     assert not [u for u in requests if "PlotlyChart" in u], "st.plotly_chart's bundle was loaded"
     webgl = [m for m in console if "webgl" in m.lower()]
     assert not webgl, webgl

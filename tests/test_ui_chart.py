@@ -3,7 +3,9 @@ it returns. Its JavaScript is tested in Chromium (tests/test_browser.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from pathlib import Path
 
 import plotly
@@ -50,14 +52,21 @@ def test_the_element_sends_the_figure_and_plotly_js_address(monkeypatch):
     assert json.loads(charts["one"]["figure"]) == json.loads(pio.to_json(fig, validate=False))
     assert charts["one"]["select"] == "lasso" and charts["two"]["select"] is None
     assert charts["one"]["height"] == 300
-    # plotly.js comes from the app's own server: the plotly package's file, not a CDN.
+    # plotly.js comes from the app's own server, not a CDN: the repository's cartesian
+    # bundle for a scatter while it matches the package's plotly.js, else the package's file.
     src = charts["one"]["src"]
     package_file = lab_chart.PLOTLY_DIR / lab_chart.PLOTLY_FILE
     assert package_file.is_file()
-    assert src in (
-        "/component/ui.chart.plotlyjs/plotly.min.js",
-        f"/app/static/plotly-{plotly.__version__}.min.js",
-    ), src
+    if lab_chart.cartesian_bundle() is not None:
+        assert charts["one"]["bundle"] == "cartesian"
+        name = f"plotly-cartesian-{lab_chart.plotlyjs_version()}.min.js"
+        assert src in (f"/component/ui.chart.plotlyjs_cartesian/{name}", f"/app/static/{name}")
+    else:
+        assert charts["one"]["bundle"] == "full"
+        assert src in (
+            "/component/ui.chart.plotlyjs/plotly.min.js",
+            f"/app/static/plotly-{plotly.__version__}.min.js",
+        ), src
     # No selection yet: the same empty event st.plotly_chart returns.
     assert "selected 0" in [m.value for m in at.markdown]
 
@@ -109,7 +118,7 @@ def test_a_selection_comes_back_in_st_plotly_charts_shape(monkeypatch):
         }
     }
     monkeypatch.setattr(lab_chart, "use_component", lambda: True)
-    monkeypatch.setattr(lab_chart, "_plotly_url", lambda: "/plotly.min.js")
+    monkeypatch.setattr(lab_chart, "_plotly_url", lambda bundle="full": "/plotly.min.js")
     monkeypatch.setattr(
         lab_chart, "_component", lambda **kw: ComponentResult({"selection": chosen})
     )
@@ -129,7 +138,7 @@ def test_a_shared_chart_is_sent_as_its_json_made_once(monkeypatch):
     assert lab_chart.figure_json(shared) is shared.json
     sent = []
     monkeypatch.setattr(lab_chart, "use_component", lambda: True)
-    monkeypatch.setattr(lab_chart, "_plotly_url", lambda: "/plotly.min.js")
+    monkeypatch.setattr(lab_chart, "_plotly_url", lambda bundle="full": "/plotly.min.js")
     monkeypatch.setattr(lab_chart, "_component", lambda **kw: sent.append(kw["data"]))
     lab_chart.chart(shared, key="s")
     assert sent[-1]["figure"] is shared.json
@@ -144,3 +153,90 @@ def test_the_javascript_is_small_and_loads_nothing_from_outside():
     assert len(js.splitlines()) < 250
     for needle in ("cdn.", "https://", "http://"):
         assert needle not in js, needle
+
+
+# --- plotly.js's cartesian bundle (static/, tools/fetch_plotly_cartesian.py) -------------
+
+
+def test_the_cartesian_bundle_matches_the_plotly_package_or_is_not_used(monkeypatch):
+    """The bundle in static/ is named after, and says in its header, the plotly.js version it
+    is; the element uses it only while that is the plotly package's plotly.js version."""
+    files = sorted(lab_chart.REPO_STATIC.glob("plotly-cartesian-*.min.js"))
+    assert len(files) == 1, files
+    (bundle,) = files
+    named = bundle.name.removeprefix("plotly-cartesian-").removesuffix(".min.js")
+    assert lab_chart.bundle_version(bundle) == named
+    assert lab_chart.bundle_version(lab_chart.PLOTLY_DIR / lab_chart.PLOTLY_FILE) == (
+        lab_chart.plotlyjs_version()
+    )
+    note = (lab_chart.REPO_STATIC / "PLOTLY_CARTESIAN.md").read_text()
+    assert hashlib.sha256(bundle.read_bytes()).hexdigest() in note, "the file was changed"
+    assert "MIT License" in note and "Licensed under the MIT license" in bundle.read_text()[:300]
+
+    scatter = frozenset({"scatter"})
+    lab_chart.cartesian_bundle.cache_clear()
+    try:
+        monkeypatch.setattr(lab_chart, "plotlyjs_version", lambda: "99.0.0")  # an upgrade
+        assert lab_chart.cartesian_bundle() is None
+        assert lab_chart.bundle_for(scatter) == "full"
+        lab_chart.cartesian_bundle.cache_clear()
+        monkeypatch.setattr(lab_chart, "plotlyjs_version", lambda: named)
+        assert lab_chart.cartesian_bundle() is not None
+        assert lab_chart.bundle_for(scatter) == "cartesian"
+    finally:
+        lab_chart.cartesian_bundle.cache_clear()
+    if named != lab_chart.plotlyjs_version():
+        pytest.skip(
+            f"static/ holds the cartesian bundle of plotly.js {named}, the plotly package ships "
+            f"{lab_chart.plotlyjs_version()}: every chart loads the full bundle until "
+            "`python tools/fetch_plotly_cartesian.py` is run"
+        )
+    assert lab_chart.cartesian_bundle()[0] == bundle
+
+
+def _lab_trace_types() -> dict[str, set[str]]:
+    """Trace type -> the files whose code builds it (every ``go.<Trace>(`` in the lab)."""
+    from plotly.basedatatypes import BaseTraceType
+
+    root = Path(lab_chart.__file__).resolve().parents[2]
+    found: dict[str, set[str]] = {}
+    files = [root / "app.py", *(root / d for d in ("lab", "ui", "pages", "datasets"))]
+    for path in [f for d in files for f in ([d] if d.is_file() else sorted(d.rglob("*.py")))]:
+        for name in re.findall(r"\bgo\.([A-Z][A-Za-z0-9]*)\(", path.read_text()):
+            cls = getattr(go, name)
+            if isinstance(cls, type) and issubclass(cls, BaseTraceType):
+                found.setdefault(cls().type, set()).add(str(path.relative_to(root)))
+    return found
+
+
+def test_every_trace_type_the_lab_draws_is_in_the_cartesian_bundle_but_webgl():
+    """Every trace the lab's figures build is one the cartesian bundle registers, except
+    WebGL scatters (large data), whose figures get the full bundle."""
+    cartesian = lab_chart.cartesian_bundle()
+    if cartesian is None:
+        pytest.skip("no cartesian bundle for the installed plotly (see the test above)")
+    lab = _lab_trace_types()
+    assert {"scatter", "bar", "histogram"} <= lab.keys(), lab  # the scan finds them
+    assert set(lab) - cartesian[1] == {"scattergl"}, {t: lab[t] for t in set(lab) - cartesian[1]}
+    assert lab_chart.bundle_for(frozenset(lab) - {"scattergl"}) == "cartesian"
+    assert lab_chart.bundle_for(frozenset({"scatter", "scattergl"})) == "full"
+
+
+def test_trace_types_count_the_frames_and_untyped_traces():
+    fig = go.Figure(go.Bar(x=[1], y=[2]), frames=[go.Frame(data=[go.Scattergl(x=[1], y=[1])])])
+    assert lab_chart.trace_types(fig) == {"bar", "scattergl"}
+    assert lab_chart.SharedChart.of(fig).types == {"bar", "scattergl"}
+    as_dict = {"data": [{"x": [1]}, {"type": "histogram"}], "frames": [{"data": [{"x": [2]}]}]}
+    assert lab_chart.trace_types(as_dict) == {"scatter", "histogram"}
+
+
+def test_a_webgl_figure_is_sent_with_the_full_bundle(monkeypatch):
+    sent = []
+    monkeypatch.setattr(lab_chart, "use_component", lambda: True)
+    monkeypatch.setattr(lab_chart, "_plotly_url", lambda bundle="full": f"/{bundle}.js")
+    monkeypatch.setattr(lab_chart, "_component", lambda **kw: sent.append(kw["data"]))
+    lab_chart.chart(go.Figure(go.Scattergl(x=[1], y=[1])), key="gl")
+    assert (sent[-1]["bundle"], sent[-1]["src"]) == ("full", "/full.js")
+    lab_chart.chart(go.Figure(go.Scatter(x=[1], y=[1])), key="svg")
+    want = "cartesian" if lab_chart.cartesian_bundle() is not None else "full"
+    assert (sent[-1]["bundle"], sent[-1]["src"]) == (want, f"/{want}.js")

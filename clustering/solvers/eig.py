@@ -127,9 +127,7 @@ def solve_eig(
     kappa = None
     if with_kappa:
         from .._moments import RunningMoments
-        from ..mpm import solve_mpm
+        from ..mpm import mpm_of
 
-        m = RunningMoments(Z, labels, total_scatter=gram).moments()
-        reg = lam * Lambda
-        kappa = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+        kappa = mpm_of(RunningMoments(Z, labels, total_scatter=gram).moments(), lam * Lambda).kappa
     return SolverResult(labels, w, 0.0, (eigenvalue,), 1, "closed-form", kappa)

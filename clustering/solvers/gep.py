@@ -120,7 +120,7 @@ def solve_gep(
     clusters' scatters are updated by the switched points (``O(n_switched d^2)`` per
     iteration), so the MSP of the result costs one MPM solve (``O(d^3)``).
     """
-    from ..mpm import solve_mpm
+    from ..mpm import mpm_of
 
     labels = labels0.astype(np.intp).copy()
     # The clusters' sums and scatters, updated by the switched points (Appendix B): the means
@@ -141,7 +141,5 @@ def solve_gep(
             break
         moments.switch(np.flatnonzero(changed & (new == 1)), np.flatnonzero(changed & (new == 0)))
         labels = new
-    m = moments.moments()
-    reg = lam * Lambda
-    kappa = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg).kappa
+    kappa = mpm_of(moments.moments(), lam * Lambda).kappa
     return SolverResult(labels, w, threshold, tuple(history), n_iter, status, kappa)

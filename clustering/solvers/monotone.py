@@ -49,17 +49,12 @@ import numpy as np
 
 from .._moments import RunningMoments
 from ..exceptions import DegenerateDataError
-from ..mpm import solve_mpm
+from ..mpm import mpm_of
 from ._result import SolverResult
 
 #: Relative rise of the MSP below which a step is not accepted (rounding of the rank-one
 #: updates is ~1e-15; a step must beat it clearly).
 RISE_RTOL = 1e-10
-
-
-def _mpm_of(moments: RunningMoments, reg: np.ndarray, t: float):
-    m = moments.moments()
-    return solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg, t0=t)
 
 
 def _rises(new: float, old: float) -> bool:
@@ -87,7 +82,7 @@ def climb_mpm(
     labels = labels0.astype(np.intp).copy()
     moments = RunningMoments(Z, labels, total_scatter=gram)
     reg = lam * Lambda
-    sol = _mpm_of(moments, reg, 1.0)
+    sol = mpm_of(moments.moments(), reg, 1.0)
     history = [sol.alpha]
     status = "max_iter"
     for _ in range(max_iter):
@@ -115,7 +110,7 @@ def climb_mpm(
             applied = m
             if ok[m - 1]:
                 try:
-                    trial = _mpm_of(moments, reg, sol.t)
+                    trial = mpm_of(moments.moments(), reg, sol.t)
                 except DegenerateDataError:
                     trial = None
                 if trial is not None and _rises(trial.alpha, sol.alpha):
@@ -154,7 +149,7 @@ def climb_gep(
     labels = labels0.astype(np.intp).copy()
     moments, C, factor = moments_and_total_factor(Z, labels, Lambda, lam, gram)
     reg = lam * Lambda
-    sol = _mpm_of(moments, reg, 1.0)
+    sol = mpm_of(moments.moments(), reg, 1.0)
     history = [sol.alpha]
     status = "max_iter"
     for _ in range(max_iter):
@@ -172,7 +167,7 @@ def climb_gep(
         to0 = np.flatnonzero(changed & (new == 0))
         moments.switch(to1, to0)
         try:
-            trial = _mpm_of(moments, reg, sol.t)
+            trial = mpm_of(moments.moments(), reg, sol.t)
         except DegenerateDataError:
             trial = None
         if trial is None or not _rises(trial.alpha, sol.alpha):

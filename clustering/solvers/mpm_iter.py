@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..mpm import solve_mpm
+from ..mpm import mpm_of
 from ._result import SolverResult
 
 
@@ -42,8 +42,7 @@ def solve_mpm_iterations(
     status = "max_iter"
     n_iter = 0
     for n_iter in range(1, max_iter + 1):  # noqa: B007
-        m = moments.moments()
-        sol = solve_mpm(m.mu1, m.mu0, m.Sigma1 + reg, m.Sigma0 + reg, t0=t)
+        sol = mpm_of(moments.moments(), reg, t)
         t = sol.t
         history.append(sol.alpha)
         if best is None or sol.alpha > best[0]:

@@ -5,8 +5,11 @@ width, then again at the measured width) and mounts a chart anew whenever its fi
 its plotly.js bundle is fetched only when the first chart arrives. This element
 (``st.components.v2``, plain JavaScript in ``chart.js``, no build step):
 
-* loads plotly.js once per page, from the file the ``plotly`` package ships, served by the
-  lab's own server (:func:`preload` starts the download before the page's first chart);
+* loads plotly.js once per page, served by the lab's own server (:func:`preload` starts
+  the download before the page's first chart): plotly.js's cartesian bundle, kept in the
+  repository's ``static/`` folder, for the figures whose trace types it registers and while
+  its version equals the plotly package's plotly.js (``tools/fetch_plotly_cartesian.py``
+  fetches it for a new version); the full bundle the ``plotly`` package ships otherwise;
 * keeps one graph per key and updates it with ``Plotly.react`` (one draw per change, the
   same div: zoom, a played animation frame and the lasso outline survive a rerun that does
   not change the figure);
@@ -22,8 +25,10 @@ Under ``AppTest`` (which cannot run a component's JavaScript) :func:`chart` draw
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,13 +43,26 @@ from streamlit.elements.plotly_chart import PlotlyChartSelectionSerde
 
 from ..text import defang_plotly
 
-__all__ = ["SharedChart", "chart", "figure_json", "preload", "use_component"]
+__all__ = [
+    "SharedChart",
+    "bundle_for",
+    "cartesian_bundle",
+    "chart",
+    "figure_json",
+    "preload",
+    "trace_types",
+    "use_component",
+]
 
 _HERE = Path(__file__).resolve().parent
 #: The plotly.js the python package ships (offline; the same version that exports slides).
 PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
 PLOTLY_FILE = "plotly.min.js"
 _ASSET = "plotlyjs"
+#: The repository's static folder: plotly.js's cartesian bundle, as
+#: ``plotly-cartesian-<plotly.js version>.min.js`` (``tools/fetch_plotly_cartesian.py``).
+REPO_STATIC = _HERE.parents[1] / "static"
+_CARTESIAN_ASSET = "plotlyjs_cartesian"
 
 _LOADER = (_HERE / "load_plotly.js").read_text(encoding="utf-8")
 _component = st.components.v2.component(
@@ -62,29 +80,99 @@ def use_component() -> bool:
     return not config.get_option("global.appTest") and os.environ.get("LAB_PLOTLY_CHART") != "1"
 
 
-def _plotly_url() -> str:
-    """URL of plotly.js on this server: the app's static folder when the server serves it
-    (a copy made once; its ETag and Last-Modified let a browser keep the file and its
-    compiled code between pages), else the package's folder registered as a static
-    component folder (Streamlit serves it under ``/component/<name>/``, without them)."""
+def plotlyjs_version() -> str:
+    """The version of the plotly.js the ``plotly`` package ships (e.g. ``"4.1.1"``)."""
+    from plotly.offline import get_plotlyjs_version
+
+    return get_plotlyjs_version()
+
+
+def bundle_version(path: Path) -> str | None:
+    """The version a plotly.js bundle names in its licence header
+    (``plotly.js (cartesian - minified) v4.1.1``), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(300).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = re.search(r"\* plotly\.js(?: \([^)]*\))? v(\S+)", head)
+    return found.group(1) if found else None
+
+
+def registered_traces(path: Path) -> frozenset[str]:
+    """The trace types a plotly.js bundle registers (its trace modules'
+    ``moduleType:"trace",name:"..."``; empty if the file has none in that form)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return frozenset(re.findall(r'moduleType:"trace",name:"([a-z0-9]+)"', text))
+
+
+@functools.cache
+def cartesian_bundle() -> tuple[Path, frozenset[str]] | None:
+    """plotly.js's cartesian bundle in the repository's ``static/`` and the trace types it
+    registers, or None when there is none for the plotly package's plotly.js version (a
+    plotly upgrade: the element then uses the package's full bundle everywhere)."""
+    version = plotlyjs_version()
+    path = REPO_STATIC / f"plotly-cartesian-{version}.min.js"
+    if not path.is_file() or bundle_version(path) != version:
+        return None
+    traces = registered_traces(path)
+    return (path, traces) if "scatter" in traces else None
+
+
+def trace_types(figure: Any) -> frozenset[str]:
+    """The trace types a figure (``go.Figure``, its dict, or a :class:`SharedChart`) draws,
+    its animation frames included (a trace without a type is a scatter)."""
+    if isinstance(figure, SharedChart):
+        return figure.types
+    if hasattr(figure, "to_plotly_json") and not isinstance(figure, dict):
+        data = list(figure.data)
+        for frame in figure.frames or ():
+            data.extend(frame.data or ())
+        return frozenset(getattr(t, "type", None) or "scatter" for t in data)
+    figure = figure if isinstance(figure, dict) else {}
+    data = list(figure.get("data") or [])
+    for frame in figure.get("frames") or []:
+        data.extend(frame.get("data") or [])
+    return frozenset(t.get("type") or "scatter" for t in data)
+
+
+def bundle_for(types: frozenset[str]) -> str:
+    """ "cartesian" when the cartesian bundle is there and registers every type, else
+    "full"."""
+    cartesian = cartesian_bundle()
+    return "cartesian" if cartesian is not None and types <= cartesian[1] else "full"
+
+
+def _plotly_url(bundle: str = "full") -> str:
+    """URL of a plotly.js bundle ("full": the plotly package's file; "cartesian": the
+    repository's, see :func:`cartesian_bundle`) on this server: the app's static folder when
+    the server serves it (its ETag and Last-Modified let a browser keep the file and its
+    compiled code between pages), else the file's folder registered as a static component
+    folder (Streamlit serves it under ``/component/<name>/``, without them)."""
     base = (config.get_option("server.baseUrlPath") or "").strip("/")
     prefix = "/" + base if base else ""
-    static = _static_copy()
+    cartesian = cartesian_bundle() if bundle == "cartesian" else None
+    if cartesian is not None:
+        source, asset = cartesian[0], _CARTESIAN_ASSET
+    else:
+        source, asset = PLOTLY_DIR / PLOTLY_FILE, _ASSET
+    static = _static_copy(source)
     if static is not None:
         return f"{prefix}/app/static/{static}"
     from streamlit.runtime import Runtime
 
     registry = Runtime.instance().component_registry
-    name = f"{__name__}.{_ASSET}"
+    name = f"{__name__}.{asset}"
     if registry.get_component_path(name) is None:
-        declare_component(_ASSET, path=PLOTLY_DIR)
-    return f"{prefix}/component/{name}/{PLOTLY_FILE}"
+        declare_component(asset, path=source.parent)
+    return f"{prefix}/component/{name}/{source.name}"
 
 
-def _static_copy() -> str | None:
-    """The name of plotly.js in the app's ``static/`` folder (copied there, with the
-    package file's modification time, if it is not there yet), or None when the server
-    does not serve that folder or it cannot be written."""
+def _static_copy(source: Path | None = None) -> str | None:
+    """The name of ``source`` (default: the plotly package's plotly.js) in the app's
+    ``static/`` folder: the file itself when it is there (the repository's cartesian bundle
+    and the lab's app.py), else a copy made once, with the source's modification time; or
+    None when the server does not serve that folder or it cannot be written."""
     if not config.get_option("server.enableStaticServing"):
         return None
     from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -92,25 +180,30 @@ def _static_copy() -> str | None:
     ctx = get_script_run_ctx(suppress_warning=True)
     if ctx is None or not ctx.main_script_path:
         return None
-    if ctx.main_script_path in _COPIED:  # every chart of every rerun asks
-        return _COPIED[ctx.main_script_path]
-    name = f"plotly-{plotly.__version__}.min.js"
-    source = PLOTLY_DIR / PLOTLY_FILE
-    target = Path(ctx.main_script_path).resolve().parent / "static" / name
-    try:
-        if not target.is_file() or target.stat().st_size != source.stat().st_size:
-            target.parent.mkdir(exist_ok=True)
-            partial = target.with_suffix(f".{os.getpid()}.part")
-            shutil.copy2(source, partial)
-            os.replace(partial, target)
-    except OSError:
-        return None
-    _COPIED[ctx.main_script_path] = name
+    source = PLOTLY_DIR / PLOTLY_FILE if source is None else source
+    done = (ctx.main_script_path, str(source))
+    if done in _COPIED:  # every chart of every rerun asks
+        return _COPIED[done]
+    folder = Path(ctx.main_script_path).resolve().parent / "static"
+    if source.parent == folder:
+        name = source.name
+    else:
+        name = f"plotly-{plotly.__version__}.min.js" if source.name == PLOTLY_FILE else source.name
+        target = folder / name
+        try:
+            if not target.is_file() or target.stat().st_size != source.stat().st_size:
+                target.parent.mkdir(exist_ok=True)
+                partial = target.with_suffix(f".{os.getpid()}.part")
+                shutil.copy2(source, partial)
+                os.replace(partial, target)
+        except OSError:
+            return None
+    _COPIED[done] = name
     return name
 
 
-#: The copies made by this server process (main script -> file name in its static/).
-_COPIED: dict[str, str] = {}
+#: The files served from static/ by this server process ((main script, source) -> name).
+_COPIED: dict[tuple[str, str], str] = {}
 
 
 def figure_json(figure: Any) -> str:
@@ -135,10 +228,11 @@ class SharedChart:
     figure: Any
     json: str
     height: int | None = None
+    types: frozenset[str] = frozenset({"scatter"})
 
     @classmethod
     def of(cls, figure: Any) -> SharedChart:
-        return cls(figure, figure_json(figure), _height(figure))
+        return cls(figure, figure_json(figure), _height(figure), trace_types(figure))
 
 
 def _height(figure: Any) -> int | None:
@@ -159,7 +253,7 @@ def preload(where: Any = None) -> None:
     slower, bench/RESULTS.md)."""
     if not use_component():
         return
-    url = _plotly_url()
+    url = _plotly_url("cartesian")  # the lab's usual figures; the full bundle if there is none
     with (st if where is None else where).container(key="lab_chart_preload"):
         st.markdown(
             f'<link rel="preload" as="script" href="{url}">'
@@ -198,7 +292,14 @@ def chart(
     if on_select != "ignore":
         select = "lasso" if "lasso" in modes else "select" if "box" in modes else None
     height = figure.height if isinstance(figure, SharedChart) else _height(figure)
-    data = {"src": _plotly_url(), "figure": figure_json(figure), "key": key, "select": select}
+    bundle = bundle_for(trace_types(figure))
+    data = {
+        "src": _plotly_url(bundle),
+        "bundle": bundle,
+        "figure": figure_json(figure),
+        "key": key,
+        "select": select,
+    }
     if config:
         data["config"] = config
     if height:

@@ -4,10 +4,12 @@
 // data change (a rerun with a new figure). The graph lives in `graphs` (keyed by the chart's
 // key, shared by every element of the page), so an update is one Plotly.react on the same div
 // and an element remounted by Streamlit (because an element above it appeared or went) adopts
-// its old graph instead of drawing a new one. plotly.js is loaded once per page, from the file
-// the plotly python package ships (served by the lab's server, never from a CDN).
+// its old graph instead of drawing a new one. plotly.js is loaded once per page and bundle
+// (served by the lab's server, never from a CDN); a graph keeps the plotly.js instance that drew
+// it while that bundle has the figure's trace types.
 
-// `shared` and `loadPlotly(src)` come from load_plotly.js (prepended by ui/chart/__init__.py).
+// `shared` and `loadPlotly(src, bundle)` come from load_plotly.js (prepended by
+// ui/chart/__init__.py).
 
 // Streamlit's plotly template marks its colours with placeholders (#000001...); its own
 // chart element swaps them for the theme's colours. The same here, from the theme's CSS
@@ -122,7 +124,7 @@ function graphFor(key, parent) {
   if (!entry) {
     const gd = document.createElement('div');
     gd.className = 'lab-chart-graph';
-    entry = { gd, width: 0, observer: null, listening: false, spec: null, look: null, setState: null };
+    entry = { gd, width: 0, observer: null, listening: false, spec: null, look: null, setState: null, Plotly: null, bundle: null };
     shared.graphs.set(key, entry);
   }
   let holder = parent.querySelector(':scope > .lab-chart');
@@ -135,14 +137,14 @@ function graphFor(key, parent) {
   return { entry, holder };
 }
 
-function watchWidth(Plotly, entry, holder) {
+function watchWidth(entry, holder) {
   if (entry.observer) entry.observer.disconnect();
   entry.width = holder.clientWidth;
   entry.observer = new ResizeObserver(() => {
     const w = holder.clientWidth;
     if (w > 0 && Math.abs(w - entry.width) > 1 && entry.gd._fullLayout) {
       entry.width = w;
-      Plotly.Plots.resize(entry.gd);
+      entry.Plotly.Plots.resize(entry.gd);
     }
   });
   entry.observer.observe(holder);
@@ -151,14 +153,27 @@ function watchWidth(Plotly, entry, holder) {
 export default function (component) {
   const { data, key, parentElement, setStateValue } = component;
   if (!data || !data.src) return undefined;
-  const plotlyReady = loadPlotly(data.src);
   const name = data.key || key;
   const { entry, holder } = graphFor(name, parentElement);
   const gd = entry.gd;
+  const bundle = data.bundle || 'full';
+  // The instance that drew this graph serves as long as its bundle has the figure's traces.
+  const keep = entry.Plotly && (entry.bundle === 'full' || bundle === 'cartesian');
+  const plotlyReady = keep ? Promise.resolve(entry) : loadPlotly(data.src, bundle);
+  const seq = (entry.seq = (entry.seq || 0) + 1); // a later update wins over a slower load
   entry.setState = data.select ? (value) => setStateValue('selection', value) : null;
   if (data.height) holder.style.minHeight = `${data.height}px`;
 
-  plotlyReady.then((Plotly) => {
+  plotlyReady.then(({ Plotly, bundle: loaded }) => {
+    if (seq !== entry.seq) return;
+    if (entry.Plotly && entry.Plotly !== Plotly) {
+      // Drawn by the cartesian bundle, now a figure it cannot draw: the full bundle draws it.
+      entry.Plotly.purge(gd);
+      entry.listening = false;
+      entry.spec = null;
+    }
+    entry.Plotly = Plotly;
+    entry.bundle = loaded;
     const t = themeColours(parentElement);
     const look = JSON.stringify(t);
     if (entry.spec === data.figure && entry.look === look && gd._fullLayout) return; // unchanged
@@ -175,7 +190,7 @@ export default function (component) {
     entry.look = look;
     return Plotly.react(gd, { data: fig.data, layout, frames: fig.frames, config: config(data) }).then(() => {
       gd.dataset.draws = String(Number(gd.dataset.draws || 0) + 1);
-      if (first) watchWidth(Plotly, entry, holder);
+      if (first) watchWidth(entry, holder);
       if (data.select && !entry.listening) {
         gd.on('plotly_selected', (ev) => entry.setState && entry.setState(selectionState(ev)));
         gd.on('plotly_deselect', () => entry.setState && entry.setState(selectionState(null)));
@@ -191,7 +206,7 @@ export default function (component) {
     setTimeout(() => {
       if (gd.isConnected) return;
       if (entry.observer) entry.observer.disconnect();
-      if (window.Plotly) window.Plotly.purge(gd);
+      if (entry.Plotly) entry.Plotly.purge(gd);
       shared.graphs.delete(name);
     }, 2000);
   };
