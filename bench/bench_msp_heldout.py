@@ -4,8 +4,10 @@ Usage: ``python bench/bench_msp_heldout.py [--quick] [--repeats R] [--budget [--
 (with ``--budget``, ``--repeats R`` is the number of alternating rounds)
 
 ``--budget``: on 14000x784, the default ``MSPC()`` fit against one 10-restart k-means and
-against the paper's pipeline (that k-means plus one MPM search), and the default choosing
-its start on every sample instead of a subsample (as before it did), in one run.
+against the paper's pipeline (that k-means plus one MPM search), the default with its
+k-means restarts shared among its starts (``n_init=3``: 3 each, as before every k-means
+start had all 10) and the default choosing its start on every sample instead of a
+subsample (as before it did), in one run.
 
 Data: two Gaussian clusters of the shapes of the MSPC paper's tasks (``make_data`` of
 ``bench/bench_mspc.py``: letter 1555x16, spam 4601x57, MNIST pairs 14000x784), labelled by
