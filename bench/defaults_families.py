@@ -244,7 +244,7 @@ PIPELINES = {
 }
 
 
-def pipelines(fams, aside_label: str) -> None:
+def pipelines(fams, aside_label: str, only: str = "") -> None:
     """Each shipped pipeline on each family: mean accuracy, sets below 0.6, and Pearson's r
     of the held-out and in-sample MSP with accuracy; then the default's rescaling check."""
     print(f"\n### Pipelines as shipped, {aside_label}\n")
@@ -253,6 +253,8 @@ def pipelines(fams, aside_label: str) -> None:
     for fam, sets in fams.items():
         data = [(name, *load()) for name, load in sets]
         for label, params in PIPELINES.items():
+            if only and not label.startswith(only):
+                continue
             accs, ho, ins = [], [], []
             for _, X, y in data:
                 with warnings.catch_warnings():
@@ -304,12 +306,13 @@ def main() -> None:
     ap.add_argument("--aside", action="store_true")
     ap.add_argument("--fresh", action="store_true")
     ap.add_argument("--grep", default="", help="print only rules containing this text")
+    ap.add_argument("--only", default="", help="--pipelines: only those whose name starts so")
     args = ap.parse_args()
     fams = families(args.aside)
     if args.families:
         fams = {k: v for k, v in fams.items() if k in args.families.split(",")}
     if args.pipelines:
-        pipelines(fams, "held aside" if args.aside else "tuned on")
+        pipelines(fams, "held aside" if args.aside else "tuned on", args.only)
     if args.rescaling:
         rescaling(fams)
     if args.pipelines or args.rescaling:

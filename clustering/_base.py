@@ -133,14 +133,15 @@ class BaseClusterer(ClusterMixin, BaseEstimator):
 
 class LinearTwoClusterMixin:
     """``decision_function`` and ``predict`` of a method that ends with a separating
-    hyperplane ``w_``, ``b_`` (cluster 1 where ``X @ w_ - b_ >= 0``)."""
+    hyperplane ``w_``, ``b_`` (cluster 1 where ``X @ w_ - b_ >= 0``; for the MPM classifier,
+    class ``classes_[1]``)."""
 
     def _decision_values(self, X: np.ndarray) -> np.ndarray:
         return X @ self.w_ - self.b_
 
     def decision_function(self, X):
         """Signed value ``X @ w_ - b_`` (for a kernel method, the learnt function minus its
-        threshold); cluster 1 where it is ``>= 0``.
+        threshold); cluster 1 (the MPM's ``classes_[1]``) where it is ``>= 0``.
 
         Parameters
         ----------
@@ -158,9 +159,9 @@ class LinearTwoClusterMixin:
         return (self._decision_values(X) >= 0).astype(np.intp)
 
     def predict(self, X):
-        """Cluster of new samples: the side of the learnt hyperplane (for a k-means-type
-        method, the nearest centroid; for multi-class or kernel MSPC, the one-vs-one vote of
-        the pairwise MPMs).
+        """Cluster (the MPM's class) of new samples: the side of the learnt hyperplane (for
+        a k-means-type method, the nearest centroid; for multi-class or kernel MSPC, the
+        one-vs-one vote of the pairwise MPMs).
 
         Parameters
         ----------

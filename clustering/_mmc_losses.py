@@ -177,14 +177,7 @@ class _TableScan:
             if total <= 0:
                 return np.zeros((a.shape[0], b.shape[0]))
             return (a + d) * (b[None, :] + c) / total
-        # F-beta: tp, fp, fn from row and column terms.
-        tp = (a * (a - 1) + c * (c - 1)) / 2 + (b * (b - 1) + d * (d - 1)) / 2
-        fp = a * b[None, :] + c * d
-        fn = a * c + b[None, :] * d
-        denom = self.beta**2 * (tp + fn) + (tp + fp)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = (self.beta**2 + 1) * tp / denom
-        return 1.0 - np.where(denom > 0, value, 0.0)
+        return 1.0 - f_from_table(a, b[None, :], c, d, self.beta)
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 
-from ._compat import Interval, StrOptions, _fit_context, check_is_fitted, validate_data
+from ._base import LinearTwoClusterMixin
+from ._compat import Interval, StrOptions, _fit_context, validate_data
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
 from ._threads import serial_blas
 from ._validation import checked_ranges
@@ -216,7 +217,7 @@ def fit_mpm_to_labels(
     return (sol, *std.weights_to_original(sol.w, sol.b, unit=True))
 
 
-class MinimaxProbabilityMachine(ClassifierMixin, BaseEstimator):
+class MinimaxProbabilityMachine(LinearTwoClusterMixin, ClassifierMixin, BaseEstimator):
     """Minimax Probability Machine: a linear classifier with a distribution-free accuracy bound.
 
     Maximises the worst-case probability ``alpha`` that a point of either class falls on its
@@ -326,13 +327,5 @@ class MinimaxProbabilityMachine(ClassifierMixin, BaseEstimator):
         self.alpha_ = sol.alpha
         return self
 
-    def decision_function(self, X):
-        """Signed value ``X @ w_ - b_``; positive means ``classes_[1]``."""
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return X @ self.w_ - self.b_
-
-    def predict(self, X):
-        """Class of each sample."""
-        check_is_fitted(self)
-        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
+    def _assign(self, X: np.ndarray) -> np.ndarray:
+        return self.classes_[super()._assign(X)]

@@ -161,34 +161,12 @@ def _part_alpha(proj, side, b, m0, reg_var, prior_points):
     return min(float(_one_sided(np.array(side * (m - b)), np.array(var))), n / (n + 1.0))
 
 
-def heldout_msp_z(
-    Z: np.ndarray,
-    codes: np.ndarray,
-    k: int,
-    reg: np.ndarray,
-    *,
-    n_splits: int = DEFAULT_N_SPLITS,
-    n_repeats: int = DEFAULT_N_REPEATS,
-    random_state=None,
-    too_small: str = "raise",
-    prior_points: float = DEFAULT_PRIOR_POINTS,
-) -> float:
+def heldout_msp_z(Z: np.ndarray, codes: np.ndarray, k: int, reg: np.ndarray, **options) -> float:
     """The held-out MSP (module docstring) of ``codes`` (``0..k-1``) on features ``Z``, with
-    the regulariser ``reg = lam * Lambda`` already in ``Z``'s coordinates.
-
-    ``too_small``: see :func:`heldout_alphas`.
-    """
-    return heldout_alphas(
-        Z,
-        codes,
-        k,
-        reg,
-        n_splits=n_splits,
-        n_repeats=n_repeats,
-        random_state=random_state,
-        too_small=too_small,
-        prior_points=prior_points,
-    )[0]
+    the regulariser ``reg = lam * Lambda`` already in ``Z``'s coordinates: the first value of
+    :func:`heldout_alphas`, with its keyword ``options`` (``n_splits``, ``n_repeats``,
+    ``random_state``, ``too_small``, ``prior_points``)."""
+    return heldout_alphas(Z, codes, k, reg, **options)[0]
 
 
 def heldout_alphas(

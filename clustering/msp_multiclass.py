@@ -1,4 +1,4 @@
-r"""The MSP of a labeling into any number of clusters, and the MSP curve for choosing k.
+r"""The MSP of a labeling into any number of clusters.
 
 Derivation
 ----------

@@ -308,11 +308,10 @@ def _start(n_init, init, X, fmap, Lambda, k, random_state) -> np.ndarray:
         return codes
     if init == "eig" and fmap.spectral is not None:
         # Ng, Jordan and Weiss: k-means on the k leading eigenvectors, rows normalised.
-        return kmeans_labels(fmap.start_embedding, k, n_init=n_init, random_state=random_state)
-    if init == "eig":
-        Q = spectral_embedding(fmap.Z, Lambda, k)
-        return kmeans_labels(Q, k, n_init=n_init, random_state=random_state)
-    if init == "kmeans-whitened":
+        data = fmap.start_embedding
+    elif init == "eig":
+        data = spectral_embedding(fmap.Z, Lambda, k)
+    elif init == "kmeans-whitened":
         data = whiten(fmap.Z)
     elif init == "kmeans-range" and fmap.nystroem is None:
         data = range_scaled(X)

@@ -117,8 +117,7 @@ def _upload_section(choice):
         if choice.kind != "upload" or choice.name != upload["name"]:
             state.set_widget("data.label_column", guessed)
     _seed("data.label_column", guessed)
-    if state.widget_value("data.label_column") not in label_options:
-        state.set_widget("data.label_column", guessed)
+    state.keep_widget_in("data.label_column", label_options, guessed)
     label_column = st.selectbox(
         "Label column",
         label_options,
@@ -192,8 +191,7 @@ with left:
     if source == "bundled":
         tasks = datasets.list_datasets("tasks")
         _seed("data.task", datasets.DEFAULT_DATASET)
-        if state.widget_value("data.task") not in tasks:
-            state.set_widget("data.task", datasets.DEFAULT_DATASET)
+        state.keep_widget_in("data.task", tasks, datasets.DEFAULT_DATASET)
         name = st.selectbox(
             "Task",
             tasks,
@@ -212,8 +210,7 @@ with left:
         )
         options = datasets.pairs(src)
         default_pair = next((p for p in datasets.MMC_DIGITS_PAIRS if p in options), options[0])
-        if state.widget_value("data.pair") not in options:
-            state.set_widget("data.pair", default_pair)
+        state.keep_widget_in("data.pair", options, default_pair)
         name = st.selectbox(
             "Pair of classes",
             options,

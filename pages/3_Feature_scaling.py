@@ -68,8 +68,7 @@ with st.sidebar:
     if STARTED:
         spec_params = state.get_algorithm_params(STARTED[0])
         state.seed("fs.init", KEYS.PARAMS, spec_params.get("init", "kmeans"))
-        if state.widget_value("fs.init") not in INITS:
-            state.set_widget("fs.init", "kmeans")
+        state.keep_widget_in("fs.init", INITS, "kmeans")
         init = st.radio(
             "Where MSPC's search starts",
             list(INITS),
@@ -159,8 +158,7 @@ new_factors = factors.copy()
 for i, j in enumerate(shown):
     wkey = f"fs.factor.{j}"
     state.seed(wkey, KEYS.SCALE, float(ua.snap_factor(factors[j])))
-    if state.widget_value(wkey) not in ua.FACTOR_OPTIONS:
-        state.set_widget(wkey, ua.snap_factor(state.widget_value(wkey)))
+    state.keep_widget_in(wkey, ua.FACTOR_OPTIONS, ua.snap_factor)
     new_factors[j] = cols[i % per_row].select_slider(
         plain(names[j]),
         options=ua.FACTOR_OPTIONS,
@@ -308,8 +306,7 @@ if preset and not ui_scaling.preset_available(preset, names):
     preset = ""
 if preset:
     state.set_widget("fs.anim.feature", names.index(PRESETS[preset].feature))
-if state.widget_value("fs.anim.feature") not in range(d):
-    state.set_widget("fs.anim.feature", int(order[0]))
+state.keep_widget_in("fs.anim.feature", range(d), int(order[0]))
 a_cols = st.columns([2, 1])
 swept = a_cols[0].selectbox(
     "Feature to sweep",

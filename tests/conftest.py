@@ -82,6 +82,16 @@ def two_gaussians(n_per: int = 60, d: int = 2, gap: float = 8.0, seed: int = 0):
     return np.vstack([X0, X1]), np.repeat([0, 1], n_per)
 
 
+def make_cvxpy_fail(monkeypatch, message: str = "numerical trouble") -> None:
+    """From here on in the test, every cvxpy solve raises cvxpy's ``SolverError(message)``."""
+    import cvxpy as cp
+
+    def broken(self, *args, **kwargs):
+        raise cp.SolverError(message)
+
+    monkeypatch.setattr(cp.Problem, "solve", broken)
+
+
 @pytest.fixture
 def blobs():
     return two_gaussians()

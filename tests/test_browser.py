@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import chromium, offline_context
 
 import ui.chart as lab_chart
+from tests.conftest import chromium, offline_context
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "artifacts" / "screenshots"

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import chromium, offline_context
 
 import ui.chart as lab_chart
+from tests.conftest import chromium, offline_context
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import packages_loaded_by
 
 import datasets
 from datasets import Dataset, DatasetError, normalize, scale_to_unit_range
+from tests.conftest import packages_loaded_by
 
 ROOT = Path(__file__).resolve().parents[1]
 

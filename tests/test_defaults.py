@@ -63,3 +63,22 @@ def test_defaults_cluster_a_separable_pair(key, pair, pairs):
         labels = model.fit(ds.X).labels_
     assert clustering_accuracy(ds.y, labels) >= 0.9
     assert np.unique(labels).size == 2
+
+
+def test_default_mspc_keeps_digits_1v8_above_chance_at_every_seed():
+    """The digits pair whose default clustering depended on the k-means draws: with the 10
+    restarts shared among the default's three k-means starts, ``1v8`` fell to 0.503, 0.520
+    and 0.590 at ``random_state`` 2, 3 and 5 (the other 44 pairs stay at 0.84 or above at
+    every seed; ``bench/default_seeds.py``). Each start now has all 10 restarts. The labeling kept
+    is a split of the 1s (0.615 at most seeds), not the classes: the target is only that it
+    is not at chance, whatever the seed."""
+    from clustering import MSPC
+
+    ds = datasets.load("digits:1v8")
+    accuracies = []
+    for seed in range(10):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            labels = MSPC(random_state=seed).fit(ds.X).labels_
+        accuracies.append(clustering_accuracy(ds.y, labels))
+    assert min(accuracies) >= 0.6, accuracies

@@ -18,7 +18,7 @@ from clustering._diffrac_relaxations import (
     gaussian_kernel,
     labeling_cost,
 )
-from tests.conftest import two_gaussians
+from tests.conftest import make_cvxpy_fail, two_gaussians
 
 
 def _centering(n: int) -> np.ndarray:
@@ -194,10 +194,7 @@ def test_convex_problem_is_dpp(k, n_cannot):
 def test_solver_failure_and_inaccurate_status(monkeypatch):
     X, _ = two_gaussians(n_per=8, seed=0)
 
-    def fail(self, *args, **kwargs):
-        raise cp.error.SolverError("numerical trouble")
-
-    monkeypatch.setattr(cp.Problem, "solve", fail)
+    make_cvxpy_fail(monkeypatch)
     with pytest.raises(SolverFailedError, match=r"SCS failed.*numerical trouble.*Try"):
         DIFFRAC(relaxation="convex").fit(X)
 

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import packages_loaded_by
+
+from tests.conftest import packages_loaded_by
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = {"ui", "clustering", "datasets", "lab", "pages", "app", "bench", "tests"}

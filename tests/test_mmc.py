@@ -20,7 +20,7 @@ from clustering._mmc_losses import (
 )
 from clustering._mmc_qp import solve_plane_qp
 from clustering.mmc import _CCCPProblem, _largest_variance, _start_labels, solve_mmc
-from tests.conftest import two_gaussians
+from tests.conftest import make_cvxpy_fail, two_gaussians
 
 
 def _table(y_prime, y_bar):
@@ -219,10 +219,7 @@ def test_beats_kmeans_on_digits_3v8():
 
 
 def test_solver_failure_is_explained(monkeypatch):
-    def broken(self, *args, **kwargs):
-        raise cp.SolverError("numerical trouble")
-
-    monkeypatch.setattr(cp.Problem, "solve", broken)
+    make_cvxpy_fail(monkeypatch)
     X, _ = two_gaussians(n_per=10, seed=6)
     with pytest.raises(SolverFailedError, match=r"CLARABEL failed on the CCCP subproblem \(17\)"):
         MMCMultivariate(solver="CLARABEL", random_state=0).fit(X)
@@ -239,10 +236,7 @@ def test_a_stalled_dual_falls_back_to_cvxpy(monkeypatch):
     labels = MMCMultivariate(random_state=0).fit(X).labels_
     assert metrics.clustering_accuracy(expected, labels) == 1.0
 
-    def broken(self, *args, **kwargs):
-        raise cp.SolverError("numerical trouble")
-
-    monkeypatch.setattr(cp.Problem, "solve", broken)
+    make_cvxpy_fail(monkeypatch)
     with pytest.raises(SolverFailedError, match=r"CLARABEL failed on the CCCP subproblem"):
         MMCMultivariate(random_state=0).fit(X)
 

@@ -22,7 +22,7 @@ from clustering.mvc import (
     rbf_kernel_matrix,
     solve_soft_label_mvc,
 )
-from tests.conftest import two_gaussians
+from tests.conftest import make_cvxpy_fail, two_gaussians
 
 
 def _unnormalized_laplacian(X):
@@ -151,10 +151,7 @@ def test_hard_label_refuses_large_inputs_with_a_clear_message():
 
 
 def test_hard_label_solver_failure_is_explained(monkeypatch):
-    def broken(self, *args, **kwargs):
-        raise cp.SolverError("the solver ran out of iterations")
-
-    monkeypatch.setattr(cp.Problem, "solve", broken)
+    make_cvxpy_fail(monkeypatch, "the solver ran out of iterations")
     X, _ = two_gaussians(n_per=5, seed=8)
     with pytest.raises(SolverFailedError, match=r"SDP \(10\) of HardLabelMVC.*Try another solver"):
         HardLabelMVC().fit(X)

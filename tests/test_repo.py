@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import packages_loaded_by
+from tests.conftest import packages_loaded_by
 
 ROOT = Path(__file__).resolve().parents[1]
 

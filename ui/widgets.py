@@ -241,8 +241,7 @@ def lam_slider(
     """The shared regulariser weight ``lam`` on a log scale over ``LAM_RANGE`` (persisted)."""
     options = state.lam_grid()
     state.seed(key, KEYS.LAM, state.snap_lam(state.get_lam(), options))
-    if state.widget_value(key) not in options:
-        state.set_widget(key, state.snap_lam(state.widget_value(key), options))
+    state.keep_widget_in(key, options, lambda old: state.snap_lam(old, options))
     value = container.select_slider(
         label,
         options=options,
@@ -303,13 +302,11 @@ def param_widget(param: Param, key: str, value: Any = None, *, container: Any = 
         return container.checkbox(label, key=key, help=help_text)
     if kind == "choice":
         choices = list(param.choices)
-        if state.widget_value(key) not in choices:
-            state.set_widget(key, value if value in choices else choices[0])
+        state.keep_widget_in(key, choices, value if value in choices else choices[0])
         return container.selectbox(label, choices, key=key, help=help_text)
     if kind == "float" and param.log and param.low and param.high and param.low > 0:
         options = _log_options(param.low, param.high)
-        if state.widget_value(key) not in options:
-            state.set_widget(key, state.snap_lam(float(value), options))
+        state.keep_widget_in(key, options, lambda _: state.snap_lam(float(value), options))
         return float(
             container.select_slider(
                 label, options=options, key=key, format_func=format_number, help=help_text

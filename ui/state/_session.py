@@ -338,6 +338,15 @@ def seed_widget(widget_key: str, value: Any) -> None:
         st.session_state[widget_key] = value
 
 
+def keep_widget_in(widget_key: str, options, fallback: Any) -> None:
+    """Set the widget to ``fallback`` (called with its value, when callable) unless its value
+    is one of ``options``: a link, an earlier visit or another data set may have left one
+    that no longer is."""
+    value = st.session_state.get(widget_key)
+    if value not in options:
+        st.session_state[widget_key] = fallback(value) if callable(fallback) else fallback
+
+
 def widget_value(widget_key: str, default: Any = None) -> Any:
     """The value of a widget key (``default`` when it is not in the session)."""
     return st.session_state.get(widget_key, default)
