@@ -204,6 +204,24 @@ def streamlit_server(
         log.close()
 
 
+def _stamp(payload, message_class, kind: str, times: list[float]) -> None:
+    """Append the time to ``times`` when a binary websocket frame is a ``kind`` message."""
+    if isinstance(payload, str):
+        return
+    msg = message_class()
+    with contextlib.suppress(Exception):
+        msg.ParseFromString(payload)
+        if msg.WhichOneof("type") == kind:
+            times.append(time.perf_counter())
+
+
+def interleaved(items, rounds: int):
+    """The items of every round, in reverse order every other round (A B, B A, ...), so
+    that each sees the same drift of the machine's load."""
+    for r in range(rounds):
+        yield from (items if r % 2 == 0 else items[::-1])
+
+
 class WireClock:
     """Times of the websocket messages that bracket a rerun, on the Python clock."""
 
@@ -221,22 +239,10 @@ class WireClock:
         ws.on("framereceived", self._received)
 
     def _sent(self, payload) -> None:
-        if isinstance(payload, str):
-            return
-        msg = self._Back()
-        with contextlib.suppress(Exception):
-            msg.ParseFromString(payload)
-            if msg.WhichOneof("type") == "rerun_script":
-                self.rerun_sent.append(time.perf_counter())
+        _stamp(payload, self._Back, "rerun_script", self.rerun_sent)
 
     def _received(self, payload) -> None:
-        if isinstance(payload, str):
-            return
-        msg = self._Forward()
-        with contextlib.suppress(Exception):
-            msg.ParseFromString(payload)
-            if msg.WhichOneof("type") == "script_finished":
-                self.finished.append(time.perf_counter())
+        _stamp(payload, self._Forward, "script_finished", self.finished)
 
     def mark(self) -> tuple[int, int]:
         return len(self.rerun_sent), len(self.finished)
@@ -351,6 +357,17 @@ def _goto_page(pg, clock, title: str, landing: str) -> None:
     pg.locator("[data-testid='stSidebarNav'] a", has_text=title).first.click()
     _by_key(pg, landing).wait_for(timeout=TIMEOUT_S * 1000)
     _idle(pg, clock, clock.mark(), expect_rerun=False)
+
+
+def _breast_link(pg, clock, url: str) -> str:
+    """Open the breast demo, change its regulariser and back, and return the page's link
+    (the state a reload bench opens again)."""
+    _open_demo(pg, clock, url, "demo.breast", "regularizer")
+    for option in ("identity I", "diag(Σ)"):
+        mark = clock.mark()
+        _choose(pg, "regularizer", option)
+        _idle(pg, clock, mark)
+    return pg.url
 
 
 def _choose(pg, key: str, option: str) -> None:

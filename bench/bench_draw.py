@@ -30,10 +30,9 @@ from bench.bench_browser import (
     _DRAWN_GRAPHS,
     INIT_JS,
     WireClock,
-    _choose,
+    _breast_link,
     _idle,
     _launch,
-    _open_demo,
     streamlit_server,
 )
 
@@ -117,14 +116,7 @@ def capture(p, app_dir: Path) -> tuple[list[dict], Path | None]:
             ctx.add_init_script(INIT_JS)
             pg = ctx.new_page()
             clock = WireClock(pg)
-            _open_demo(pg, clock, url, "demo.breast", "regularizer")
-            mark = clock.mark()
-            _choose(pg, "regularizer", "identity I")
-            _idle(pg, clock, mark)
-            mark = clock.mark()
-            _choose(pg, "regularizer", "diag(Σ)")
-            _idle(pg, clock, mark)
-            link = pg.url
+            link = _breast_link(pg, clock, url)
             pg2 = ctx.new_page()
             clock2 = WireClock(pg2)
             mark = clock2.mark()

@@ -39,6 +39,7 @@ from bench.bench_browser import (  # noqa: E402
     VIEWPORT,
     WireClock,
     _launch,
+    interleaved,
     streamlit_server,
 )
 
@@ -162,9 +163,8 @@ def main(argv: list[str] | None = None) -> int:
 
     results: dict = {}
     with sync_playwright() as p:
-        for r in range(args.rounds):
-            for route in args.routes if r % 2 == 0 else args.routes[::-1]:
-                run_route(p, route, args.repeats, results)
+        for route in interleaved(args.routes, args.rounds):
+            run_route(p, route, args.repeats, results)
     n = args.repeats * args.rounds
     print(f"\nSeconds until the charts are drawn (median of {n}; in brackets: last chart DOM")
     print("mutation / last busy frame); ratio to the chart element in the last column")

@@ -50,10 +50,10 @@ from bench.bench_browser import (
     LAUNCH_ARGS,
     VIEWPORT,
     WireClock,
-    _choose,
+    _breast_link,
     _idle,
     _launch,
-    _open_demo,
+    interleaved,
     streamlit_server,
 )
 
@@ -303,37 +303,31 @@ class Counters:
         return {k: end[k] - self.start[k] for k in METRICS}
 
 
-def _load(browser, context, link: str, trace: bool, graphs: int = 0):
-    pg = context.new_page()
+def _timed(browser, pg, navigate, trace: bool, graphs: int):
+    """Run ``navigate`` (a load or a reload of ``pg``) and time it until the page is idle."""
     msgs = Messages(pg)
     trace = trace and browser is not None
     if trace:
         browser.start_tracing(page=pg, categories=TRACE_CATEGORIES)
     counters = Counters(pg)
     mark = msgs.mark()
-    pg.goto(link)
+    navigate()
     _idle(pg, msgs, mark, min_graphs=graphs)
     tl = _timeline(pg, msgs)
     tl.update(counters.delta())
     if trace:
         tl.update(_trace_summary(browser.stop_tracing(), tl.get("origin-mark")))
+    return msgs, tl
+
+
+def _load(browser, context, link: str, trace: bool, graphs: int = 0):
+    pg = context.new_page()
+    msgs, tl = _timed(browser, pg, lambda: pg.goto(link), trace, graphs)
     return pg, msgs, tl
 
 
 def _f5(browser, pg, trace: bool, graphs: int = 0):
-    msgs = Messages(pg)
-    trace = trace and browser is not None
-    if trace:
-        browser.start_tracing(page=pg, categories=TRACE_CATEGORIES)
-    counters = Counters(pg)
-    mark = msgs.mark()
-    pg.reload()
-    _idle(pg, msgs, mark, min_graphs=graphs)
-    tl = _timeline(pg, msgs)
-    tl.update(counters.delta())
-    if trace:
-        tl.update(_trace_summary(browser.stop_tracing(), tl.get("origin-mark")))
-    return tl
+    return _timed(browser, pg, pg.reload, trace, graphs)[1]
 
 
 def _context(browser):
@@ -352,14 +346,7 @@ def run_tree(
             ctx = _context(browser)
             pg = ctx.new_page()
             clock = WireClock(pg)
-            _open_demo(pg, clock, url, "demo.breast", "regularizer")
-            mark = clock.mark()
-            _choose(pg, "regularizer", "identity I")
-            _idle(pg, clock, mark)
-            mark = clock.mark()
-            _choose(pg, "regularizer", "diag(Σ)")
-            _idle(pg, clock, mark)
-            link = pg.url
+            link = _breast_link(pg, clock, url)
             ctx.close()
             if persistent:
                 # A profile on disk, as a user's browser: Chromium keeps V8's code cache
@@ -419,9 +406,8 @@ def main(argv: list[str] | None = None) -> int:
 
     results: dict = {}
     with sync_playwright() as p:
-        for r in range(args.rounds):
-            for d in dirs if r % 2 == 0 else dirs[::-1]:
-                run_tree(p, d, args.repeats, args.trace, results, args.persistent)
+        for d in interleaved(dirs, args.rounds):
+            run_tree(p, d, args.repeats, args.trace, results, args.persistent)
     if args.json:
         args.json.write_text(
             json.dumps({f"{k[0]}|{k[1]}": v for k, v in results.items()}, default=str)
