@@ -93,9 +93,7 @@ def restarts_per_start(init, names, n_init: int) -> int:
     """k-means restarts of each k-means start of the general fit (more than two clusters or a
     kernel): ``n_init`` for a single start and for the in-sample multi-starts; for the held-out
     multi-start ``n_init`` shared among its k-means starts (at least one each). The two-cluster
-    fit gives every k-means start ``n_init`` restarts: with a third of them each, the start
-    kept on ``digits:1v8`` changed with ``random_state`` (below 0.6 at 3 of 10 seeds;
-    ``bench/default_seeds.py``)."""
+    fit gives every k-means start ``n_init`` restarts (:class:`clustering.MSPC`'s ``init``)."""
     if not (isinstance(init, str) and init in HELDOUT_STARTS):
         return int(n_init)
     n_kmeans = sum(1 for n in names if isinstance(n, str) and n.startswith("kmeans"))

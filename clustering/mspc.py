@@ -120,10 +120,8 @@ default="heldout"
         :data:`clustering._starts.HELDOUT_MARGIN` (0.02), among the labelings whose clusters
         all have more points than features (a labeling with a smaller cluster is kept only
         if every start gives one); labelings that several starts reach are scored once. Each
-        k-means start runs ``n_init`` restarts: with ``n_init`` shared among the three (3
-        each, the rule before), which labeling a start reached and which start was kept on
-        ``digits:1v8`` changed with ``random_state`` (below 0.6 at 3 of ``random_state``
-        0-9); with 10 each, at none of 0-29 (``bench/default_seeds.py``). Above
+        k-means start runs ``n_init`` restarts (with fewer, the labeling kept on
+        ``digits:1v8`` depended on ``random_state``; ``bench/default_seeds.py``). Above
         :data:`clustering._starts.HELDOUT_SUBSAMPLE` (2000) samples all this runs on that
         many random samples, and one search on every sample starts from the side of the
         hyperplane fitted there (``starts_`` lists the subsample's starts, then
