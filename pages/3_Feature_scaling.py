@@ -459,8 +459,12 @@ else:
         tuple(factor_list),
         n_rep,
     )
-    if st.button("Run the experiment", type="primary", key="fs.s.run", disabled=not methods):
-        with alerts.guard("The experiment could not run"):
+    run = st.button("Run the experiment", type="primary", key="fs.s.run", disabled=not methods)
+    # Fixed slots: the progress bar, the controls and the chart keep their places whether the
+    # experiment has run or not, so the click updates the chart already on the page.
+    progress_slot, controls, figure_slot = st.empty(), st.container(), st.container()
+    if run:
+        with progress_slot.container(), alerts.guard("The experiment could not run"):
             result = ua.run_with_progress(
                 protocols.afs_sensitivity,
                 X,
@@ -473,11 +477,23 @@ else:
             )
             state.set_widget("fs.sensitivity", {"signature": signature, "result": result})
     stored = state.widget_value("fs.sensitivity")
-    if stored is not None and stored["signature"][0] == current.fingerprint:
+    if stored is None or stored["signature"][0] != current.fingerprint:
+        presenter.chart(
+            plots.sensitivity_figure(
+                None, factors=factor_list, message="Press “Run the experiment” to draw the curves."
+            ),
+            where=figure_slot,
+            key="fs.s.figure",
+            width="stretch",
+            slide=False,
+        )
+    else:
         if stored["signature"] != signature:
-            st.warning("The settings changed since this curve was computed — press Run again.")
+            controls.warning(
+                "The settings changed since this curve was computed — press Run again."
+            )
         runs, summary = stored["result"]
-        error_kind = st.radio(
+        error_kind = controls.radio(
             "Error bars",
             ["sem", "std", "none"],
             horizontal=True,
@@ -491,7 +507,7 @@ else:
             "much single repetitions vary (which feature was scaled matters).",
         )
         fig = plots.sensitivity_figure(summary, error=error_kind)
-        presenter.chart(fig, key="fs.s.figure", width="stretch")
+        presenter.chart(fig, where=figure_slot, key="fs.s.figure", width="stretch")
         failed = runs[runs["error"] != ""]
         if not failed.empty:
             st.warning(

@@ -274,6 +274,19 @@ def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
             redrawn += draws - before[key][1]
         assert redrawn >= 1, "the slider step redrew no chart"
 
+        # Fig. 1's run fills the chart already on the page (its axes, no curve yet): the same
+        # element (a marker on its holder survives) draws once more, now with curves.
+        fig1 = pg.locator(".st-key-fs-s-figure .lab-chart").first
+        fig1.evaluate("h => { h.dataset.mark = 'placeholder'; }")
+        assert fig1.evaluate("h => h.querySelector('.js-plotly-plot').data.length") == 0
+        drawn = fig1.evaluate("h => +h.querySelector('.js-plotly-plot').dataset.draws")
+        pg.locator(".st-key-fs-s-run button").click()
+        _wait_idle(pg)
+        assert fig1.evaluate(
+            "h => [h.dataset.mark, +h.querySelector('.js-plotly-plot').dataset.draws,"
+            " h.querySelector('.js-plotly-plot').data.length > 0]"
+        ) == ["placeholder", drawn + 1, True], "Fig. 1's chart was mounted anew by the run"
+
         # The lasso on a DIFFRAC panel (Cluster page, the default data set).
         pg.goto(f"{server}/Cluster?algos=diffrac,kmeans")
         _wait_idle(pg)

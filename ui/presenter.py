@@ -140,7 +140,7 @@ def _record(figure: Any, key: str | None = None) -> None:
         figures.append((_figure_name(figure, len(figures) + 1, key), figure))
 
 
-def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
+def chart(figure: Any, *, where: Any = None, slide: bool = True, **kwargs: Any) -> Any:
     """Draw a plotly figure on the page; the only way pages draw one.
 
     ``figure`` is a plotly figure or a :class:`ui.chart.SharedChart` (a cached figure whose
@@ -153,12 +153,14 @@ def chart(figure: Any, *, where: Any = None, **kwargs: Any) -> Any:
     In presenter mode the figure is also kept, in drawing order and named by its title, for
     :func:`export_button`'s slides (with large fonts there, :func:`lab.export.
     slide_layout`), and the page draws it with every text 1.5 times larger
-    (:func:`lab.export.projector_fonts`).
+    (:func:`lab.export.projector_fonts`). ``slide=False`` leaves a figure out of the slides
+    (a placeholder shown before an experiment has run).
     """
     shared = isinstance(figure, lab_chart.SharedChart)
     if enabled():
         figure = figure.figure if shared else figure
-        _record(figure, kwargs.get("key"))
+        if slide:
+            _record(figure, kwargs.get("key"))
         figure, shared = projector_fonts(figure), False
         if "key" in kwargs:
             # A graph of its own for presenter mode: pages lay their grids out differently

@@ -1,16 +1,14 @@
 """Plotly figures of the analysis pages: pure functions of the results of
 :mod:`lab.experiments.protocols` and :mod:`lab.theorems`.
 
-- :func:`sensitivity_figure`: accuracy against the scaling factor per method, with error
-  bars (the MSPC paper's Fig. 1).
+- :func:`sensitivity_figure`: accuracy against the scaling factor per method (Fig. 1).
 - :func:`msp_accuracy_figure`: MSP against accuracy over a family of runs, each point named
   on hover, with the least-squares line and Pearson's r in the title (Figs. 2-3).
 - :func:`lam_sweep_figure`: held-out MSP, in-sample MSP and accuracy against ``lam`` on a
   log axis, with the ``lam`` a score picks (no labels needed) next to the one accuracy picks.
 - :func:`scaling_comparison_figure`: each method's accuracy and MSP before and after a
   rescaling of the features.
-- :func:`theorem1_figure`: the MSP of one labeling before and after rescaling, per
-  regulariser.
+- :func:`theorem1_figure`: one labeling's MSP before and after rescaling, per regulariser.
 - :func:`lower_bound_figure`: Theorem 2's bound (4) against ``kappa^2`` over labelings.
 - the in-sample and held-out MSP bars are :func:`lab.plots.heldout.heldout_bars_figure`
   (:func:`lab.theorems.nonsense_splits`).
@@ -65,45 +63,49 @@ def _marker(i: int) -> str:
     return MARKERS[i % len(MARKERS)]
 
 
-def _empty(title: str, message: str, height: int) -> go.Figure:
+def _empty(title: str, message: str, height: int, axes: bool = False) -> go.Figure:
     fig = go.Figure()
     fig.add_annotation(
         text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5, font_size=14
     )
     relayout(fig, **_LAYOUT, title=title, height=height)
-    fig.update_xaxes(visible=False)
-    fig.update_yaxes(visible=False)
+    fig.update_xaxes(visible=axes)
+    fig.update_yaxes(visible=axes, range=[0, 100] if axes else None)
     return fig
 
 
 def sensitivity_figure(
-    summary: pd.DataFrame,
+    summary: pd.DataFrame | None,
     *,
     error: str = "sem",
     title: str = "Accuracy when one feature is rescaled",
     height: int = 420,
+    factors: Sequence[float] = (),
+    message: str = "No successful runs to plot.",
 ) -> go.Figure:
     """Mean accuracy (%) against the scaling factor, one line per method (MSPC paper Fig. 1).
 
     Parameters
     ----------
-    summary : DataFrame
+    summary : DataFrame or None
         :attr:`lab.experiments.protocols.SensitivityResult.summary` (``method``, ``factor``,
-        ``accuracy_mean``, ``accuracy_std``, ``accuracy_sem``, ``n_runs``).
+        ``accuracy_mean``, ``accuracy_std``, ``accuracy_sem``, ``n_runs``). None or no
+        successful run: the axes of ``factors`` with ``message`` (the chart before a run).
     error : {"sem", "std", "none"}, default="sem"
         Error bars: standard error of the mean, standard deviation over the repetitions,
         or none.
-    title : str
-    height : int
+    title, height, factors, message : figure title, height in pixels, and (without runs)
+        the factors and the message drawn.
 
     Returns
     -------
     go.Figure
         x: factor on a log2 axis (1, 2, 4, 8, 16); y: accuracy in percent.
     """
-    if summary is None or summary.empty or summary["accuracy_mean"].isna().all():
-        return _empty(title, "No successful runs to plot.", height)
     fig = go.Figure()
+    if summary is None or summary.empty or summary["accuracy_mean"].isna().all():
+        fig, error = _empty(title, message, height, axes=True), "none"
+        summary = pd.DataFrame({"method": None, "factor": [1.0, *factors]})
     for i, (method, part) in enumerate(summary.groupby("method", sort=False)):
         part = part.sort_values("factor")
         color = series_color(str(method), i)
@@ -134,7 +136,7 @@ def sensitivity_figure(
                 ),
             )
         )
-    factors = sorted(summary["factor"].unique())
+    factors = sorted(float(f) for f in summary["factor"].unique())
     what = {"sem": "bars: ± standard error", "std": "bars: ± one standard deviation"}
     relayout(
         fig,
@@ -145,11 +147,10 @@ def sensitivity_figure(
         yaxis_title="mean clustering accuracy (%)",
         hovermode="closest",
     )
-    fig.update_xaxes(
-        type="log", tickvals=factors, ticktext=[f"{f:g}" for f in factors], showgrid=True
-    )
-    tidy_layout(fig)
-    return fig
+    span = max(np.log10(factors[-1] / factors[0]), 1.0)  # the placeholder's x range
+    ends = np.log10([factors[0], factors[-1]]) + np.array([-0.06, 0.06]) * span
+    ticks = {"tickvals": factors, "ticktext": [f"{f:g}" for f in factors], "showgrid": True}
+    return tidy_layout(fig.update_xaxes(type="log", **ticks, range=None if fig.data else ends))
 
 
 def msp_accuracy_figure(
