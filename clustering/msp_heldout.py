@@ -75,6 +75,8 @@ n_splits)``, half of it for two parts), plus ``n_splits * k (k - 1) / 2`` MPM pr
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._compat import check_random_state
@@ -141,13 +143,14 @@ def _fold_ids(codes: np.ndarray, k: int, n_splits: int, rng) -> np.ndarray:
     return fold
 
 
-def _one_sided(num: np.ndarray, var: np.ndarray) -> np.ndarray:
+def _one_sided(num: float, var: float) -> float:
     """``k^2 / (1 + k^2)`` with ``k = max(num, 0) / sqrt(var)`` (1 for zero variance on the
-    right side, 0 on the wrong side)."""
-    num = np.maximum(num, 0.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        k2 = np.where(var > 0, num**2 / np.where(var > 0, var, 1.0), np.where(num > 0, np.inf, 0))
-    return np.where(np.isinf(k2), 1.0, k2 / (1.0 + k2))
+    right side, 0 on the wrong side). Scalars: it runs once per part, pair, fold and repeat."""
+    num = max(num, 0.0)
+    if var <= 0:
+        return 1.0 if num > 0 else 0.0
+    k2 = num * num / var
+    return 1.0 if math.isinf(k2) else k2 / (1.0 + k2)
 
 
 def _part_alpha(proj, side, b, m0, reg_var, prior_points):
@@ -158,7 +161,7 @@ def _part_alpha(proj, side, b, m0, reg_var, prior_points):
     m_hat = float(proj.mean())
     var = float(((proj - m_hat) ** 2).mean()) + reg_var
     m = (n * m_hat + prior_points * m0) / (n + prior_points)
-    return min(float(_one_sided(np.array(side * (m - b)), np.array(var))), n / (n + 1.0))
+    return min(_one_sided(side * (m - b), var), n / (n + 1.0))
 
 
 def heldout_msp_z(Z: np.ndarray, codes: np.ndarray, k: int, reg: np.ndarray, **options) -> float:

@@ -43,7 +43,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from sklearn.metrics import adjusted_rand_score
 
 from clustering import metrics as _metrics
 from clustering._threads import small_data_threads
@@ -278,11 +277,7 @@ def evaluate(
         else:
             out["msp_heldout"] = heldout_msp(X, labels, lam, regularizer)
     if y is not None:
-        out["accuracy"] = _metrics.clustering_accuracy(y, labels)
-        out["nmi"] = _metrics.nmi(y, labels)
-        out["rand"] = _metrics.rand_index(y, labels)
-        out["ari"] = float(adjusted_rand_score(np.asarray(y), labels))
-        out["f"] = _metrics.f_measure(y, labels)
+        out.update(_metrics.external_scores(y, labels))
     return out
 
 

@@ -6,11 +6,14 @@ import itertools
 
 import numpy as np
 import pytest
-from sklearn.metrics import normalized_mutual_info_score, rand_score
+from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score, rand_score
+from sklearn.metrics.cluster import contingency_matrix, pair_confusion_matrix
 
 from clustering.metrics import (
     chebyshev_fraction,
     clustering_accuracy,
+    contingency,
+    external_scores,
     f_measure,
     nmi,
     pair_counts,
@@ -31,6 +34,32 @@ def test_nmi_and_rand_match_scikit_learn(seed):
         normalized_mutual_info_score(a, b, average_method="geometric")
     )
     assert rand_index(a, b) == pytest.approx(rand_score(a, b))
+
+
+def _labelings():
+    """Random pairs of labelings of many shapes, and the edge cases: one sample, one group on
+    either side or both, every sample its own group, string and float labels."""
+    rng = np.random.default_rng(0)
+    for n, k1, k2 in itertools.product((1, 2, 7, 60), (1, 2, 3, 9), (1, 2, 4)):
+        yield _random_pair(rng, n, k1, k2)
+    yield np.arange(12), np.arange(12)[::-1]
+    yield np.array(list("aabbbccd")), np.array([2.5, 2.5, -1.0, -1.0, 7.0, 7.0, 7.0, 2.5])
+
+
+@pytest.mark.filterwarnings("ignore:Clustering metrics expects discrete values")
+def test_external_scores_equal_scikit_learns_on_every_kind_of_labeling():
+    for a, b in _labelings():
+        s = external_scores(a, b)
+        want_nmi = normalized_mutual_info_score(a, b, average_method="geometric")
+        assert s["nmi"] == pytest.approx(want_nmi, abs=1e-12), (a, b)
+        assert s["rand"] == pytest.approx(rand_score(a, b), abs=1e-12), (a, b)
+        assert s["ari"] == pytest.approx(adjusted_rand_score(a, b), abs=1e-12), (a, b)
+        assert s["accuracy"] == clustering_accuracy(a, b)
+        assert s["f"] == f_measure(a, b)
+        assert (s["nmi"], s["rand"]) == (nmi(a, b), rand_index(a, b))
+        (tn, fp), (fn, tp) = pair_confusion_matrix(a, b) // 2
+        assert pair_counts(a, b) == (tp, fp, fn, tn)
+        assert (contingency(a, b) == contingency_matrix(a, b).T).all()
 
 
 @pytest.mark.parametrize("seed", range(6))
