@@ -9,10 +9,12 @@ import pytest
 from bench.heldout_ceiling import (
     candidates,
     contributions,
+    greedy_to,
     max_r_search,
     pearson,
     r_upper_bound,
     r_upper_bound_holds,
+    score_variants,
 )
 
 
@@ -62,3 +64,24 @@ def test_the_floors_filter_candidates_and_the_shares_sum_to_r():
         candidates(acc, score, floor=0.95, at_least=[0.0, 0.95])
     a, s = np.array([0.6, 0.9, 1.0, 0.95]), np.array([0.5, 0.8, 0.7, 0.9])
     assert contributions(a, s).sum() == pytest.approx(pearson(a, s))
+
+
+def test_greedy_moves_only_to_starts_at_least_as_accurate():
+    names = ["d:a", "d:b", "d:c"]
+    ship_a, ship_s = [1.0, 0.9, 0.7], [0.9, 0.95, 0.5]  # r 0.907
+    # per set: the starts, then the classes (last). After b's move (r 0.996), c's less
+    # accurate start (r 0.9998) or c's classes (r 1.0) would reach 0.999; neither may be taken
+    acc = [[1.0, 1.0], [0.9, 0.95, 1.0], [0.7, 0.6, 1.0]]
+    score = [[0.9, 0.9], [0.95, 0.8, 0.1], [0.5, 0.2, 0.9]]
+    assert greedy_to(acc, score, ship_a, ship_s, names, 0.9) == "none needed"
+    assert greedy_to(acc, score, ship_a, ship_s, names, 0.95) == (
+        "b 0.900 at 0.950 -> 0.950 at 0.800: r 0.996"
+    )
+    assert greedy_to(acc, score, ship_a, ship_s, names, 0.999).startswith("none (1 moves")
+
+
+def test_score_variants_cover_the_pipelines_scores_once():
+    v = score_variants()
+    assert v["5 parts, lam 0.05"] == {"n_splits": 5, "lam": 0.05}
+    settings = [tuple(sorted(x.items())) for x in v.values()]
+    assert len(settings) == len(set(settings))  # "margin 0" and "lam 0.05" are not repeated
