@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .metrics import _f, _rand
+
 __all__ = [
     "LOSSES",
     "MostViolated",
@@ -94,20 +96,12 @@ def _pair_decisions(a, b, c, d):
 
 def rand_from_table(a, b, c, d):
     """Rand index of the table (section III-B.2), elementwise; 1 for fewer than two samples."""
-    tp, fp, fn, tn = _pair_decisions(a, b, c, d)
-    total = tp + fp + fn + tn
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = (tp + tn) / total
-    return np.where(total > 0, value, 1.0)
+    return _rand(*_pair_decisions(a, b, c, d))
 
 
 def f_from_table(a, b, c, d, beta=1.0):
     """Pairwise F-beta of the table (eq. 19), elementwise; 0 when no pair is positive."""
-    tp, fp, fn, _ = _pair_decisions(a, b, c, d)
-    denom = beta**2 * (tp + fn) + (tp + fp)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = (beta**2 + 1) * tp / denom
-    return np.where(denom > 0, value, 0.0)
+    return _f(*_pair_decisions(a, b, c, d)[:3], beta)
 
 
 def loss_from_table(loss: str, a, b, c, d, beta: float = 1.0):

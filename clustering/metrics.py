@@ -83,8 +83,7 @@ def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
 
 
 def contingency(labels_true, labels_pred) -> np.ndarray:
-    """Counts ``C[i, j]`` of samples in cluster ``i`` of ``labels_pred`` and class ``j``
-    (rows and columns in the sorted order of the labels' values)."""
+    """Counts ``C[i, j]`` of samples in cluster ``i`` of ``labels_pred`` and class ``j``."""
     labels_true = np.asarray(labels_true)
     labels_pred = np.asarray(labels_pred)
     if labels_true.shape != labels_pred.shape or labels_true.ndim != 1:
@@ -102,26 +101,27 @@ def contingency(labels_true, labels_pred) -> np.ndarray:
 
 
 def external_scores(labels_true, labels_pred, beta: float = 1.0) -> dict[str, float]:
-    """``accuracy``, ``nmi``, ``rand``, ``ari`` (adjusted Rand index) and ``f`` (pairwise
-    F-beta) of a labeling, all from one contingency table: the values of
-    :func:`clustering_accuracy`, :func:`nmi`, :func:`rand_index`, scikit-learn's
-    ``adjusted_rand_score`` and :func:`f_measure`, for the cost of one.
+    """:func:`clustering_accuracy`, :func:`nmi`, :func:`rand_index`, ``ari`` (scikit-learn's
+    ``adjusted_rand_score``) and :func:`f_measure` from one contingency table.
 
     Examples
     --------
-    >>> s = external_scores([0, 0, 1, 1], [1, 1, 0, 0])
-    >>> s["accuracy"], s["nmi"], s["rand"], s["ari"], s["f"]
-    (1.0, 1.0, 1.0, 1.0, 1.0)
+    >>> sorted(external_scores([0, 0, 1, 1], [1, 1, 0, 0]).items())
+    [('accuracy', 1.0), ('ari', 1.0), ('f', 1.0), ('nmi', 1.0), ('rand', 1.0)]
     """
     table = contingency(labels_true, labels_pred)
     tp, fp, fn, tn = _pairs(table)
     return {
         "accuracy": _accuracy(table),
         "nmi": _nmi(table),
-        "rand": _rand(tp, fp, fn, tn),
+        "rand": float(_rand(tp, fp, fn, tn)),
         "ari": _ari(tp, fp, fn, tn),
-        "f": _f(tp, fp, fn, beta),
+        "f": float(_f(tp, fp, fn, beta)),
     }
+
+
+def _sums(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return table.sum(axis=1), table.sum(axis=0)
 
 
 def _accuracy(table: np.ndarray) -> float:
@@ -131,13 +131,10 @@ def _accuracy(table: np.ndarray) -> float:
 
 def _nmi(table: np.ndarray) -> float:
     """scikit-learn's ``normalized_mutual_info_score`` (geometric mean) of a table."""
-    k_p, k_t = table.shape
-    if k_p == k_t == 1:
+    if table.shape == (1, 1):
         return 1.0
-    n = float(table.sum())
-    nz = table[table > 0].astype(float)
-    rows, cols = np.nonzero(table)
-    a, b = table.sum(axis=1).astype(float), table.sum(axis=0).astype(float)
+    n, (a, b), (rows, cols) = float(table.sum()), _sums(table.astype(float)), np.nonzero(table)
+    nz = table[rows, cols].astype(float)
     mi = max(float((nz / n * (np.log(nz * n) - np.log(a[rows] * b[cols]))).sum()), 0.0)
     if mi == 0.0:
         return 0.0
@@ -147,17 +144,15 @@ def _nmi(table: np.ndarray) -> float:
 
 def _pairs(table: np.ndarray) -> tuple[int, int, int, int]:
     """``(TP, FP, FN, TN)`` over unordered pairs, exactly (integers) from the table."""
-    n = int(table.sum())
-    same_both = int((table * (table - 1)).sum()) // 2
-    same_pred = int((table.sum(axis=1) * (table.sum(axis=1) - 1)).sum()) // 2
-    same_true = int((table.sum(axis=0) * (table.sum(axis=0) - 1)).sum()) // 2
-    tp, fp, fn = same_both, same_pred - same_both, same_true - same_both
-    return tp, fp, fn, n * (n - 1) // 2 - tp - fp - fn
+    n, tp, pred, true = (int((m * (m - 1)).sum()) // 2 for m in (table.sum(), table, *_sums(table)))
+    return tp, pred - tp, true - tp, n - pred - true + tp
 
 
-def _rand(tp: int, fp: int, fn: int, tn: int) -> float:
+def _rand(tp, fp, fn, tn):
+    """Rand index from pair counts, elementwise; 1 without pairs."""
     total = tp + fp + fn + tn
-    return 1.0 if total == 0 or tp + tn == total else float((tp + tn) / total)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > 0, (tp + tn) / np.maximum(total, 1), 1.0)
 
 
 def _ari(tp: int, fp: int, fn: int, tn: int) -> float:
@@ -167,12 +162,13 @@ def _ari(tp: int, fp: int, fn: int, tn: int) -> float:
     return float(2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn)))
 
 
-def _f(tp: int, fp: int, fn: int, beta: float) -> float:
+def _f(tp, fp, fn, beta: float = 1.0):
+    """Eq. (19) ``(b^2 + 1) TP / (b^2 (TP + FN) + (TP + FP))``, elementwise; 0 without TP+FP."""
     if beta <= 0:
         raise ValueError(f"beta must be positive; got {beta}.")
-    # Eq. (19) written with TP, FP, FN: (b^2 + 1) TP / (b^2 (TP + FN) + (TP + FP)).
     denom = beta**2 * (tp + fn) + (tp + fp)
-    return 0.0 if denom == 0 else float((beta**2 + 1) * tp / denom)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denom > 0, (beta**2 + 1) * tp / np.maximum(denom, 1e-300), 0.0)
 
 
 def clustering_accuracy(labels_true, labels_pred) -> float:
@@ -211,7 +207,7 @@ def pair_counts(labels_true, labels_pred) -> tuple[int, int, int, int]:
 
 def rand_index(labels_true, labels_pred) -> float:
     """Rand index ``(TP + TN) / (TP + FP + FN + TN)`` over pairs (MMC paper eq. 5)."""
-    return _rand(*pair_counts(labels_true, labels_pred))
+    return float(_rand(*pair_counts(labels_true, labels_pred)))
 
 
 def f_measure(labels_true, labels_pred, beta: float = 1.0) -> float:
@@ -224,10 +220,8 @@ def f_measure(labels_true, labels_pred, beta: float = 1.0) -> float:
     >>> f_measure([0, 0, 1, 1], [0, 0, 1, 1], beta=1.5)
     1.0
     """
-    if beta <= 0:
-        raise ValueError(f"beta must be positive; got {beta}.")
     tp, fp, fn, _ = pair_counts(labels_true, labels_pred)
-    return _f(tp, fp, fn, beta)
+    return float(_f(tp, fp, fn, beta))
 
 
 def partition_distance(labels_a, labels_b) -> float:
@@ -242,11 +236,8 @@ def partition_distance(labels_a, labels_b) -> float:
     0.0
     """
     table = contingency(labels_a, labels_b).astype(float)
-    sizes_b = table.sum(axis=1)
-    sizes_a = table.sum(axis=0)
-    k, k2 = table.shape[1], table.shape[0]
-    overlap = (table**2 / np.outer(sizes_b, sizes_a)).sum()
-    return float(max((k + k2 - 2.0 * overlap) / 2.0, 0.0))
+    overlap = (table**2 / np.outer(table.sum(axis=1), table.sum(axis=0))).sum()
+    return float(max((sum(table.shape) - 2.0 * overlap) / 2.0, 0.0))
 
 
 def relative_margin(X, labels, w, b) -> np.ndarray:

@@ -145,11 +145,9 @@ def _fold_ids(codes: np.ndarray, k: int, n_splits: int, rng) -> np.ndarray:
 
 def _one_sided(num: float, var: float) -> float:
     """``k^2 / (1 + k^2)`` with ``k = max(num, 0) / sqrt(var)`` (1 for zero variance on the
-    right side, 0 on the wrong side). Scalars: it runs once per part, pair, fold and repeat."""
+    right side, 0 on the wrong side), on scalars."""
     num = max(num, 0.0)
-    if var <= 0:
-        return 1.0 if num > 0 else 0.0
-    k2 = num * num / var
+    k2 = num * num / var if var > 0 else (math.inf if num > 0 else 0.0)
     return 1.0 if math.isinf(k2) else k2 / (1.0 + k2)
 
 
