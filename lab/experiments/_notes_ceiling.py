@@ -50,11 +50,11 @@ mean a)^2); they sum to r.
   With no pair below 0.8 a choice still reaches 0.811 (at most 0.817; 0.855, at most 0.864,
   at lam 0.05), again with the classes on `1v8` and, on 10 pairs (9 at lam 0.05), a labeling
   less accurate than the shipped one (`3v5` and `8v9` below 0.9).
-- **A rule that is never less accurate than the default on any pair cannot reach 0.8:** r is
-  at most 0.703 scored as shipped (0.693 found) and at most 0.799 at lam 0.05 (0.793 found).
-  So every choice with r >= 0.8 returns, on some pair, a labeling less accurate than the
-  default's: a rule reaching the target through the choice alone trades accuracy on some
-  pairs for the correlation.
+- **With these two scores, a rule that is never less accurate than the default on any pair
+  cannot reach 0.8:** r is at most 0.703 scored as shipped (0.693 found) and at most 0.799 at
+  lam 0.05 (0.793 found). So with them every choice with r >= 0.8 returns, on some pair, a
+  labeling less accurate than the default's. Three other settings of the score do not have
+  this limit ("Every score setting" below).
 - **What carries r today:** `1v8` (accuracy 0.615) contributes +0.35 of the shipped 0.656
   (+0.42 of 0.722 at lam 0.05), the largest share; without `1v8` the other 44 pairs give
   r = 0.65 (0.66 at lam 0.05). The selections of largest r that may take the class labeling
@@ -86,4 +86,56 @@ digits-half* pairs such a rule reaches 0.912 (at most 0.918): there the shipped 
 `1v8/2` has the largest share of r (+0.59 in the output of `--part max-r`). Under mean
 accuracy >= 0.96 a choice reaches 0.975 there (at most 0.981), 0.855 (at most 0.864) with no
 pair below 0.8.
+
+**Every score setting measured** (`python bench/heldout_variants.py --part max-r-variants`,
+about 3.5 minutes under `nice`). The same candidates and shipped labels (`random_state=0`,
+mean accuracy 0.972, no pair below 0.6); only the score of every labeling changes, to each
+setting of this section's pipeline and rescore tables. "Never less accurate": every pair at
+least its shipped accuracy (found / proved bound, as above). "Fewest moves": replacing, one pair at a time, the
+shipped labeling by a climbed start at least as accurate (never the classes; greedy, up to
+3 moves) until r >= 0.8. "Chosen by the score": the default with that score choosing among
+its starts and reported as `msp_heldout_` (settings the pipeline can change). "total" is
+undefined on 13 pairs; its row is over the other 32.
+
+| score | r of the shipped labels | never less accurate: r found / bound | mean accuracy >= 0.96, no pair below 0.6: r found / bound | fewest moves to r >= 0.8 | chosen by the score: mean accuracy / below 0.6 / r |
+|---|---|---|---|---|---|
+| shipped (lam 0.2, diag, 2 parts, 3 repeats, prior 2) | 0.656 | 0.693 / 0.703 | 0.946 / 0.953 | none in 3 | 0.972 / 0 / 0.656 |
+| lam 0.01 | 0.7997 | **0.865 / 0.874** | 0.968 / 0.976 | `7v9`: r 0.826 | 0.970 / 1 / 0.781 |
+| lam 0.05 | 0.722 | 0.793 / 0.799 | 0.945 / 0.952 | none in 3 | 0.972 / 0 / 0.722 |
+| lam 0.1 | 0.690 | 0.739 / 0.747 | 0.945 / 0.952 | none in 3 | 0.972 / 0 / 0.690 |
+| lam 0.5 | 0.592 | 0.624 / 0.630 | 0.944 / 0.951 | none in 3 | 0.973 / 0 / 0.541 |
+| lam 1 | 0.529 | 0.560 / 0.567 | 0.938 / 0.945 | none in 3 | 0.974 / 0 / 0.480 |
+| identity | 0.595 | 0.626 / 0.631 | 0.954 / 0.960 | none in 3 | |
+| total (32 pairs) | 0.547 | 0.687 / 0.697 | 0.907 / 0.913 | none in 3 | |
+| 3 parts | 0.689 | 0.741 / 0.749 | 0.940 / 0.948 | none in 3 | 0.973 / 0 / 0.596 |
+| 5 parts | 0.731 | 0.763 / 0.771 | 0.943 / 0.951 | none in 3 | 0.974 / 0 / 0.647 |
+| 10 parts | 0.7990 | **0.829 / 0.835** | 0.940 / 0.948 | `7v9`: r 0.819 | 0.973 / 0 / 0.738 |
+| 10 repeats | 0.646 | 0.715 / 0.724 | 0.946 / 0.952 | none in 3 | 0.973 / 0 / 0.608 |
+| prior 0 | 0.598 | 0.645 / 0.651 | 0.947 / 0.954 | none in 3 | |
+| prior 5 | 0.734 | 0.769 / 0.776 | 0.945 / 0.951 | none in 3 | |
+| 5 parts, lam 0.05 | 0.7939 | **0.834 / 0.840** | 0.942 / 0.950 | `7v9`: r 0.816 | 0.974 / 0 / 0.705 |
+| digits-half*, shipped | 0.816 | 0.912 / 0.918 | | none needed | |
+| digits-half*, lam 0.05 | 0.824 | 0.902 / 0.908 | | none needed | |
+
+- **A rule never less accurate than the default reaches r >= 0.8 on the digits pairs only
+  when the score is the held-out MSP at lam 0.01, with 10 parts, or with 5 parts at lam
+  0.05** (found 0.865, 0.829, 0.834; proved at most 0.874, 0.835, 0.840); at each of the
+  other 12 settings the proved bound is below 0.8 (0.799 at lam 0.05 the largest). At those
+  three the shipped labels themselves reach r = 0.7997, 0.7990, 0.7939, and one move gets
+  past 0.8: on `7v9`, the labeling climbed from k-means on range-scaled features (accuracy
+  0.961) instead of the shipped one (from standardised features, 0.905). Each of the three
+  scores ranks that labeling lower (0.889 against 0.926 at lam 0.01), so choosing by the
+  score does not make the move: the default choosing by these scores gives r = 0.781 (with
+  `1v8` at 0.556, below 0.6), 0.738 and 0.705.
+- **Seeds:** the shipped labels' r under these three scores moves with `random_state`
+  (`--part seeds`, seeds 0-4): on the digits pairs 0.758-0.816 at lam 0.01, 0.792-0.816
+  with 10 parts, 0.751-0.810 with 5 parts at lam 0.05 (shipped score 0.64-0.71); on the
+  digits-half* pairs 0.732-0.814, 0.799-0.820, 0.795-0.824 (shipped score 0.77-0.84).
+- Under the issue's constraints (mean accuracy >= 0.96, no pair below 0.6) the best choice
+  found reaches 0.907-0.968 over the settings (bounds 0.913-0.976); at every setting that is
+  above the never-less-accurate bound, so each of these choices is less accurate than the
+  default on some pair. On the held-aside digits-half* pairs a rule never
+  less accurate than the default reaches 0.912 (at most 0.918) scored as shipped and 0.902
+  (at most 0.908) at lam 0.05, without the 0.6 floor as well (their shipped labels have
+  `1v8/2` at 0.596, and r 0.816 / 0.824 as they are).
 """
