@@ -27,6 +27,7 @@ plus Gaussian blobs and four bundled tasks.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import warnings
 from pathlib import Path
@@ -157,29 +158,40 @@ def choice_part(seeds, only=("moons", "circles")):
 
 def cost_part():
     """Fit time of ``gamma=None`` (one fit per candidate width) against one fit at a given
-    width, interleaved, medians of three."""
+    width, both with the lab's thread limit (``small_data_threads``: one BLAS thread on
+    these sizes), beside ``gamma=None`` with the libraries' own threads and the cost model's
+    prediction (``clustering._cost.predict_cost``); interleaved, medians of three."""
     import time
 
     from clustering._compat import check_random_state
+    from clustering._cost import predict_cost
     from clustering._moments import standardize
+    from clustering._threads import small_data_threads
     from clustering.mspc_multiclass import spanning_tree_gamma
 
-    print("\n| N x d | gamma given (one fit) s | gamma=None s | ratio |\n|---|---|---|---|")
+    def timed(fit, X, limit=True):
+        t = time.perf_counter()
+        with small_data_threads(X) if limit else contextlib.nullcontext():
+            fit(X)
+        return time.perf_counter() - t
+
+    print(
+        "\n| N x d | gamma given s | gamma=None s | ratio | gamma=None, library threads s"
+        " | predicted for gamma=None s |\n|---|---|---|---|---|---|"
+    )
     for n, d in ((400, 2), (2000, 2), (2000, 20)):
         X, _ = make_moons(n, noise=0.1, random_state=0)
         if d > 2:
             X = np.hstack([X, np.random.default_rng(0).normal(size=(n, d - 2))])
         g = spanning_tree_gamma(standardize(X).Z, check_random_state(0))
-        fixed, auto = [], []
+        fixed, auto, free = [], [], []
         for _ in range(3):
-            t = time.perf_counter()
-            MSPC(kernel="rbf", gamma=g, random_state=0).fit(X)
-            fixed.append(time.perf_counter() - t)
-            t = time.perf_counter()
-            MSPC(kernel="rbf", random_state=0).fit(X)
-            auto.append(time.perf_counter() - t)
-        f, a = np.median(fixed), np.median(auto)
-        print(f"| {n} x {d} | {f:.2f} | {a:.2f} | {a / f:.1f} |", flush=True)
+            fixed.append(timed(MSPC(kernel="rbf", gamma=g, random_state=0).fit, X))
+            auto.append(timed(MSPC(kernel="rbf", random_state=0).fit, X))
+            free.append(timed(MSPC(kernel="rbf", random_state=0).fit, X, limit=False))
+        f, a, u = np.median(fixed), np.median(auto), np.median(free)
+        p = predict_cost("mspc-rbf", n, d, {}).seconds
+        print(f"| {n} x {d} | {f:.2f} | {a:.2f} | {a / f:.1f} | {u:.2f} | {p:.2f} |", flush=True)
 
 
 def affinity_part(seeds):
