@@ -31,6 +31,16 @@ import itertools
 
 import numpy as np
 
+from bench._heldout_setup import (
+    CEILING_FAMILIES,
+    FIT_LAM,
+    PIPELINE_VARIANTS,
+    RESCORE_VARIANTS,
+    _fit,
+    _r,
+    _score,
+)
+
 #: multipliers tried on the mean-accuracy constraint (any value gives a valid bound)
 _LAMS = np.concatenate([[0.0], np.geomspace(1e-6, 2.0, 20), -np.geomspace(1e-6, 2.0, 20)])
 
@@ -257,7 +267,6 @@ def family_candidates(rows, lam, **score_kw):
     """Per data set: accuracies and held-out MSPs (at ``lam``, other settings of
     ``heldout_variants._score`` in ``score_kw``) of the climbed starts and the class labeling,
     and the shipped labels' accuracy and score."""
-    from bench.heldout_variants import _score
     from clustering._moments import standardize
     from clustering.metrics import clustering_accuracy
 
@@ -291,7 +300,6 @@ def _rules(fam, ship_a):
 def part_max_r(data, restarts=200, max_boxes=200_000) -> None:
     """The table of ``--part max-r``: per family and score, the shipped labels, then the
     selection of largest r under each accuracy constraint (found / proved bound)."""
-    from bench.heldout_variants import CEILING_FAMILIES, FIT_LAM
 
     print("\n### Largest r(held-out MSP, accuracy) of any choice among the climbed starts and")
     print(f"### the class labeling ({restarts} random restarts; bounds to 0.01)\n")
@@ -337,7 +345,6 @@ def part_max_r(data, restarts=200, max_boxes=200_000) -> None:
 def score_variants() -> dict:
     """Every held-out MSP setting measured in ``heldout_variants``: the rescore variants and
     the score settings of the pipeline variants (their margin does not change the score)."""
-    from bench.heldout_variants import PIPELINE_VARIANTS, RESCORE_VARIANTS
 
     out = dict(RESCORE_VARIANTS)
     known = [dict(v) for v in out.values()]
@@ -389,7 +396,6 @@ def _chosen_by_score(rows, label, fam) -> str:
     """The default pipeline with the score setting both choosing among the starts and
     reported (as ``--part pipelines``); only for settings the pipeline can change (lam, parts,
     repeats) and on the digits pairs."""
-    from bench.heldout_variants import _fit, _r
     from clustering.metrics import clustering_accuracy
 
     kw = score_variants()[label]
@@ -405,7 +411,6 @@ def part_max_r_variants(data, restarts=200, max_boxes=200_000) -> None:
     """The table of ``--part max-r-variants``: per score setting, the largest r of a choice
     among the climbed starts and the class labeling that is never less accurate than the
     shipped labels, and of one with mean accuracy >= 0.96 (found / proved bound)."""
-    from bench.heldout_variants import FIT_LAM
 
     print("\n### Largest r(score, accuracy) of a choice among the climbed starts and the class")
     print(f"### labeling, per score setting ({restarts} random restarts; bounds to 0.01)\n")

@@ -40,7 +40,6 @@ Three parts, each a table:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 import warnings
 from pathlib import Path
@@ -49,108 +48,26 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import clustering.mspc as mspc_module
+from bench._heldout_setup import (
+    CEILING_FAMILIES,
+    FIT_LAM,
+    PIPELINE_VARIANTS,
+    RESCORE_VARIANTS,
+    _fit,
+    _r,
+    _score,
+    pipeline_variant,
+)
 from bench.defaults_families import families
+from bench.heldout_ceiling import part_max_r, part_max_r_variants
 from clustering import MSPC
 from clustering._moments import standardize
-from clustering._starts import HELDOUT_MARGIN, eligible
+from clustering._starts import eligible
 from clustering.metrics import clustering_accuracy
-from clustering.msp_heldout import heldout_msp_from_std
-
-FIT_LAM = 0.2  # the default lam the fits run at
-
-#: Pipeline variants: the held-out MSP's lam, parts, repeats and the start choice's margin.
-PIPELINE_VARIANTS = {
-    "shipped (lam 0.2, 2 parts, 3 repeats, margin 0.02)": {},
-    "margin 0": {"margin": 0.0},
-    "scored at lam 0.01": {"lam": 0.01},
-    "scored at lam 0.05": {"lam": 0.05},
-    "scored at lam 0.05, margin 0": {"lam": 0.05, "margin": 0.0},
-    "scored at lam 0.5": {"lam": 0.5},
-    "5 parts": {"n_splits": 5},
-    "10 repeats": {"n_repeats": 10},
-    "5 parts, lam 0.05": {"n_splits": 5, "lam": 0.05},
-}
-
-#: Score-only variants (keyword arguments of :func:`heldout_msp_from_std`).
-RESCORE_VARIANTS = {
-    "shipped (lam 0.2, diag, 2 parts, 3 repeats, prior 2)": {},
-    "lam 0.01": {"lam": 0.01},
-    "lam 0.05": {"lam": 0.05},
-    "lam 0.1": {"lam": 0.1},
-    "lam 0.5": {"lam": 0.5},
-    "lam 1": {"lam": 1.0},
-    "identity": {"regularizer": "identity"},
-    "total": {"regularizer": "total"},
-    "3 parts": {"n_splits": 3},
-    "5 parts": {"n_splits": 5},
-    "10 parts": {"n_splits": 10},
-    "10 repeats": {"n_repeats": 10},
-    "prior 0": {"prior_points": 0.0},
-    "prior 5": {"prior_points": 5.0},
-}
-
-CEILING_FAMILIES = ("digits", "letter", "wine/iris*", "letter*", "digits-half*")
 
 
 def _all_families() -> dict:
     return {**families(False), **families(True)}
-
-
-@contextlib.contextmanager
-def pipeline_variant(lam=None, n_splits=2, n_repeats=None, margin=HELDOUT_MARGIN, record=None):
-    """The default's held-out scoring changed for the duration of the block; ``record``: a
-    list that receives every climbed start's labels (binary fits on all samples)."""
-    score, once = mspc_module.heldout_msp_z, mspc_module.heldout_once
-    old_margin = mspc_module.HELDOUT_MARGIN
-
-    def changed(Z, codes, k, reg, **kw):
-        if lam is not None:
-            reg = reg * (lam / FIT_LAM)
-        given = kw.pop("n_repeats", 3)
-        # one repeat is what the fit asks for above 2000 samples (kept as shipped)
-        repeats = given if given == 1 or n_repeats is None else n_repeats
-        return score(Z, codes, k, reg, n_splits=n_splits, n_repeats=repeats, **kw)
-
-    def recording(climbed, labels, fn):
-        value = once(climbed, labels, fn)
-        if record is not None:
-            record.append(labels.copy())
-        return value
-
-    mspc_module.heldout_msp_z = changed
-    mspc_module.heldout_once = recording
-    mspc_module.HELDOUT_MARGIN = margin
-    try:
-        yield
-    finally:
-        mspc_module.heldout_msp_z, mspc_module.heldout_once = score, once
-        mspc_module.HELDOUT_MARGIN = old_margin
-
-
-def _r(score, acc) -> float:
-    score, acc = np.asarray(score, float), np.asarray(acc, float)
-    ok = ~np.isnan(score)
-    if acc[ok].std() == 0 or score[ok].std() == 0:
-        return np.nan
-    return float(np.corrcoef(score[ok], acc[ok])[0, 1])
-
-
-def _fit(X, **variant):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pipeline_variant(**variant):
-            return MSPC(random_state=0).fit(X)
-
-
-def _score(std, labels, lam=FIT_LAM, regularizer="diag", **kw) -> float:
-    _, codes = np.unique(labels, return_inverse=True)
-    try:
-        return heldout_msp_from_std(
-            std, codes, 2, lam, regularizer, random_state=0, too_small="zero", **kw
-        )
-    except Exception:  # "total" is singular on some sets (constant pixels inside a pair)
-        return np.nan
 
 
 def load_all(fams) -> dict:
@@ -355,12 +272,8 @@ def main() -> None:
         if "ceilings" in parts:
             part_ceilings(data)
         if "max-r" in parts:
-            from bench.heldout_ceiling import part_max_r
-
             part_max_r(data)
         if "max-r-variants" in parts:
-            from bench.heldout_ceiling import part_max_r_variants
-
             part_max_r_variants(data)
     if "seeds" in parts:
         part_seeds(fams)
