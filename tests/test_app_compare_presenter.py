@@ -96,6 +96,8 @@ def _slides_script():
     cols = st.columns(2)
     presenter.chart(go.Figure(go.Bar(x=[0, 1], y=[1, 2])), where=cols[1], key="bars")
     st.plotly_chart(go.Figure(go.Bar(x=[1], y=[1])))  # not through the helper: not a slide
+    empty = go.Figure(layout={"title": "Press Run"})
+    presenter.chart(empty, key="placeholder", slide=False)  # drawn, but not a slide
     presenter.export_button(slides)
 
 
@@ -110,13 +112,14 @@ def test_presenter_mode_offers_the_drawn_figures_as_slides():
     assert not at.exception, [e.message for e in at.exception]
     assert at.toggle(key="presenter.toggle").value is True
     # Both figures drawn by the helper (one inside a column) are kept, in drawing order,
-    # named by page, data set and title; all three are on the page.
+    # named by page, data set and title; the placeholder drawn with slide=False is not a
+    # slide; all four are on the page.
     figures = at.session_state["presenter.figures"]
     assert [name for name, _ in figures] == [
         "Home - breast - Two points",
         "Home - breast - figure 2",
     ]
-    assert len(at.get("plotly_chart")) == 3
+    assert len(at.get("plotly_chart")) == 4
     (button,) = _export_buttons(at)
     assert "2 figures" in button.proto.label
     assert at.expander[0].proto.expanded is False  # theory collapsed
