@@ -31,15 +31,7 @@ import itertools
 
 import numpy as np
 
-from bench._heldout_setup import (
-    CEILING_FAMILIES,
-    FIT_LAM,
-    PIPELINE_VARIANTS,
-    RESCORE_VARIANTS,
-    _fit,
-    _r,
-    _score,
-)
+from bench import _heldout_setup as setup
 
 #: multipliers tried on the mean-accuracy constraint (any value gives a valid bound)
 _LAMS = np.concatenate([[0.0], np.geomspace(1e-6, 2.0, 20), -np.geomspace(1e-6, 2.0, 20)])
@@ -275,9 +267,9 @@ def family_candidates(rows, lam, **score_kw):
         std = standardize(r["X"])
         cands = [*r["starts"], r["y"]]
         acc.append([clustering_accuracy(r["y"], c) for c in cands])
-        score.append([_score(std, c, lam=lam, **score_kw) for c in cands])
+        score.append([setup._score(std, c, lam=lam, **score_kw) for c in cands])
         ship_a.append(r["acc"])
-        ship_s.append(_score(std, r["labels"], lam=lam, **score_kw))
+        ship_s.append(setup._score(std, r["labels"], lam=lam, **score_kw))
     return acc, score, np.array(ship_a), np.array(ship_s)
 
 
@@ -310,11 +302,11 @@ def part_max_r(data, restarts=200, max_boxes=200_000) -> None:
         "| sets less / more accurate than shipped |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for fam in (f for f in CEILING_FAMILIES if f in data):
+    for fam in (f for f in setup.CEILING_FAMILIES if f in data):
         rows = data[fam]
         names = [r["name"] for r in rows]
         short = [n.split(":")[-1] for n in names]
-        for lam in (FIT_LAM, 0.05):
+        for lam in (setup.FIT_LAM, 0.05):
             acc, score, ship_a, ship_s = family_candidates(rows, lam)
             top, without = _carriers(names, ship_a, ship_s)
             head = f"| {fam} | {lam} |"
@@ -346,9 +338,9 @@ def score_variants() -> dict:
     """Every held-out MSP setting measured in ``heldout_variants``: the rescore variants and
     the score settings of the pipeline variants (their margin does not change the score)."""
 
-    out = dict(RESCORE_VARIANTS)
+    out = dict(setup.RESCORE_VARIANTS)
     known = [dict(v) for v in out.values()]
-    for label, v in PIPELINE_VARIANTS.items():
+    for label, v in setup.PIPELINE_VARIANTS.items():
         kw = {k: x for k, x in v.items() if k != "margin"}
         if kw and kw not in known:
             out[label.removeprefix("scored at ")] = kw
@@ -401,9 +393,9 @@ def _chosen_by_score(rows, label, fam) -> str:
     kw = score_variants()[label]
     if fam != "digits" or not set(kw) <= {"lam", "n_splits", "n_repeats"}:
         return ""
-    fits = [_fit(r["X"], **kw) for r in rows]
+    fits = [setup._fit(r["X"], **kw) for r in rows]
     a = np.array([clustering_accuracy(r["y"], m.labels_) for r, m in zip(rows, fits, strict=True)])
-    r = _r([m.msp_heldout_ for m in fits], a)
+    r = setup._r([m.msp_heldout_ for m in fits], a)
     return f"{a.mean():.3f} / {int((a < 0.6).sum())} / {r:.3f}"
 
 
@@ -429,7 +421,8 @@ def part_max_r_variants(data, restarts=200, max_boxes=200_000) -> None:
             variants = {k: v for k, v in variants.items() if v in ({}, {"lam": 0.05})}
         for label, kw in variants.items():
             kw = dict(kw)
-            acc, score, ship_a, ship_s = family_candidates(data[fam], kw.pop("lam", FIT_LAM), **kw)
+            lam = kw.pop("lam", setup.FIT_LAM)
+            acc, score, ship_a, ship_s = family_candidates(data[fam], lam, **kw)
             ok = np.array([not np.isnan(s) for s in ship_s]) & np.array(
                 [not np.isnan(s).all() for s in score]
             )
