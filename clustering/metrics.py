@@ -151,8 +151,7 @@ def _pairs(table: np.ndarray) -> tuple[int, int, int, int]:
 def _rand(tp, fp, fn, tn):
     """Rand index from pair counts, elementwise; 1 without pairs."""
     total = tp + fp + fn + tn
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(total > 0, (tp + tn) / np.maximum(total, 1), 1.0)
+    return np.where(total > 0, (tp + tn) / np.maximum(total, 1), 1.0)
 
 
 def _ari(tp: int, fp: int, fn: int, tn: int) -> float:
@@ -167,8 +166,7 @@ def _f(tp, fp, fn, beta: float = 1.0):
     if beta <= 0:
         raise ValueError(f"beta must be positive; got {beta}.")
     denom = beta**2 * (tp + fn) + (tp + fp)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denom > 0, (beta**2 + 1) * tp / np.maximum(denom, 1e-300), 0.0)
+    return np.where(denom > 0, (beta**2 + 1) * tp / np.maximum(denom, 1e-300), 0.0)
 
 
 def clustering_accuracy(labels_true, labels_pred) -> float:

@@ -105,7 +105,8 @@ def sensitivity_figure(
     fig = go.Figure()
     if summary is None or summary.empty or summary["accuracy_mean"].isna().all():
         fig, error = _empty(title, message, height, axes=True), "none"
-        summary = pd.DataFrame({"method": None, "factor": [1.0, *factors]})
+        ran = [] if summary is None else list(summary["factor"])  # the failed runs' factors
+        summary = pd.DataFrame({"method": None, "factor": [1.0, *factors, *ran]})
     for i, (method, part) in enumerate(summary.groupby("method", sort=False)):
         part = part.sort_values("factor")
         color = series_color(str(method), i)
