@@ -240,6 +240,17 @@ def test_report_puts_measured_and_paper_values_side_by_side(tiny_run, tmp_path):
     assert "_Not run yet" in text  # the experiments without a stored result say so
 
 
+def test_committed_reproduction_md_is_what_the_report_builds(tmp_path):
+    """REPRODUCTION.md is generated: an edit by hand, a changed note in
+    ``lab/experiments/notes/`` or a changed stored result without rebuilding it fails here."""
+    target = tmp_path / "REPRODUCTION.md"
+    assert cli_main(["report", "--file", str(target)]) == 0
+    committed = PUBLISHED_DIR.parents[2] / "REPRODUCTION.md"
+    assert target.read_text() == committed.read_text(), (
+        "REPRODUCTION.md differs from what `python -m lab.experiments report` builds: rebuild it"
+    )
+
+
 def test_reproduce_page_shows_results_and_runs_one_task_live():
     from streamlit.testing.v1 import AppTest
 

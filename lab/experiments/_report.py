@@ -1,4 +1,9 @@
-"""Build ``REPRODUCTION.md`` from stored experiment results (no computation)."""
+"""Build ``REPRODUCTION.md`` from stored experiment results (no computation).
+
+The hand-written text (the introduction, what is known about each table's gaps, the
+sections beyond the papers) lives in Markdown files in ``lab/experiments/notes/``; this
+module only puts it together with the tables the experiments build from their stored cells.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +14,15 @@ import pandas as pd
 
 from lab.experiments._base import ExperimentResult, markdown_table
 from lab.experiments._coverage import coverage_markdown
-from lab.experiments._notes import GAP_NOTES, INTRO, LAM_TABLES
-from lab.experiments._notes_heldout import HELDOUT_NOTES
 
-__all__ = ["build_report", "gap_summary"]
+__all__ = ["NOTES_DIR", "build_report", "gap_summary", "note"]
+
+#: The hand-written Markdown the report reads.
+NOTES_DIR = Path(__file__).with_name("notes")
+
+#: Where the generated tables of the lam choices on the Table 2 tasks go in
+#: ``beyond-heldout.md`` (:func:`lab.experiments.table2.lam_choice_markdown`).
+LAM_TABLES = "<!-- table2: lam choices -->"
 
 REPORT_COMMAND = "python -m lab.experiments report"
 RUN_COMMAND = (
@@ -53,12 +63,18 @@ def gap_summary(result: ExperimentResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def note(name: str) -> str:
+    """The text of ``notes/<name>.md``, stripped; ``""`` when there is no such file."""
+    path = NOTES_DIR / f"{name}.md"
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+
+
 def build_report(results: dict[str, ExperimentResult | None], source_dir: Path) -> str:
     """The full markdown of ``REPRODUCTION.md``."""
     parts = [
         "# Reproducing the papers",
         "",
-        INTRO.strip(),
+        note("intro"),
         "",
         "Regenerate this file from the stored results (seconds, no computation):",
         "",
@@ -95,11 +111,11 @@ def build_report(results: dict[str, ExperimentResult | None], source_dir: Path) 
         gaps = gap_summary(result)
         if not gaps.empty and name != "table3":
             parts += ["Gap summary (ours − paper):", "", markdown_table(gaps, digits=3), ""]
-        note = GAP_NOTES.get(name)
-        if note:
-            parts += ["What we know about the gaps:", "", note.strip(), ""]
+        gap_notes = note(f"gaps-{name}")
+        if gap_notes:
+            parts += ["What we know about the gaps:", "", gap_notes, ""]
     from lab.experiments.table2 import lam_choice_markdown
 
     lam_tables = lam_choice_markdown(results.get("table2")).strip()
-    parts += [HELDOUT_NOTES.strip().replace(LAM_TABLES, lam_tables), ""]
+    parts += [note("beyond-heldout").replace(LAM_TABLES, lam_tables), ""]
     return "\n".join(parts).rstrip() + "\n"
