@@ -500,9 +500,10 @@ default="heldout"
 
         self.w_, self.b_ = std.weights_to_original(result.w, result.b, unit=True)
         self.labels_ = result.labels
-        if kappa is None:
-            kappa = mpm_of(cluster_moments(std.Z, self.labels_), lam * Lambda).kappa
-        self.kappa_ = kappa
+        # The MPM of the final labels from their moments computed afresh, as
+        # clustering.metrics.msp_score computes it (the solvers' incremental moments differ
+        # from it by rounding), so msp_score(X, labels_) == msp_ exactly.
+        self.kappa_ = mpm_of(cluster_moments(std.Z, self.labels_), lam * Lambda).kappa
         self.msp_ = kappa_to_alpha(self.kappa_)
         if self.method != "eig" and by_heldout:
             self.msp_heldout_ = best_score  # the same labels, splits and seed
