@@ -28,7 +28,7 @@ import plotly.graph_objects as go
 
 from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
 from lab.plots.grid import grow_margins, tidy_layout, two_panels
-from lab.plots.style import GUIDE_GREY, OKABE_ITO, TEMPLATE, relayout, series_color
+from lab.plots.style import GUIDE_GREY, OKABE_ITO, PAPER, TEMPLATE, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -225,7 +225,7 @@ def msp_accuracy_figure(
                     "color": _color(i),
                     "symbol": MARKERS[i % len(MARKERS)],
                     "size": 9,
-                    "line": {"width": 1, "color": "white"},
+                    "line": {"width": 1, "color": PAPER},
                 },
                 hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
                 "accuracy %{y:.3f}<extra></extra>",
@@ -580,7 +580,7 @@ def lower_bound_figure(
                 "cmin": 0,
                 "cmax": 0.5,
                 "colorbar": {"title": "smaller cluster<br>fraction", "thickness": 12},
-                "line": {"width": 1, "color": "white"},
+                "line": {"width": 1, "color": PAPER},
             },
             hovertemplate=(
                 "<b>%{text}</b><br>κ² %{x:.4f}<br>bound (4) %{y:.4f}"
