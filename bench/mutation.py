@@ -94,6 +94,8 @@ TARGETS = (
 
 @dataclass(frozen=True)
 class Mutant:
+    """One change to a module: its line, operator, the source span replaced and its replacement."""
+
     line: int
     operator: str
     before: str
@@ -332,6 +334,8 @@ def summary(records: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run the chosen targets (``--only``) within ``--budget`` seconds and print the killed and
+    the survivors."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", help="a target's name (repeatable)")
     parser.add_argument("--budget", type=float, default=1800.0, help="seconds in all")
