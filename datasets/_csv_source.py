@@ -113,11 +113,11 @@ class _Head:
     notes: tuple[str, ...]
 
 
-def _check_cells(payload: bytes, base: int, head: _Head, max_cells: int) -> None:
+def _check_cells(payload: bytes, base: int, head: _Head, max_cells: int) -> int:
     """Refuse a file whose rows times columns exceed ``max_cells``, by counting its lines
     (:func:`~datasets._csv_text._line_count`, an upper bound: blank lines are not counted)
     before any cell is parsed: what a file costs to read grows with its cells, not its
-    bytes (a file of ``0,`` holds one cell in two bytes)."""
+    bytes (a file of ``0,`` holds one cell in two bytes). Returns that count of cells."""
     rows = max(0, _line_count(payload, base) - (1 if head.has_header else 0))
     cells = rows * len(head.header)
     if cells > max_cells:
@@ -127,6 +127,7 @@ def _check_cells(payload: bytes, base: int, head: _Head, max_cells: int) -> None
             "this server reads within about 1 GB of memory. Keep only the columns you need, "
             "or upload a random sample of the rows."
         )
+    return cells
 
 
 def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:

@@ -229,13 +229,14 @@ def read_csv(
 @dataclass(frozen=True)
 class CsvPreview:
     """What the Data page shows of an upload before reading it: its columns (named as
-    :func:`read_csv` names them) and the label-column guess (``None`` when the rows cannot
-    be split)."""
+    :func:`read_csv` names them), the label-column guess (``None`` when the rows cannot be
+    split) and its cells (rows times columns, counted as the cell limit counts them)."""
 
     columns: tuple[str, ...]
     label_guess: LabelGuess | None
     encoding: str
     delimiter: str
+    cells: int = 0
 
 
 def preview_csv(
@@ -272,7 +273,7 @@ def preview_csv(
         max_columns=int(max_columns),
     )
     head = _head(text, delimiter, int(max_columns))
-    _check_cells(payload, base, head, int(max_cells))
+    cells = _check_cells(payload, base, head, int(max_cells))
     offset = base + (
         len(text[: head.header_end].encode("utf-8", "surrogatepass")) if head.has_header else 0
     )
@@ -291,7 +292,7 @@ def preview_csv(
         guess = guess_label_column(_typed(frame))
     except Exception:  # rows pandas cannot split: read_csv names the line
         guess = None
-    return CsvPreview(tuple(head.header), guess, used_encoding, head.delimiter)
+    return CsvPreview(tuple(head.header), guess, used_encoding, head.delimiter, cells)
 
 
 def _typed(frame: Any) -> Any:
