@@ -25,7 +25,7 @@ import numpy as np
 from ._base import Dataset, DatasetError, format_names
 from ._csv_columns import _INDEX_NAMES, _NA_TOKENS, _Column, _is_row_number, _label_values
 from ._csv_source import MIN_ROWS, _check_cells, _check_limits, _head, _load_text
-from ._csv_table import _pandas, _read_table
+from ._csv_table import _pandas, _read_table, first_rows
 from ._csv_text import (
     _DELIMITER_NAMES,
     _count,
@@ -251,7 +251,7 @@ def preview_csv(
 ) -> CsvPreview:
     """The columns of an uploaded CSV file and a guess of its label column, read with the
     same limits, decoding and delimiter as :func:`read_csv` (the guess looks at the first
-    :data:`GUESS_ROWS` rows).
+    :data:`GUESS_ROWS` rows, fewer in a wide file: at most about 1,000,000 cells).
 
     Raises :class:`~datasets.DatasetError` where :func:`read_csv` would refuse the file's
     size, rows, columns, cells, encoding or header.
@@ -286,7 +286,7 @@ def preview_csv(
             head.delimiter,
             len(head.header),
             text_columns=list(range(len(head.header))),
-            nrows=GUESS_ROWS,
+            nrows=min(GUESS_ROWS, first_rows(len(head.header))),  # cells bounded too
         )
         frame.columns = head.header
         guess = guess_label_column(_typed(frame))
