@@ -124,6 +124,7 @@ def _read_table(
     max_rows: int,
     header: list[str] | None = None,
     decimal_comma: bool = False,
+    max_cells: int | None = None,
 ) -> tuple[list[np.ndarray | _Column], int]:
     """Each of the ``n_columns`` columns as an array (float64 where pandas read every cell as
     a number, else the cells' text as an object array), or as the :class:`_Column` of its
@@ -156,6 +157,13 @@ def _read_table(
         # A row with extra values, an unclosed quote, ...: the re-scan names the line, or
         # finds only extra empty values at the ends of rows (a delimiter at each line end).
         width = _scan_rows(text, delimiter, n_columns, max_rows, has_header)
+        if max_cells is not None and width * _line_count(payload, offset) > max_cells:
+            raise DatasetError(  # extra empty values at the ends of rows, read as columns
+                f"The file's rows have up to {width:,} values (the header names "
+                f"{n_columns:,}): about {width * _line_count(payload, offset):,} cells, over "
+                f"the limit of {max_cells:,}. Remove the empty values at the ends of the rows "
+                "and upload it again."
+            ) from None
         frame = _pandas_or_refuse(payload, offset, delimiter, width, text_columns, usecols)
         checked = True
     if len(frame) > max_rows:

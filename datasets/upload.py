@@ -345,6 +345,7 @@ def _parse(
         max_rows=max_rows,
         header=header,
         decimal_comma=decimal_comma,
+        max_cells=max_cells,
     )
     columns = []
     for j, h in enumerate(header):

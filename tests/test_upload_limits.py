@@ -95,3 +95,16 @@ def test_quoted_delimiters_in_a_skipped_text_column_do_not_hide_a_short_row():
     data = ("x,note,z\n" + "\n".join(rows) + "\n").encode()
     with pytest.raises(DatasetError, match=rf"Line {2 * n_first + 2} has 2 values"):
         datasets.read_csv(data)
+
+
+def test_empty_values_at_the_ends_of_rows_count_as_cells(pandas_calls):
+    # A file of commas: the header is empty values only, read as one column, yet every row
+    # would be read 2,000 values wide.
+    data = (b"," * 1999 + b"\n") * 600
+    with pytest.raises(DatasetError, match=r"about 1,198,000 cells \(599 rows × 2,000 columns\)"):
+        datasets.read_csv(data, max_cells=1_000_000)
+    assert pandas_calls == []
+    # Rows wider than the header only further down: refused once the rows are scanned.
+    wide = b"a,b,label\n" + b"1,2,0\n1,3,1\n" * 300 + (b"1,2,0" + b"," * 500 + b"\n") * 2
+    with pytest.raises(DatasetError, match=r"rows have up to 503 values \(the header names 3\)"):
+        datasets.read_csv(wide, max_cells=100_000)
