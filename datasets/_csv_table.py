@@ -33,7 +33,7 @@ import pandas as pd
 
 from ._base import DatasetError
 from ._csv_columns import _Column
-from ._csv_text import _SAVE_AS_CSV, _line_count, _scan_rows, _too_many_rows
+from ._csv_text import _SAVE_AS_CSV, _fast_scan, _line_count, _scan_rows, _too_many_rows
 
 __all__ = ["FIRST_CELLS", "_read_table", "first_rows"]
 
@@ -137,6 +137,8 @@ def _read_table(
     """
     if _NON_BLANK.search(payload, offset) is None:
         return [np.empty(0, dtype=object) for _ in range(n_columns)], 0
+    # A row of the wrong length in a file without quotes: named before anything is parsed.
+    _fast_scan(payload, offset, delimiter, n_columns)
     text_columns = [label_index] if label_index is not None else []
     decided = _first_rows_decide(
         payload, offset, delimiter, n_columns, label_index, header, decimal_comma
@@ -156,6 +158,7 @@ def _read_table(
     except _PANDAS_ERRORS:
         # A row with extra values, an unclosed quote, ...: the re-scan names the line, or
         # finds only extra empty values at the ends of rows (a delimiter at each line end).
+        _fast_scan(payload, offset, delimiter, n_columns)
         width = _scan_rows(text, delimiter, n_columns, max_rows, has_header)
         if max_cells is not None and width * _line_count(payload, offset) > max_cells:
             raise DatasetError(  # extra empty values at the ends of rows, read as columns

@@ -108,3 +108,13 @@ def test_empty_values_at_the_ends_of_rows_count_as_cells(pandas_calls):
     wide = b"a,b,label\n" + b"1,2,0\n1,3,1\n" * 300 + (b"1,2,0" + b"," * 500 + b"\n") * 2
     with pytest.raises(DatasetError, match=r"rows have up to 503 values \(the header names 3\)"):
         datasets.read_csv(wide, max_cells=100_000)
+
+
+def test_a_short_row_in_a_file_without_quotes_is_named_before_any_parsing(pandas_calls):
+    data = _table(3000, 20) + b"0,0\n" + _table(10, 20).split(b"\n", 1)[1]
+    with pytest.raises(DatasetError, match=r"^Line 3002 has 2 values but the header has 20"):
+        datasets.read_csv(data)
+    assert pandas_calls == []
+    # Blank lines and empty values after the last column are still allowed.
+    fine = _table(3000, 3) + b"\n   \n0,0,0,,\n"
+    assert datasets.read_csv(fine).shape == (3001, 3)
