@@ -35,7 +35,7 @@ from ._base import DatasetError
 from ._csv_columns import _Column
 from ._csv_text import _SAVE_AS_CSV, _fast_scan, _line_count, _scan_rows, _too_many_rows
 
-__all__ = ["FIRST_CELLS", "_read_table", "first_rows"]
+__all__ = ["FIRST_CELLS", "_read_table", "decide_columns", "first_rows"]
 
 #: Cells of the first rows on which each column is decided (number or text) before the
 #: whole table is read.
@@ -278,6 +278,19 @@ def _first_rows_decide(
         frame = _pandas(payload, offset, delimiter, n_columns, text_columns=every, nrows=n_first)
     except _PANDAS_ERRORS:
         return {}
+    return decide_columns(frame, n_columns, label_index, names, decimal_comma, n_first)
+
+
+def decide_columns(
+    frame: pd.DataFrame,
+    n_columns: int,
+    label_index: int | None,
+    names: list[str],
+    decimal_comma: bool,
+    n_first: int,
+) -> dict[int, _Column]:
+    """:func:`_first_rows_decide` on the first ``n_first`` rows already read as text
+    (``frame``, columns 0 .. n_columns-1); also :func:`datasets.upload.preview_csv`'s."""
     decided: dict[int, _Column] = {}
     features = [j for j in range(n_columns) if j != label_index]
     for j in features:

@@ -30,6 +30,7 @@ def pandas_calls(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(_csv_table, "_pandas", recording)
+    monkeypatch.setattr(datasets.upload, "_pandas", recording)  # the preview's
     return calls
 
 
@@ -51,12 +52,13 @@ def test_the_default_cell_limit_counts_rows_times_columns():
         datasets.read_csv(data)
 
 
+@pytest.mark.parametrize("reader", [datasets.read_csv, preview_csv])
 @pytest.mark.parametrize("cell", ["abc", "", "?"])
-def test_a_long_file_without_numbers_is_refused_after_its_first_rows(pandas_calls, cell):
-    n_first = first_rows(10)
-    data = _table(3 * n_first, 10, cell=cell)
+def test_a_long_file_without_numbers_is_refused_after_its_first_rows(pandas_calls, cell, reader):
+    n_first = first_rows(100)
+    data = _table(3 * n_first, 100, cell=cell)
     with pytest.raises(DatasetError, match=f"first {n_first:,} rows.*rest of the file was not"):
-        datasets.read_csv(data)
+        reader(data)
     assert pandas_calls == [n_first]  # only the first rows were ever parsed
 
 
