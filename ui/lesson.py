@@ -48,7 +48,7 @@ FIGURE_HEIGHT = 440
 #: a taller title and verdict).
 PRESENTER_FIGURE_HEIGHT = 400
 #: Share of the lesson's width for its controls (the figure takes the rest).
-CONTROLS_SHARE = 0.3
+CONTROLS_SHARE = 0.32
 
 #: The lesson's first screen: the page starts right under Streamlit's header (its top
 #: padding is 6rem by default), the lesson's title is a line, not a banner (also over the
@@ -56,8 +56,10 @@ CONTROLS_SHARE = 0.3
 CSS = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
-.st-key-lesson-head h1 { font-size: 1.9rem !important; padding: 0 0 0.1rem 0; }
-.st-key-lesson-head [data-testid="stCaptionContainer"] { margin-top: -0.4rem; }
+.st-key-lesson-head h1 { font-size: 1.9rem !important; line-height: 1.3; padding: 0 0 0.6rem 0; }
+.st-key-lesson-controls [data-testid^="stBaseButton"] p { font-size: 1rem !important; }
+.st-key-lesson-head { gap: 0.1rem; }
+.st-key-lesson-head [data-testid="stPageLink"] a { padding-top: 0; padding-bottom: 0; }
 .st-key-lesson-verdict [data-testid="stMarkdownContainer"] p { font-weight: 600; }
 .st-key-lesson-controls [data-testid="stWidgetLabel"] p { overflow-wrap: normal;
   word-break: normal; hyphens: none; }
@@ -65,14 +67,20 @@ CSS = """
 """
 
 
-def header(title: str, lede: str | None = None) -> None:
+def header(title: str, lede: str | None = None) -> Any:
     """The page's title on one line and, optionally, one sentence saying what the lesson
-    asks (a caption). Also applies the lesson's style."""
+    asks (a caption; left out in presenter mode, where the lecturer says it). Also applies
+    the lesson's style. Returns the header's container, for the data caption::
+
+        with lesson.header("Cluster", "..."):
+            current = widgets.data_caption()
+    """
     st.html(CSS)
-    with st.container(key="lesson-head"):
-        st.title(title, anchor=False)
-        if lede:
-            st.caption(lede)
+    head = st.container(key="lesson-head", gap="small")
+    head.title(title, anchor=False)
+    if lede and not presenter.enabled():
+        head.caption(lede)
+    return head
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,15 @@ def chart(lesson: Lesson, figure: Any, *, key: str, **kwargs: Any) -> Any:
     from .chart import SharedChart
 
     if not isinstance(figure, SharedChart):
-        figure = figure.update_layout(height=figure_height())
+        target = figure_height()
+        figure = figure.update_layout(height=target)
+        if presenter.enabled():
+            # The projector's larger text grows the figure by its margins
+            # (lab.export.projector_fonts): take that growth off the plot instead.
+            from lab.export import projector_fonts
+
+            grown = projector_fonts(figure).layout.height or target
+            figure = figure.update_layout(height=max(target - (grown - target), target // 2))
     kwargs.setdefault("width", "stretch")
     return presenter.chart(figure, where=lesson.figure, key=key, **kwargs)
 
