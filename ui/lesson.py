@@ -46,7 +46,7 @@ __all__ = [
 FIGURE_HEIGHT = 440
 #: The same in presenter mode on a 1024x768 projector (its text is 1.25 to 1.5 times larger:
 #: a taller title and verdict).
-PRESENTER_FIGURE_HEIGHT = 400
+PRESENTER_FIGURE_HEIGHT = 430
 #: Share of the lesson's width for its controls (the figure takes the rest).
 CONTROLS_SHARE = 0.32
 
@@ -65,6 +65,14 @@ CSS = """
   word-break: normal; hyphens: none; }
 </style>
 """
+#: Presenter mode adds: no link to the Data page under the title (a projector does not
+#: follow it), and the verdict in the presenter's caption size, so three lines fit.
+PRESENTER_CSS = """
+<style>
+.st-key-lesson-head [data-testid="stPageLink"] { display: none; }
+.st-key-lesson-verdict [data-testid="stMarkdownContainer"] p { font-size: 1.15rem !important; }
+</style>
+"""
 
 
 def header(title: str, lede: str | None = None) -> Any:
@@ -75,7 +83,7 @@ def header(title: str, lede: str | None = None) -> Any:
         with lesson.header("Cluster", "..."):
             current = widgets.data_caption()
     """
-    st.html(CSS)
+    st.html(CSS + (PRESENTER_CSS if presenter.enabled() else ""))
     head = st.container(key="lesson-head", gap="small")
     head.title(title, anchor=False)
     if lede and not presenter.enabled():
@@ -117,21 +125,34 @@ def figure_height() -> int:
     return PRESENTER_FIGURE_HEIGHT if presenter.enabled() else FIGURE_HEIGHT
 
 
-def chart(lesson: Lesson, figure: Any, *, key: str, **kwargs: Any) -> Any:
-    """Draw ``figure`` (a plotly figure; a shared chart is drawn as cached) in the lesson's
-    figure place at :func:`figure_height`, through :func:`ui.presenter.chart`."""
+def chart(
+    lesson: Lesson, figure: Any, *, key: str, title_lines: int | None = None, **kwargs: Any
+) -> Any:
+    """Draw ``figure`` (a plotly figure, or a shared chart, resized on a copy) in the lesson's
+    figure place at :func:`figure_height`, through :func:`ui.presenter.chart`.
+    ``title_lines``: keep only the title's first lines (the rest is what the verdict under
+    the figure says), giving their room back to the plot."""
+    import copy
+
     from .chart import SharedChart
 
-    if not isinstance(figure, SharedChart):
-        target = figure_height()
-        figure = figure.update_layout(height=target)
-        if presenter.enabled():
-            # The projector's larger text grows the figure by its margins
-            # (lab.export.projector_fonts): take that growth off the plot instead.
-            from lab.export import projector_fonts
+    if isinstance(figure, SharedChart):  # a cached figure: resized on a copy
+        figure = copy.deepcopy(figure.figure)
+    target = figure_height()
+    figure = figure.update_layout(height=target)
+    lines = (figure.layout.title.text or "").split("<br>")
+    if title_lines and len(lines) > title_lines:
+        top = figure.layout.margin.t
+        figure.update_layout(title_text="<br>".join(lines[:title_lines]))
+        if top:
+            figure.update_layout(margin_t=round(top * title_lines / len(lines)) + 24)
+    if presenter.enabled():
+        # The projector's larger text grows the figure by its margins
+        # (lab.export.projector_fonts): take that growth off the plot instead.
+        from lab.export import projector_fonts
 
-            grown = projector_fonts(figure).layout.height or target
-            figure = figure.update_layout(height=max(target - (grown - target), target // 2))
+        grown = projector_fonts(figure).layout.height or target
+        figure = figure.update_layout(height=max(target - (grown - target), target // 2))
     kwargs.setdefault("width", "stretch")
     return presenter.chart(figure, where=lesson.figure, key=key, **kwargs)
 
