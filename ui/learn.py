@@ -453,10 +453,10 @@ def random_transform(seed: int, n_features: int, rescale: bool) -> tuple[tuple, 
 def mpm_note(mpm: dict, source: str) -> str:
     """The MPM lesson's sentence, from :func:`ui.analysis.mpm_on_labels`'s numbers."""
     return (
-        f"The MPM's bound for the {source}: under every distribution with these means and "
-        f"covariances, each cluster lands on its side with probability at least p = "
-        f"{mpm['alpha']:.3f} (κ = {mpm['kappa']:.2f}); in this sample "
-        f"{100 * mpm['train_accuracy']:.1f}% of the points do."
+        f"For the {source}, each cluster lands on its side with probability at least p = "
+        f"{mpm['alpha']:.3f} (κ = {mpm['kappa']:.2f}) under every distribution with these "
+        f"means and covariances; in this sample {100 * mpm['train_accuracy']:.1f}% of the "
+        "points do."
     )
 
 

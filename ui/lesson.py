@@ -46,7 +46,7 @@ __all__ = [
 FIGURE_HEIGHT = 440
 #: The same in presenter mode on a 1024x768 projector (its text is 1.25 to 1.5 times larger:
 #: a taller title and verdict).
-PRESENTER_FIGURE_HEIGHT = 430
+PRESENTER_FIGURE_HEIGHT = 410
 #: Share of the lesson's width for its controls (the figure takes the rest).
 CONTROLS_SHARE = 0.32
 
