@@ -73,7 +73,13 @@ def fmt(value: float) -> str:
 
 
 def _r(value: float) -> str:
-    return f"{value:.2f}"
+    return f"{_shown(value):.2f}"
+
+
+def _shown(r: float) -> float:
+    """r as the screen shows it (two decimals, no "-0.00"): every word about r is decided
+    on this value, so a sentence never says "r = 0.50" and "does not follow"."""
+    return round(float(r), 2) + 0.0
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -182,6 +188,7 @@ def correlation(
             numbers,
         )
     pairs = f"in {concordant} of {_plural(total, 'pair')} of {what}"
+    r = _shown(r)
     if r >= CLOSELY_R:
         kind, verb = "closely", f"follows {target} closely"
     elif r >= FOLLOWS_R:
@@ -220,10 +227,11 @@ def compare_correlations(
     numbers = {"r_a": r_a, "r_b": r_b}
     if not (np.isfinite(r_a) and np.isfinite(r_b)):
         return Verdict("", "undefined", numbers)
+    r_a, r_b = _shown(r_a), _shown(r_b)
     both = f"r = {_r(r_a)} with the {name_a}, {_r(r_b)} with the {name_b}"
     follows_a, follows_b = r_a >= FOLLOWS_R, r_b >= FOLLOWS_R
     if follows_a and follows_b:
-        if abs(round(r_a, 2) - round(r_b, 2)) < TIE_R:
+        if abs(r_a - r_b) < TIE_R - 1e-9:
             return Verdict(f"Both MSPs follow accuracy about equally ({both}).", "tie", numbers)
         closer, kind = (name_a, "a") if r_a > r_b else (name_b, "b")
         return Verdict(f"The {closer} follows accuracy more closely ({both}).", kind, numbers)
