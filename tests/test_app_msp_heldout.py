@@ -281,7 +281,7 @@ def test_compare_corners_give_both_msps():
     from lab.compare import CompareCell
 
     cell = CompareCell("row", "kmeans", "ok", accuracy=0.9, msp=0.8, msp_heldout=0.7, seconds=0.1)
-    assert cell.corner() == "acc 0.90 · MSP 0.80<br>held-out 0.70 · 0.10 s"
+    assert cell.corner() == "acc 0.900 · MSP 0.800<br>held-out 0.700 · 0.10 s"
 
 
 def test_learn_says_why_the_held_out_msp_is_undefined_without_a_regulariser():
