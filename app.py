@@ -105,18 +105,18 @@ def _breast_demo() -> None:
         ui_demos.open_breast()
 
 
-#: The tasks demo's columns: the family, its tasks, the lab's r and the paper's.
-TASKS_COLUMNS = {"family": "family", "tasks": "tasks", "r_heldout": "r", "paper_r": "paper"}
+#: The tasks demo's columns: the family (with its number of tasks), the lab's r and the
+#: paper's.
+TASKS_COLUMNS = ("family", "r_heldout", "paper_r")
 
 
 def _tasks_demo() -> None:
     st.markdown("#### MSP and accuracy across tasks")
     with st.spinner("Clustering the paper's tasks…"):
         story = ui_demos.tasks_story()
-    table = story.table[list(TASKS_COLUMNS)]
+    table = story.table.assign(family=ui_demos.family_labels(story.table))[list(TASKS_COLUMNS)]
     config = {
-        "family": st.column_config.TextColumn("family"),
-        "tasks": st.column_config.NumberColumn("tasks", width=DEMO_COLUMN_PX),
+        "family": st.column_config.TextColumn("family (tasks)"),
         "r_heldout": st.column_config.NumberColumn(
             "r",
             format="%.2f",
@@ -167,9 +167,7 @@ def home() -> None:
     lam, regularizer = ui_demos.msp_scale()
     st.caption(
         "Three demos, each computed live; every caption is decided by the numbers above it. "
-        f"Every MSP here is computed with λ = {widgets.format_number(lam)} and Λ = "
-        f"{regularizer}, the λ and Λ of every page's sidebar, so a labeling shows the same "
-        "MSP on every page."
+        + widgets.msp_note(lam, regularizer, short=True)
     )
     cols = presenter.columns(3, key="home-demos", gap="medium")
     for column, demo in zip(cols, (_afs_demo, _breast_demo, _tasks_demo), strict=True):

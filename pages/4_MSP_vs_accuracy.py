@@ -25,8 +25,14 @@ state.init()
 LAM_METHODS = [k for k, s in ALGORITHMS.items() if any(p.name == "lam" for p in s.params)]
 
 st.title("MSP vs accuracy")
-current = widgets.data_caption()
+current = state.get_current_data()
 ds = current.dataset
+if current.error:  # a link's data could not be used: said first
+    widgets.data_caption(current)
+# The lesson first: its controls beside its figure, the verdict under the figure.
+controls, lesson = st.columns([1, 2.6 if presenter.enabled() else 3], gap="medium")
+#: The lesson's figure fits the first screen at 1280x800 and, with larger text, at 1024x768.
+HEIGHT = 360 if presenter.enabled() else 420
 
 # ---- controls -----------------------------------------------------------------------------
 state.seed_widget("mva.family", ua.url_view())
@@ -57,7 +63,7 @@ with st.sidebar:
     params = widgets.algorithm_params(key, widget_prefix="mva.param")
 
 widgets.link_warnings()
-view = st.radio(
+view = controls.radio(
     "View",
     list(ua.VIEWS),
     key="mva.family",
@@ -68,7 +74,7 @@ view = st.radio(
     f"{protocols.DEFAULT_LAMS[0]:g} … {protocols.DEFAULT_LAMS[-1]:g}, the MSP as a way "
     "to choose λ without labels.",
 )
-score = st.radio(
+score = controls.radio(
     "MSP on the x axis",
     list(protocols.SCORES),
     key="mva.score",
@@ -82,7 +88,7 @@ score = st.radio(
 )
 label = protocols.SCORES[score]
 fit_params = {**params, "regularizer": reg}
-st.caption(widgets.msp_note(lam, reg))
+controls.caption(widgets.msp_note(lam, reg, short=True))
 
 signature = (view, key, tuple(sorted(fit_params.items())), lam, reg, current.fingerprint)
 stored = state.widget_value("mva.result")
@@ -95,9 +101,9 @@ else:
     cheap = ua.sweep_is_cheap(key, ds.n_samples, ds.n_features, len(protocols.DEFAULT_LAMS))
 pressed = False
 if not (fresh or cheap):
-    pressed = st.button("Compute", type="primary", key="mva.run")
+    pressed = controls.button("Compute", type="primary", key="mva.run")
 if not fresh and (pressed or asked or cheap):
-    with alerts.guard("The runs could not be computed"):
+    with lesson, alerts.guard("The runs could not be computed"):
         if view == "tasks":
             table = ua.run_with_progress(
                 ua.families_table, key, fit_params, lam, reg, text="Clustering every task…"
@@ -120,13 +126,13 @@ if not fresh and (pressed or asked or cheap):
         stored = state.widget_value("mva.result")
 
 if stored is None or stored["signature"][:2] != signature[:2]:
-    st.info(
+    lesson.info(
         "These runs are predicted to take longer than the lab starts by itself: press "
         "**Compute** to run them (runs already computed come back at once)."
     )
 else:
     if stored["signature"] != signature:
-        st.warning("The settings changed since these runs — press **Compute** again.")
+        lesson.warning("The settings changed since these runs — press **Compute** again.")
     table = stored["table"]
     failed = table[table["error"] != ""]
     if view == "tasks":
@@ -135,11 +141,12 @@ else:
             x=score,
             x_label=label,
             group="family",
-            title=f"{ALGORITHMS[key].name}: {label} against accuracy, task by task",
+            title=f"{ALGORITHMS[key].name}, one point per task",
+            height=HEIGHT,
         )
-        presenter.chart(fig, key="mva.scatter", width="stretch")
+        presenter.chart(fig, key="mva.scatter", where=lesson, width="stretch")
         verdict = ua.families_verdict(table, score)
-        st.markdown(verdict.text, help="Computed from the points of the chart.")
+        lesson.markdown(verdict.text, help="Computed from the points of the chart.")
         summary = ua.families_summary(table)
         st.dataframe(
             summary,
@@ -155,11 +162,14 @@ else:
             table,
             x=score,
             x_label=label,
-            title=f"{ALGORITHMS[key].name} on {ds.name}: {label} against accuracy across λ",
+            title=f"{ALGORITHMS[key].name} on {ds.name}, one point per λ",
             highlight=highlight,
+            height=HEIGHT,
         )
-        presenter.chart(fig, key="mva.scatter", width="stretch")
-        st.markdown(ua.sweep_verdict(table, score), help="Computed from the points of the chart.")
+        presenter.chart(fig, key="mva.scatter", where=lesson, width="stretch")
+        lesson.markdown(
+            ua.sweep_verdict(table, score), help="Computed from the points of the chart."
+        )
         c = st.columns(4)
         c[0].metric(
             f"λ by the {label}",
@@ -208,4 +218,6 @@ else:
             container=d[1],
         )
 
+if not current.error:
+    widgets.data_caption(current)
 ua.sync_to_url({"fam": view, "method": key, "axis": score})

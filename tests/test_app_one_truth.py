@@ -262,7 +262,9 @@ def test_the_tasks_demo_button_opens_the_experiment_the_demo_shows():
     assert not at.exception, [e.message for e in at.exception]
     assert at.radio(key="mva.family").value == "tasks"
     page = next(d.value for d in at.dataframe if "paper_r" in d.value.columns)
-    assert page["family"].tolist() == demo["family"].tolist()
+    assert [f"{f} ({n})" for f, n in zip(page["family"], page["tasks"], strict=True)] == demo[
+        "family"
+    ].tolist()
     assert np.allclose(page["r_heldout"], demo["r_heldout"], rtol=0, atol=1e-12)
 
 

@@ -138,7 +138,7 @@ def family_correlations(table: pd.DataFrame) -> dict[str, float]:
 # ----------------------------------------------------------------------------------------
 
 #: The page's views: the paper's experiment across tasks (the default) and the λ sweep.
-VIEWS = {"tasks": "Across tasks (the paper's Figs. 2-3)", "lam": "Across λ on {data}"}
+VIEWS = {"tasks": "Across tasks (paper's Figs. 2-3)", "lam": "Across λ on {data}"}
 #: Values of the link's ``fam`` that older links carry, all now the view across tasks.
 _LEGACY_VIEWS = ("uci", *(f"pairs:{s}" for s in datasets.PAIR_SOURCES))
 

@@ -26,6 +26,7 @@ __all__ = [
     "afs_story",
     "afs_table",
     "breast_story",
+    "family_labels",
     "msp_scale",
     "open_afs_trap",
     "open_breast",
@@ -126,6 +127,11 @@ def open_tasks() -> None:
     state.set_widget("mva.method", "mspc-mpm")
     state.set_widget(RUN_ONCE, True)  # computed on arrival, as if its button were pressed
     st.switch_page("pages/4_MSP_vs_accuracy.py")
+
+
+def family_labels(summary) -> list[str]:
+    """The tasks demo's family names with their number of tasks: ``"UCI tasks (7)"``."""
+    return [f"{f} ({n})" for f, n in zip(summary["family"], summary["tasks"], strict=True)]
 
 
 #: The AFS story's conditions as the Home table names them (rows, in this order).

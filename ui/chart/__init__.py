@@ -25,6 +25,7 @@ Under ``AppTest`` (which cannot run a component's JavaScript) :func:`chart` draw
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -306,16 +307,17 @@ def chart(
         data["config"] = config
     if height:
         data["height"] = int(height)
-    if select is None:
-        _component(data=data, key=key, width=width, height="content")
-        return None
-    result = _component(
-        data=data,
-        key=key,
-        width=width,
-        height="content",
-        default={"selection": None},
-        on_selection_change=lambda: None,
-    )
+    with contextlib.nullcontext() if where is None else where:  # the component goes there
+        if select is None:
+            _component(data=data, key=key, width=width, height="content")
+            return None
+        result = _component(
+            data=data,
+            key=key,
+            width=width,
+            height="content",
+            default={"selection": None},
+            on_selection_change=lambda: None,
+        )
     chosen = result.get("selection") if hasattr(result, "get") else None
     return PlotlyChartSelectionSerde().deserialize(None if chosen is None else json.dumps(chosen))
