@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ._lam import DEFAULT_LAM
 from ._moments import binary_labels
 from .mpm import fit_mpm_to_labels
 from .msp_heldout import msp_heldout_score
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 
-def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
+def msp_score(X, labels, lam: float = DEFAULT_LAM, regularizer: str = "diag") -> float:
     """Minimum Separation Probability of a labeling (two clusters; more via
     :func:`clustering.msp_multiclass.multiclass_msp`).
 
@@ -57,9 +58,12 @@ def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
     labels : array-like of shape (n_samples,)
         At least two distinct values; with more than two the multi-class MSP (pairwise MPMs
         combined by a union bound, :mod:`clustering.msp_multiclass`) is returned.
-    lam : float, default=0.0
-        Regularisation weight (``>= 0``).
+    lam : float, default=DEFAULT_LAM
+        Regularisation weight (``>= 0``). The default is :class:`clustering.MSPC`'s
+        (:data:`clustering._lam.DEFAULT_LAM`, 0.2), so ``msp_score(X, m.labels_) == m.msp_``
+        for a two-cluster or multi-class linear ``MSPC`` fitted with its defaults.
     regularizer : {"diag", "identity", "total", "none"}, default="diag"
+        Constant features are dropped (weight zero), as the estimator does.
 
     Returns
     -------

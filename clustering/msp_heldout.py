@@ -80,6 +80,7 @@ import math
 import numpy as np
 
 from ._compat import check_random_state
+from ._lam import DEFAULT_LAM
 from ._moments import Standardized, regularizer_matrix, standardize
 from .mpm import solve_mpm
 from .msp_multiclass import _check_X, encode_labels, msp_from_alphas
@@ -290,7 +291,7 @@ def heldout_msp_from_std(
 def msp_heldout_score(
     X,
     labels,
-    lam: float = 0.0,
+    lam: float = DEFAULT_LAM,
     regularizer: str = "diag",
     *,
     n_splits: int = DEFAULT_N_SPLITS,
@@ -315,8 +316,13 @@ def msp_heldout_score(
     X : array-like of shape (n_samples, n_features)
     labels : array-like of shape (n_samples,)
         At least two distinct values; every cluster needs at least ``n_splits`` points.
-    lam : float, default=0.0
+    lam : float, default=DEFAULT_LAM
         Regularisation weight (``>= 0``), for the fitted and the held-out covariances alike.
+        The default is :class:`clustering.MSPC`'s (0.2), so a model fitted with its defaults
+        and an int ``random_state`` has ``msp_heldout_score(X, m.labels_,
+        random_state=m.random_state) == m.msp_heldout_`` (with ``n_repeats=1`` above 2000
+        samples, where the fit scores one split). Constant features are dropped (weight
+        zero), as the estimator does.
     regularizer : {"diag", "identity", "total", "none"}, default="diag"
         ``Lambda`` as in :func:`clustering.metrics.msp_score`, computed from all of ``X``.
     n_splits : int, default=2
