@@ -65,8 +65,12 @@ def test_compare_scores_identical_clusters_with_one_msp_and_has_k():
         if a.get("text", "").startswith(("acc ", "not run", "failed"))
     ]
     first_row = corners[: len(METHODS.split(","))]  # AFS trap ×1: every method finds it
-    msps = {re.search(r"MSP ([0-9.]+)", c).group(1) for c in first_row if "acc 1.00" in c}
-    assert len([c for c in first_row if "acc 1.00" in c]) >= 3, first_row
+    # Corners give three decimals, as every table: the methods that find the trap's classes
+    # (the same accuracy) show the same in-sample MSP.
+    top = max(re.search(r"acc ([0-9.]+)", c).group(1) for c in first_row)
+    found = [c for c in first_row if c.startswith(f"acc {top} ")]
+    msps = {re.search(r"MSP ([0-9.]+)", c).group(1) for c in found}
+    assert len(found) >= 3 and float(top) > 0.99, first_row
     assert len(msps) == 1, first_row
     assert "λ = 0.2 and Λ = diag" in _captions(at)
 
