@@ -15,7 +15,7 @@ import streamlit as st
 from clustering import ALGORITHMS
 from lab import plots
 from lab.experiments import protocols
-from ui import alerts, downloads, presenter, state, widgets
+from ui import alerts, downloads, lesson, presenter, state, widgets
 from ui import analysis as ua
 from ui.text import number, plain
 
@@ -24,15 +24,14 @@ state.init()
 
 LAM_METHODS = [k for k, s in ALGORITHMS.items() if any(p.name == "lam" for p in s.params)]
 
-st.title("MSP vs accuracy")
+lesson.header("MSP vs accuracy", "Does a higher MSP come with a more accurate clustering?")
 current = state.get_current_data()
 ds = current.dataset
 if current.error:  # a link's data could not be used: said first
     widgets.data_caption(current)
 # The lesson first: its controls beside its figure, the verdict under the figure.
-controls, lesson = st.columns([1, 2.6 if presenter.enabled() else 3], gap="medium")
-#: The lesson's figure fits the first screen at 1280x800 and, with larger text, at 1024x768.
-HEIGHT = 360 if presenter.enabled() else 420
+box = lesson.layout()
+controls = box.controls
 
 # ---- controls -----------------------------------------------------------------------------
 state.seed_widget("mva.family", ua.url_view())
@@ -103,7 +102,7 @@ pressed = False
 if not (fresh or cheap):
     pressed = controls.button("Compute", type="primary", key="mva.run")
 if not fresh and (pressed or asked or cheap):
-    with lesson, alerts.guard("The runs could not be computed"):
+    with box.figure, alerts.guard("The runs could not be computed"):
         if view == "tasks":
             table = ua.run_with_progress(
                 ua.families_table, key, fit_params, lam, reg, text="Clustering every task…"
@@ -126,13 +125,13 @@ if not fresh and (pressed or asked or cheap):
         stored = state.widget_value("mva.result")
 
 if stored is None or stored["signature"][:2] != signature[:2]:
-    lesson.info(
+    box.figure.info(
         "These runs are predicted to take longer than the lab starts by itself: press "
         "**Compute** to run them (runs already computed come back at once)."
     )
 else:
     if stored["signature"] != signature:
-        lesson.warning("The settings changed since these runs — press **Compute** again.")
+        box.figure.warning("The settings changed since these runs — press **Compute** again.")
     table = stored["table"]
     failed = table[table["error"] != ""]
     if view == "tasks":
@@ -142,19 +141,19 @@ else:
             x_label=label,
             group="family",
             title=f"{ALGORITHMS[key].name}, one point per task",
-            height=HEIGHT,
         )
-        presenter.chart(fig, key="mva.scatter", where=lesson, width="stretch")
-        verdict = ua.families_verdict(table, score)
-        lesson.markdown(verdict.text, help="Computed from the points of the chart.")
-        summary = ua.families_summary(table)
-        st.dataframe(
-            summary,
-            hide_index=True,
-            width="stretch",
-            column_config=ua.summary_columns(),
+        lesson.chart(box, fig, key="mva.scatter")
+        box.verdict(
+            ua.families_verdict(table, score).text, help="Computed from the points of the chart."
         )
-        st.caption(ua.paper_note())
+        with lesson.more("Each family: both MSPs' r beside the paper's", key="mva.more.r"):
+            st.dataframe(
+                ua.families_summary(table),
+                hide_index=True,
+                width="stretch",
+                column_config=ua.summary_columns(),
+            )
+            st.caption(ua.paper_note())
     else:
         choice = protocols.lam_choice(table, score)
         highlight = [f"λ = {choice.lam:g}"] if choice.lam == choice.lam else []
@@ -164,13 +163,11 @@ else:
             x_label=label,
             title=f"{ALGORITHMS[key].name} on {ds.name}, one point per λ",
             highlight=highlight,
-            height=HEIGHT,
         )
-        presenter.chart(fig, key="mva.scatter", where=lesson, width="stretch")
-        lesson.markdown(
-            ua.sweep_verdict(table, score), help="Computed from the points of the chart."
-        )
-        c = st.columns(4)
+        lesson.chart(box, fig, key="mva.scatter")
+        box.verdict(ua.sweep_verdict(table, score), help="Computed from the points of the chart.")
+        more = lesson.more("The λ each choice picks, and both MSPs against λ", key="mva.more.lam")
+        c = more.columns(4)
         c[0].metric(
             f"λ by the {label}",
             number(choice.lam, "g"),
@@ -183,12 +180,12 @@ else:
             help="What an oracle that knows the true classes would pick.",
         )
         c[3].metric("best accuracy", number(choice.best_accuracy))
-        with st.expander("Both MSPs and accuracy against λ"):
-            presenter.chart(
-                plots.lam_sweep_figure(ua.as_sweep(table), by=score),
-                key="mva.sweep",
-                width="stretch",
-            )
+        presenter.chart(
+            plots.lam_sweep_figure(ua.as_sweep(table), by=score),
+            where=more,
+            key="mva.sweep",
+            width="stretch",
+        )
     if not failed.empty:
         st.warning(
             f"{len(failed)} run(s) failed and are left out: "
@@ -198,14 +195,17 @@ else:
                 )[:800]
             )
         )
-    with st.expander("Every run"):
+    with lesson.more("Every run", key="mva.more.runs"):
         st.dataframe(
             table,
             hide_index=True,
             width="stretch",
-            column_config=widgets.msp_column_config(
-                lam, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
-            ),
+            column_config={
+                **widgets.msp_column_config(
+                    lam, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+                ),
+                "accuracy": st.column_config.NumberColumn("accuracy", format="%.3f"),
+            },
         )
         d = st.columns(2)
         downloads.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
