@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import demos as ui_demos
-from ui import presenter, state, widgets
+from ui import lesson, presenter, state, widgets
 
 ROOT = Path(__file__).resolve().parent
 #: The tab icon, served by the app itself: a ``:material/...:`` page icon would make the
@@ -141,6 +141,9 @@ def _tasks_demo() -> None:
         ui_demos.open_tasks()
 
 
+#: The demos, by the name a lecturer picks them by in presenter mode.
+DEMOS = {"The AFS trap": _afs_demo, "Breast cancer": _breast_demo, "Across tasks": _tasks_demo}
+
 #: The theory, after the demos: five sentences.
 THEORY = (
     "**Discriminative clustering** judges a grouping of unlabelled data by how well a "
@@ -163,16 +166,27 @@ THEORY = (
 def home() -> None:
     """The home page: the three demos first, then the theory in five sentences."""
     state.init()
-    st.title("Discriminative Clustering Lab")
     lam, regularizer = ui_demos.msp_scale()
-    st.caption(
+    lesson.header(
+        "Discriminative Clustering Lab",
         "Three demos, each computed live; every caption is decided by the numbers above it. "
-        + widgets.msp_note(lam, regularizer, short=True)
+        + widgets.msp_note(lam, regularizer, short=True),
     )
-    cols = presenter.columns(3, key="home-demos", gap="medium")
-    for column, demo in zip(cols, (_afs_demo, _breast_demo, _tasks_demo), strict=True):
-        with column:
-            demo()
+    if presenter.enabled():
+        # A projector holds one demo at a time: the lecturer picks it.
+        chosen = st.segmented_control(
+            "Demo",
+            list(DEMOS),
+            key="home.demo",
+            default=next(iter(DEMOS)),
+            label_visibility="collapsed",
+        )
+        DEMOS[chosen or next(iter(DEMOS))]()
+    else:
+        cols = st.columns(3, gap="medium")
+        for column, demo in zip(cols, DEMOS.values(), strict=True):
+            with column:
+                demo()
 
     st.subheader("The idea in five sentences")
     st.markdown(THEORY)

@@ -140,3 +140,18 @@ def test_afs_demo_opens_feature_scaling_ready_to_break_kmeans(home):
     assert home.select_slider(key="fs.factor.1").value == 10.0
     assert home.select_slider(key="fs.factor.0").value == 1.0
     assert home.query_params["scale"] == "1:10"
+
+
+def test_presenter_mode_shows_one_demo_at_a_time():
+    """A 1024x768 projector holds one demo: the lecturer picks it; each keeps its table,
+    caption and button."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["present"] = "1"
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert len(at.dataframe) == 1 and at.button(key="demo.afs")
+    for name, key in (("Breast cancer", "demo.breast"), ("Across tasks", "demo.tasks")):
+        at.segmented_control(key="home.demo").set_value(name).run()
+        assert not at.exception
+        assert len(at.dataframe) == 1 and at.button(key=key)
+        assert not [b for b in at.button if b.key == "demo.afs"]
