@@ -21,7 +21,7 @@ from _echarts import to_echarts  # noqa: E402
 
 import datasets  # noqa: E402
 from lab import plots  # noqa: E402
-from lab.demos import BREAST_METHODS  # noqa: E402
+from lab.demos import breast_methods  # noqa: E402
 from ui import analysis as ua  # noqa: E402
 from ui import cache  # noqa: E402
 from ui import chart as lab_chart  # noqa: E402
@@ -37,8 +37,8 @@ st.title(f"Feature scaling, breast: {ROUTE}")
 ds = cache.load_bundled("breast")
 X, y = ds.X, ds.y
 fp = f"bundled:breast:{X.shape}"
-keys = [key for key, _ in BREAST_METHODS.values()]
-params = {key: dict(p) for key, p in BREAST_METHODS.values()}
+keys = [key for key, _ in breast_methods().values()]
+params = {key: dict(p) for key, p in breast_methods().values()}
 lam, reg = 0.01, "diag"
 order = ua.feature_order(X)
 factor = st.select_slider(

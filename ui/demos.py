@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from clustering import ALGORITHMS
 from clustering._lam import effective_lam
 from lab import demos
 from lab.animation import PRESETS
@@ -74,7 +75,12 @@ def breast_story() -> demos.DemoStory:
 def _tasks_story(lam: float, regularizer: str) -> demos.DemoStory:
     from .analysis import family_tasks
 
-    return demos.tasks_story(lam=lam, regularizer=regularizer, fit=cache.fit_on, load=family_tasks)
+    # The parameters as MSP vs accuracy passes them (every UI parameter, defaults included),
+    # so the page finds these fits in the cache.
+    params = ALGORITHMS["mspc-mpm"].defaults()
+    return demos.tasks_story(
+        params=params, lam=lam, regularizer=regularizer, fit=cache.fit_on, load=family_tasks
+    )
 
 
 def tasks_story() -> demos.DemoStory:
