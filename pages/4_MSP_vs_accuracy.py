@@ -167,6 +167,9 @@ else:
         lesson.chart(box, fig, key="mva.scatter")
         box.verdict(ua.sweep_verdict(table, score), help="Computed from the points of the chart.")
         more = lesson.more("The λ each choice picks, and both MSPs against λ", key="mva.more.lam")
+        compared = ua.sweep_comparison(table, score)
+        if compared:
+            more.markdown(compared, help="Computed from the runs of the chart.")
         c = more.columns(4)
         c[0].metric(
             f"λ by the {label}",

@@ -86,9 +86,15 @@ def check_correlation(text: str, score, acc, score_name: str) -> None:
     assert "more closely" not in text
     up, down, total = _pairs(score, acc)
     if r <= -verdicts.FOLLOWS_R:
-        assert f"lower accuracy in {down} of {total} {_pair_words(total)}" in text, text
+        assert (
+            f"the higher MSP has the lower accuracy in {down} of {total} {_pair_words(total)}"
+            in text
+        ), text
     else:
-        assert f"higher accuracy in {up} of {total} {_pair_words(total)}" in text, text
+        assert (
+            f"the higher MSP has the higher accuracy in {up} of {total} {_pair_words(total)}"
+            in text
+        ), text
 
 
 def check_order(text: str, score, acc) -> None:
@@ -150,10 +156,10 @@ def check_selection(text: str, values, score, acc, score_name: str) -> None:
     assert f"with accuracy {chosen:.3f}" in text, text
     cost = best - chosen
     if cost > 0:
-        assert f"the most accurate λ, {values[j]:g}, reaches {best:.3f}" in text, text
-        assert f"costs {cost:.3f} of accuracy" in text, text
+        assert f"the best λ, {values[j]:g}, reaches {best:.3f}" in text, text
+        assert f"a cost of {cost:.3f} in accuracy" in text, text
     else:
-        assert "the most accurate on the grid" in text and "costs" not in text, text
+        assert "the most accurate on the grid" in text and "cost" not in text, text
 
 
 def check_compare(text: str, r_a: float, r_b: float) -> None:
@@ -412,7 +418,7 @@ def test_the_afs_demo_on_every_data_set(stories):
 
 
 def test_the_lam_sweep_verdict_on_every_data_set(stories):
-    from ui.analysis import sweep_verdict
+    from ui.analysis import sweep_comparison, sweep_verdict
 
     for s in stories:
         t = s["sweep"]
@@ -430,8 +436,8 @@ def test_the_lam_sweep_verdict_on_every_data_set(stories):
             other = "msp" if score == "msp_heldout" else "msp_heldout"
             r_a, _ = _r(ok[score], ok["accuracy"])
             r_b, _ = _r(ok[other], ok["accuracy"])
-            compared = text[len(head) + len(cost.text) + 2 :]
-            check_compare(compared, r_a, r_b)
+            assert text == f"{head} {cost.text}"
+            check_compare(sweep_comparison(t, score), r_a, r_b)
 
 
 def test_the_across_tasks_verdict_with_one_family_per_source(stories):

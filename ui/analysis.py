@@ -61,6 +61,7 @@ __all__ = [
     "set_url_value",
     "snap_factor",
     "summary_columns",
+    "sweep_comparison",
     "sweep_verdict",
     "sync_to_url",
     "tasks_are_cheap",
@@ -239,8 +240,8 @@ def paper_note() -> str:
 
 def sweep_verdict(table: pd.DataFrame, score: str) -> str:
     """The λ sweep's verdict: whether ``score`` follows accuracy across λ here (worded by
-    :func:`lab.verdicts.correlation`), what choosing λ by it costs
-    (:func:`lab.verdicts.selection_cost`) and how the two MSPs compare."""
+    :func:`lab.verdicts.correlation`) and what choosing λ by it costs
+    (:func:`lab.verdicts.selection_cost`)."""
     name = protocols.SCORES[score]
     ok = table[table["error"] == ""]
     parts = [
@@ -250,14 +251,18 @@ def sweep_verdict(table: pd.DataFrame, score: str) -> str:
         parts.append(
             verdicts.selection_cost(ok["lam"], ok[score], ok["accuracy"], score_name=name).text
         )
+    return " ".join(parts)
+
+
+def sweep_comparison(table: pd.DataFrame, score: str) -> str:
+    """How the two MSPs' r across λ compare (:func:`lab.verdicts.compare_correlations`;
+    ``""`` when either is undefined)."""
+    ok = table[table["error"] == ""]
     rs = family_correlations(ok)
     other = "msp" if score == "msp_heldout" else "msp_heldout"
-    compared = verdicts.compare_correlations(
-        rs[score], rs[other], name, protocols.SCORES[other]
+    return verdicts.compare_correlations(
+        rs[score], rs[other], protocols.SCORES[score], protocols.SCORES[other]
     ).text
-    if compared:
-        parts.append(compared)
-    return " ".join(parts)
 
 
 def as_sweep(table: pd.DataFrame) -> protocols.LamSweep:
