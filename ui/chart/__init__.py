@@ -25,7 +25,6 @@ Under ``AppTest`` (which cannot run a component's JavaScript) :func:`chart` draw
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import os
@@ -319,17 +318,16 @@ def chart(
         data["config"] = config
     if height:
         data["height"] = int(height)
-    with contextlib.nullcontext() if where is None else where:  # the component goes there
-        if select is None:
-            _component(data=data, key=key, width=width, height="content")
-            return None
-        result = _component(
-            data=data,
-            key=key,
-            width=width,
-            height="content",
-            default={"selection": None},
-            on_selection_change=lambda: None,
-        )
+    if select is None:
+        _component(data=data, key=key, width=width, height="content")
+        return None
+    result = _component(
+        data=data,
+        key=key,
+        width=width,
+        height="content",
+        default={"selection": None},
+        on_selection_change=lambda: None,
+    )
     chosen = result.get("selection") if hasattr(result, "get") else None
     return PlotlyChartSelectionSerde().deserialize(None if chosen is None else json.dumps(chosen))
