@@ -315,3 +315,39 @@ def test_objective_panels_show_a_sensible_range_and_no_one_dot_panel():
     low, high = fig.layout.yaxis.range
     assert high - low >= 0.01 * 0.8887  # a rise of 0.0002 is a small rise on this axis
     assert low < 0.8885 and high > 0.8887
+
+
+def test_the_sidebars_lam_and_lambda_reach_every_msp_of_home_and_msp_vs_accuracy():
+    """λ takes one route: the link's (the sidebar's) λ and Λ are the ones Home's demos and
+    MSP vs accuracy fit and score with, named on both pages (issue 33: the MSP page scored
+    at λ = 0.01 whatever the sidebar said)."""
+    import datasets
+    from lab.evaluation import fit_and_evaluate
+
+    query = {"lam": "0.5", "reg": "identity"}
+    ds = datasets.load("breast", normalize=True)
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert "λ = 0.5 and Λ = identity" in _captions(at)
+    home = next(d.value for d in at.dataframe if "msp_heldout" in d.value.columns)
+    km = fit_and_evaluate("kmeans", {}, ds.X, ds.y, msp_lam=0.5, msp_regularizer="identity")
+    assert home.set_index("method").loc["k-means", "msp_heldout"] == pytest.approx(
+        km.msp_heldout, abs=1e-12
+    )
+    mva = _open("pages/4_MSP_vs_accuracy.py", query)
+    assert "λ = 0.5 and Λ = identity" in _captions(mva)
+    runs = next(d.value for d in mva.dataframe if "msp_heldout" in d.value.columns)
+    mspc = fit_and_evaluate(
+        "mspc-mpm",
+        {"lam": 0.5, "regularizer": "identity"},
+        ds.X,
+        ds.y,
+        msp_lam=0.5,
+        msp_regularizer="identity",
+    )
+    row = runs.set_index("name").loc["breast"]
+    assert row["msp_heldout"] == pytest.approx(mspc.msp_heldout, abs=1e-12)
+    assert row["accuracy"] == pytest.approx(mspc.accuracy, abs=1e-12)
