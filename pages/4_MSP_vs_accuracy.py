@@ -125,10 +125,7 @@ if not fresh and (pressed or asked or cheap):
         stored = state.widget_value("mva.result")
 
 if stored is None or stored["signature"][:2] != signature[:2]:
-    box.figure.info(
-        "These runs are predicted to take longer than the lab starts by itself: press "
-        "**Compute** to run them (runs already computed come back at once)."
-    )
+    box.figure.info(ua.wait_message(view, ALGORITHMS[key].name))
 else:
     if stored["signature"] != signature:
         box.figure.warning("The settings changed since these runs — press **Compute** again.")

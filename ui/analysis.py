@@ -68,6 +68,7 @@ __all__ = [
     "theorem1_table",
     "url_value",
     "url_view",
+    "wait_message",
 ]
 
 
@@ -171,6 +172,21 @@ def tasks_are_cheap(key: str, params: Mapping[str, Any]) -> bool:
             if not auto_run(predict_cost(key, ds.n_samples, ds.n_features, dict(params))):
                 return False
     return True
+
+
+def wait_message(view: str, method: str) -> str:
+    """Why a view waits for its button (:func:`tasks_are_cheap`, :func:`sweep_is_cheap`)."""
+    if view == "tasks":
+        return (
+            f"{method} on the paper's 67 tasks has not been measured to be quick (the lab "
+            "starts this view by itself for MSPC only): press **Compute** to run it (runs "
+            "already computed come back at once)."
+        )
+    return (
+        f"{len(protocols.DEFAULT_LAMS)} runs of {method} on these data are predicted to take "
+        "longer than the lab starts by itself: press **Compute** to run them (runs already "
+        "computed come back at once)."
+    )
 
 
 def families_table(
