@@ -247,6 +247,8 @@ def table(fams, pipelines) -> dict:
 
 
 def print_table(res, fams, pipelines) -> None:
+    """A markdown table: mean accuracy and pairs below 0.6 of each pipeline per family, and over
+    all families."""
     print("| family | " + " | ".join(pipelines) + " |")
     print("|---|" + "---|" * len(pipelines))
     allacc = {p: [] for p in pipelines}
@@ -325,6 +327,8 @@ def structure(fams) -> None:
 
 
 def main() -> None:
+    """Fit the chosen pipelines on the tuning (or ``--aside``) families, cached, and print the
+    tables."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--aside", action="store_true", help="the held-aside families")
     ap.add_argument("--families", default="")
