@@ -75,8 +75,8 @@ def _afs_demo() -> None:
     )
     st.caption(
         "Accuracy after multiplying the features as on the left. " + story.caption,
-        help="Computed from the numbers above. MSPC here is MSPC (MPM) whose search starts "
-        "from k-means on standardised features.",
+        help="Computed from the numbers above. MSPC here is MSPC (MPM) as the lab runs it "
+        "(its default start and search), as Feature scaling opens it.",
     )
     if st.button(
         "Open on Feature scaling (noise ×10)",
@@ -97,29 +97,48 @@ def _breast_demo() -> None:
     )
     st.caption(
         "Does the labeling with the higher held-out MSP have the higher accuracy? " + story.caption,
-        help="Computed from the numbers above; neither MSP needs the true labels. "
+        help="Computed from the numbers above; neither MSP needs the true labels. The methods "
+        "run as the Cluster page runs them (MSPC with its default start and search). "
         + widgets.msp_help("msp_heldout"),
     )
     if st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch"):
         ui_demos.open_breast()
 
 
-def _digits_demo() -> None:
-    st.markdown("#### Digits 3 vs 8")
-    with st.spinner("Fitting digits 3 vs 8…"):
-        story = ui_demos.digits_story()
-    runs = story.table[["run", "msp_heldout", "msp", "accuracy"]]
-    _numbers(
-        runs.assign(run=runs["run"].str.removeprefix("λ = ")),
-        {"run": "λ", **MSP_COLUMNS, "accuracy": "accuracy"},
-        height=180,
-    )
+#: The tasks demo's columns: the family, its tasks, the lab's r and the paper's.
+TASKS_COLUMNS = {"family": "family", "tasks": "tasks", "r_heldout": "r", "paper_r": "paper"}
+
+
+def _tasks_demo() -> None:
+    st.markdown("#### MSP and accuracy across tasks")
+    with st.spinner("Clustering the paper's tasks…"):
+        story = ui_demos.tasks_story()
+    table = story.table[list(TASKS_COLUMNS)]
+    config = {
+        "family": st.column_config.TextColumn("family"),
+        "tasks": st.column_config.NumberColumn("tasks", width=DEMO_COLUMN_PX),
+        "r_heldout": st.column_config.NumberColumn(
+            "r",
+            format="%.2f",
+            width=DEMO_COLUMN_PX,
+            help="Pearson's r between MSPC's held-out MSP and its accuracy over the tasks.",
+        ),
+        "paper_r": st.column_config.NumberColumn(
+            "paper",
+            format="%.2f",
+            width=DEMO_COLUMN_PX,
+            help="The MSPC paper's r (Fig. 3): its in-sample MSP over 10 UCI and MNIST "
+            "tasks, 21 Satellite pairs and 45 USPS pairs.",
+        ),
+    }
+    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
     st.caption(
-        "MSPC over a grid of λ, both MSPs of every run measured with one λ. " + story.caption,
-        help="Computed from the numbers above. " + widgets.msp_help("msp_heldout"),
+        "MSPC on every task of the paper's three families. " + story.caption,
+        help="Computed from every task's numbers (MSP vs accuracy shows each task). "
+        + widgets.msp_help("msp_heldout"),
     )
-    if st.button("Open on MSP vs accuracy", key="demo.digits", type="primary", width="stretch"):
-        ui_demos.open_digits()
+    if st.button("Open on MSP vs accuracy", key="demo.tasks", type="primary", width="stretch"):
+        ui_demos.open_tasks()
 
 
 #: The theory, after the demos: five sentences.
@@ -145,9 +164,15 @@ def home() -> None:
     """The home page: the three demos first, then the theory in five sentences."""
     state.init()
     st.title("Discriminative Clustering Lab")
-    st.caption("Three demos, each computed live; every caption is decided by the numbers above it.")
+    lam, regularizer = ui_demos.msp_scale()
+    st.caption(
+        "Three demos, each computed live; every caption is decided by the numbers above it. "
+        f"Every MSP here is computed with λ = {widgets.format_number(lam)} and Λ = "
+        f"{regularizer}, the λ and Λ of every page's sidebar, so a labeling shows the same "
+        "MSP on every page."
+    )
     cols = presenter.columns(3, key="home-demos", gap="medium")
-    for column, demo in zip(cols, (_afs_demo, _breast_demo, _digits_demo), strict=True):
+    for column, demo in zip(cols, (_afs_demo, _breast_demo, _tasks_demo), strict=True):
         with column:
             demo()
 

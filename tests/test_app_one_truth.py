@@ -238,38 +238,54 @@ def test_a_method_waiting_for_its_button_says_why_in_the_metrics_table():
     assert not rows.loc["k-means", "error"]
 
 
-def test_msp_vs_accuracy_shows_a_result_on_first_visit_and_no_slider_the_family_ignores():
+def test_msp_vs_accuracy_shows_the_papers_experiment_on_first_visit_at_the_labs_lam():
     at = _open("pages/4_MSP_vs_accuracy.py", {})
-    assert at.radio(key="mva.family").value == "lam"
-    assert not [s for s in at.select_slider if s.key == "mva.lam"]  # the grid tries every λ
-    assert "the λ slider is for the task families" in _captions(at)
+    assert at.radio(key="mva.family").value == "tasks"
     keys = [c.proto.id for c in at.get("plotly_chart")]
-    assert len(keys) >= 1, "the page is empty until a click"
-    assert not any("Press **Compute the family**" in i.value for i in at.info)
-    at.radio(key="mva.family").set_value("pairs").run()
+    assert len(keys) == 1, "the page is empty until a click"
+    assert not at.info
+    assert "λ = 0.2 and Λ = diag" in _captions(at)
+    # One λ for every MSP: the slider is the lab's λ, in both views.
+    assert at.select_slider(key="mva.lam").value == 0.2
+    at.radio(key="mva.family").set_value("lam").run()
     assert not at.exception
-    assert [s for s in at.select_slider if s.key == "mva.lam"]
+    assert at.select_slider(key="mva.lam").value == 0.2
+    assert "λ = 0.2 and Λ = diag" in _captions(at)
 
 
-def test_the_digits_demo_button_opens_the_experiment_the_demo_shows():
+def test_the_tasks_demo_button_opens_the_experiment_the_demo_shows():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
     at.run()
     assert not at.exception
-    demo = next(d.value for d in at.dataframe if "run" in d.value.columns)
-    at.button(key="demo.digits").click().run()
+    demo = next(d.value for d in at.dataframe if "paper_r" in d.value.columns)
+    at.button(key="demo.tasks").click().run()
     assert not at.exception, [e.message for e in at.exception]
-    assert at.radio(key="mva.family").value == "lam"  # not the digits pairs family
-    assert at.session_state["dcl.data"].name == "digits:3v8"
-    runs = next(d.value for d in at.dataframe if "msp_heldout" in d.value.columns)
-    page = runs.set_index(runs["lam"].round(10))
-    assert len(page) == len(demo)
-    for _, row in demo.iterrows():
-        lam = float(str(row["run"]).removeprefix("λ = "))
-        shown = page.loc[round(lam, 10)]
-        assert abs(shown["accuracy"] - row["accuracy"]) < 1e-9, (row["run"], shown, row)
-        for column in ("msp", "msp_heldout"):
-            if column in demo.columns:
-                assert abs(shown[column] - row[column]) < 1e-9, (row["run"], column)
+    assert at.radio(key="mva.family").value == "tasks"
+    page = next(d.value for d in at.dataframe if "paper_r" in d.value.columns)
+    assert page["family"].tolist() == demo["family"].tolist()
+    assert np.allclose(page["r_heldout"], demo["r_heldout"], rtol=0, atol=1e-12)
+
+
+def test_one_labeling_shows_one_msp_on_home_cluster_and_msp_vs_accuracy():
+    """Issue 33, item 4: k-means, MSPC (MPM) and MSPC (EIG) on breast show the same two
+    MSPs on Home's demo, on the Cluster page its button opens, and (MSPC (MPM)) in the
+    breast row of MSP vs accuracy's tasks."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at.run()
+    home = next(d.value for d in at.dataframe if "msp_heldout" in d.value.columns)
+    home = home.set_index("method")
+    at.button(key="demo.breast").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    cluster = next(d.value for d in at.dataframe if "held-out MSP" in d.value.columns)
+    cluster = cluster.set_index(cluster.columns[0])
+    for method, row in home.iterrows():
+        assert cluster.loc[method, "held-out MSP"] == pytest.approx(row["msp_heldout"], abs=5e-4)
+        assert cluster.loc[method, "accuracy"] == pytest.approx(row["accuracy"], abs=5e-4)
+    mva = _open("pages/4_MSP_vs_accuracy.py", {"data": "breast", "norm": "1"})
+    runs = next(d.value for d in mva.dataframe if "msp_heldout" in d.value.columns)
+    breast = runs.set_index("name").loc["breast"]
+    assert breast["msp_heldout"] == pytest.approx(home.loc["MSPC (MPM)", "msp_heldout"], abs=1e-12)
+    assert breast["accuracy"] == pytest.approx(home.loc["MSPC (MPM)", "accuracy"], abs=1e-12)
 
 
 def test_table2_chart_tells_variants_apart_and_clips_no_bar():

@@ -1,4 +1,4 @@
-"""Every table and figure of the five papers in ``shared/papers`` and what became of it.
+"""Every table and figure of the five papers and what became of it.
 
 One row per table or figure, in the order of each paper. ``status`` is one of
 :data:`STATUSES`; a row that names an experiment is shown as reproduced only when that
@@ -220,7 +220,7 @@ COVERAGE: tuple[Item, ...] = (
         "(no tables or figures)",
         OFFLINE,
         None,
-        "The copy in shared/papers ends after section 2 (a publisher's preview page); its "
+        "The available copy of the paper ends after section 2 (a publisher's preview page); its "
         "experiments are not in it. SMIC and 3SMIC are implemented (`smic`).",
     ),
 )
