@@ -380,8 +380,11 @@ def view_select(
     key: str = "view",
     *,
     container: Any = st,
+    compact: bool = False,
 ) -> str:
-    """Choose the 2-D view: PCA, discriminant direction vs residual, or two raw features.
+    """Choose the 2-D view: PCA, discriminant direction vs residual, or two raw features
+    (``compact``: a drop-down with short names, for a lesson's column of controls; the
+    feature pickers then stack).
 
     Returns ``"pca"``, ``"discriminant"`` or ``"features:i,j"`` (persisted, in the URL).
     """
@@ -397,12 +400,18 @@ def view_select(
         "features": "Two raw features",
     }
     state.seed(key, KEYS.VIEW, kind)
-    kind = container.radio(
+    if compact:
+        labels = {
+            "discriminant": "Discriminant w vs. residual",
+            "pca": "PCA",
+            "features": "Two features",
+        }
+    kind = (container.selectbox if compact else container.radio)(
         "2-D view",
         list(labels),
         key=key,
         format_func=labels.get,
-        horizontal=True,
+        **({} if compact else {"horizontal": True}),
         help="How the data are flattened to two dimensions. 'Discriminant': x is the "
         "direction the clustering separates along (the separating hyperplane is the vertical "
         "line), y the largest spread left over. 'PCA': the two directions of largest spread. "
@@ -412,7 +421,7 @@ def view_select(
         state.record(KEYS.VIEW, kind)
         return kind
     names = list(feature_names)
-    cols = container.columns(2)
+    cols = [container, container] if compact else container.columns(2)
     state.seed(f"{key}.x", KEYS.VIEW, i)
     state.seed(f"{key}.y", KEYS.VIEW, j)
     for k, default in ((f"{key}.x", i), (f"{key}.y", j)):
