@@ -33,11 +33,6 @@ ICONS = {
 }
 
 
-def _page(path: str, fallback: str = "pages/2_Cluster.py") -> str:
-    """``path`` if that page exists, else ``fallback`` (pages are added as they land)."""
-    return path if (ROOT / path).exists() else fallback
-
-
 #: The two MSP columns of the demos' tables: short names (the tables are a third of the page
 #: wide), the full name and what each estimates in the tooltip.
 MSP_COLUMNS = {"msp_heldout": "held-out", "msp": "in-sample"}
@@ -225,8 +220,7 @@ def home() -> None:
             ICONS["7_Compare"],
         ),
     ):
-        if (ROOT / path).exists():
-            widgets.page_link(path, label=label, icon=icon)
+        widgets.page_link(path, label=label, icon=icon)
 
     widgets.data_caption()
     st.caption(

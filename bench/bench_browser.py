@@ -257,6 +257,9 @@ class WireClock:
 
 @dataclass
 class Row:
+    """One interaction's measurements: browser and server seconds per repeat, and whether the
+    figures changed."""
+
     name: str
     browser: list[float] = field(default_factory=list)
     server: list[float] = field(default_factory=list)
@@ -389,6 +392,8 @@ def _slider(pg, clock, row: Row, steps: int, label: str | None = None) -> None:
 
 
 def bench_sliders(p, url: str, repeats: int, rows: dict[str, Row]) -> None:
+    """Move the Home demos' scaling sliders ``repeats`` times in a fresh browser; record each
+    step's times in ``rows``."""
     browser = _launch(p)
     try:
         pg, clock = _new_page(browser)
@@ -406,6 +411,8 @@ def bench_sliders(p, url: str, repeats: int, rows: dict[str, Row]) -> None:
 
 
 def bench_cluster(p, url: str, repeats: int, rows: dict[str, Row]) -> None:
+    """Change the regulariser of the breast demo ``repeats`` times (cycling its options); record
+    each change's times in ``rows``."""
     browser = _launch(p)
     try:
         pg, clock = _new_page(browser)
@@ -473,6 +480,8 @@ def _reload_row(row: Row, pg, clock, navigate, graphs: int) -> None:
 
 
 def bench_button_runs(p, repeats: int, rows: dict[str, Row], only: set[str]) -> None:
+    """Press the demos' run buttons named in ``only`` (each on a fresh server, so nothing is
+    cached); record each run's times in ``rows``."""
     if "mva-tasks" in only:
         rows["mva-tasks"] = row = Row("mva-tasks")
         for _ in range(repeats):
@@ -514,6 +523,8 @@ def _fmt(values: list[float]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the chosen interactions (``--only``) in Chromium against ``--app-dir``'s app and
+    print the medians with the server's share."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="2 repeats")

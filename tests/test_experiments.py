@@ -251,6 +251,27 @@ def test_committed_reproduction_md_is_what_the_report_builds(tmp_path):
     )
 
 
+def test_each_paper_experiment_compares_the_lineup_spelled_once_in_methods():
+    """A method joins a paper's table by one entry in ``_methods.LINEUPS``: every
+    experiment but the multi-class one (which builds its own) compares exactly its lineup,
+    and every column of a lineup runs a registered method."""
+    from lab.experiments._methods import LINEUPS, resolve
+
+    assert set(LINEUPS) == set(EXPERIMENTS) - {"multiclass"}
+    for name, lineup in LINEUPS.items():
+        assert tuple(EXPERIMENTS[name].methods) == lineup, name
+        for column in lineup:
+            assert any(_resolves(resolve, m) for m in column.split("|")), (name, column)
+
+
+def _resolves(resolve, method: str) -> bool:
+    try:
+        resolve(method)
+    except KeyError:
+        return False
+    return True
+
+
 def _committed_reproduction() -> str:
     return (PUBLISHED_DIR.parents[2] / "REPRODUCTION.md").read_text()
 

@@ -70,6 +70,12 @@ def _panel_title(fig: go.Figure, trace, letter: str) -> str:
     return found[0]
 
 
+def _in_units_of(fig, trace, letter: str, fractions) -> np.ndarray:
+    """``fractions`` in the unit the axis title states: percent when it says "%"."""
+    title = _text(_axis(fig, trace, letter).title)
+    return np.asarray(fractions, dtype=float) * (100.0 if "%" in title else 1.0)
+
+
 # ---- one check per figure function ------------------------------------------------------
 
 
@@ -85,7 +91,9 @@ def check_sensitivity_figure():
         }
     )
     fig = plots.sensitivity_figure(summary)
-    assert_axes(fig, _trace(fig, "kmeans"), [1, 4, 16], "factor", [91, 72, 53], "accuracy")
+    trace = _trace(fig, "kmeans")
+    accuracy = _in_units_of(fig, trace, "y", summary["accuracy_mean"])
+    assert_axes(fig, trace, [1, 4, 16], "factor", accuracy, "accuracy")
 
 
 def check_msp_accuracy_figure():
@@ -93,7 +101,8 @@ def check_msp_accuracy_figure():
     table["acc"] = [0.55, 0.65, 0.6, 0.9]
     fig = plots.msp_accuracy_figure(table, x="ho", y="acc", x_label="held-out MSP")
     runs = _trace(fig, "runs")
-    assert_axes(fig, runs, table["ho"], "held-out MSP", [55, 65, 60, 90], "accuracy")
+    accuracy = _in_units_of(fig, runs, "y", table["acc"])
+    assert_axes(fig, runs, table["ho"], "held-out MSP", accuracy, "accuracy")
 
 
 def check_lam_sweep_figure():
@@ -128,7 +137,7 @@ def check_scaling_comparison_figure():
         title = _panel_title(fig, trace, "x")
         metric = "accuracy" if "accuracy" in title else "msp"
         assert metric == "msp" or "MSP" not in title
-        scale = 100.0 if metric == "accuracy" else 1.0
+        scale = 100.0 if "%" in title else 1.0
         assert np.allclose(trace.y, scale * comparison[f"{metric}_{when}"]), (title, when)
         assert list(trace.x) == list(comparison["method"])
     titles = {_panel_title(fig, t, "x") for t in fig.data}

@@ -55,9 +55,10 @@ CONTROLS_SHARE = 0.32
 #: presenter's 3rem headings), and the verdict reads as the lesson's conclusion.
 CSS = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; }
 .st-key-lesson-head h1 { font-size: 1.9rem !important; line-height: 1.3; padding: 0 0 0.6rem 0; }
-.st-key-lesson-controls [data-testid^="stBaseButton"] p { font-size: 1rem !important; }
+.st-key-lesson-controls [data-testid^="stBaseButton"] p,
+.st-key-lesson-head [data-testid^="stBaseButton"] p { font-size: 1rem !important; }
 .st-key-lesson-head { gap: 0.1rem; }
 .st-key-lesson-head [data-testid="stPageLink"] a { padding-top: 0; padding-bottom: 0; }
 .st-key-lesson-verdict [data-testid="stMarkdownContainer"] p { font-weight: 600; }
@@ -77,7 +78,8 @@ PRESENTER_CSS = """
 
 def header(title: str, lede: str | None = None) -> Any:
     """The page's title on one line and, optionally, one sentence saying what the lesson
-    asks (a caption; left out in presenter mode, where the lecturer says it). Also applies
+    asks (a caption; left out in presenter mode, where the lecturer says it); on a step of
+    the Lecture, its Previous / Next beside the title (:func:`ui.lecture.nav`). Also applies
     the lesson's style. Returns the header's container, for the data caption::
 
         with lesson.header("Cluster", "..."):
@@ -85,7 +87,14 @@ def header(title: str, lede: str | None = None) -> Any:
     """
     st.html(CSS + (PRESENTER_CSS if presenter.enabled() else ""))
     head = st.container(key="lesson-head", gap="small")
-    head.title(title, anchor=False)
+    from . import lecture
+
+    if lecture.step_here():  # the Lecture's Previous / Next beside the title
+        left, right = head.columns([3, 2], vertical_alignment="center")
+        left.title(title, anchor=False)
+        lecture.nav(right)
+    else:
+        head.title(title, anchor=False)
     if lede and not presenter.enabled():
         head.caption(lede)
     return head

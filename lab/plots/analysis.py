@@ -30,7 +30,7 @@ from lab.experiments.protocols import SCORES, LamSweep, lam_choice
 from lab.plots._common import _LAYOUT, MARKERS, _color, _empty, _marker
 from lab.plots.grid import grow_margins, tidy_layout, two_panels
 from lab.plots.msp_accuracy import line_within_unit, msp_accuracy_figure
-from lab.plots.style import GUIDE_GREY, relayout, series_color
+from lab.plots.style import GUIDE_GREY, PAPER, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -408,7 +408,7 @@ def lower_bound_figure(
                 "cmin": 0,
                 "cmax": 0.5,
                 "colorbar": {"title": "smaller cluster<br>fraction", "thickness": 12},
-                "line": {"width": 1, "color": "white"},
+                "line": {"width": 1, "color": PAPER},
             },
             hovertemplate=(
                 "<b>%{text}</b><br>κ² %{x:.4f}<br>bound (4) %{y:.4f}"

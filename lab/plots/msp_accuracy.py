@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from lab.experiments.protocols import fit_line, pearson
 from lab.plots._common import _LAYOUT, MARKERS, WEBGL_THRESHOLD, _color, _empty
 from lab.plots.grid import tidy_layout
-from lab.plots.style import relayout
+from lab.plots.style import PAPER, relayout
 
 __all__ = ["line_within_unit", "msp_accuracy_figure"]
 
@@ -91,7 +91,7 @@ def msp_accuracy_figure(
                     "color": _color(i),
                     "symbol": MARKERS[i % len(MARKERS)],
                     "size": 9,
-                    "line": {"width": 1, "color": "white"},
+                    "line": {"width": 1, "color": PAPER},
                 },
                 hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
                 "accuracy %{y:.3f}<extra></extra>",

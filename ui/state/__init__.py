@@ -71,6 +71,7 @@ from ._data import (
 from ._links import (
     UPLOAD_URL_KEY,
     init,
+    open_link,
     set_url_value,
     sync_from_url,
     sync_to_url,
@@ -172,6 +173,7 @@ __all__ = [
     "keep_widget_in",
     "lam_grid",
     "lecture_step_here",
+    "open_link",
     "propose_n_clusters",
     "record",
     "record_start",

@@ -83,11 +83,11 @@ def upload_link_note(upload_kind: bool = False) -> str:
     if get_data_choice().kind != "upload" and not upload_kind:
         return ""
     return (
-        "The address bar keeps this upload for a reload while the lab runs (the file stays "
-        "on this server, in memory, never in the link). Anyone who opens this link on this "
-        "server meanwhile sees the file too, read-only: a file they upload or a label column "
-        "they pick goes under a link of their own and never replaces yours. After the lab "
-        "restarts the link gives the default data set."
+        "The address bar keeps this upload for a reload (the file is never in the link). "
+        f"{uploads.keeping_policy()} Anyone who opens this link on this server meanwhile "
+        "sees the file too, read-only: a file they upload or a label column they pick goes "
+        "under a link of their own and never replaces yours. After the lab restarts the "
+        "link gives the default data set."
     )
 
 
@@ -149,6 +149,30 @@ def sync_from_url(force: bool = False) -> list[str]:
     st.session_state[KEYS.URL_READ] = True
     decoded = url.decode(_query(), repeated=_repeated())
     problems = list(decoded.warnings)
+    _apply(decoded, str(get(KEYS.PAGE) or ""))
+    if UPLOAD_URL_KEY in _repeated():
+        problems.append(f"Ignored the link's `{UPLOAD_URL_KEY}`: the link gives it more than once.")
+    else:
+        problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
+    if decoded.n_clusters is not None:  # after the upload, which may propose its own k
+        set_n_clusters(decoded.n_clusters)
+    _add_problems(problems)
+    return problems
+
+
+def open_link(params: Mapping[str, str], page: str) -> list[str]:
+    """Apply a link's parameters ``params`` to the session now, as if it had been opened on
+    the page whose URL path is ``page`` (the Lecture's steps: :mod:`ui.lecture`); returns the
+    warnings of :func:`ui.url.decode`."""
+    decoded = url.decode(params)
+    _apply(decoded, page)
+    if decoded.n_clusters is not None:
+        set_n_clusters(decoded.n_clusters)
+    return decoded.warnings
+
+
+def _apply(decoded: url.Decoded, page: str) -> None:
+    """Set the state a decoded link asks for (its upload and ``k`` aside)."""
     if decoded.data is not None:
         set_data_choice(decoded.data, chosen=True, propose_k=False)
     if decoded.algorithms is not None:
@@ -165,18 +189,10 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_scaling_factors(decoded.scale)
     if decoded.presenter is not None:
         set_presenter(decoded.presenter)
-    if UPLOAD_URL_KEY in _repeated():
-        problems.append(f"Ignored the link's `{UPLOAD_URL_KEY}`: the link gives it more than once.")
-    else:
-        problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
-    if decoded.n_clusters is not None:
-        set_n_clusters(decoded.n_clusters)
     if decoded.rho is not None:
         set_rho(decoded.rho)
     if decoded.lecture_step is not None:
-        set_lecture_step(decoded.lecture_step, str(get(KEYS.PAGE) or ""))
-    _add_problems(problems)
-    return problems
+        set_lecture_step(decoded.lecture_step, page)
 
 
 def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> str:
