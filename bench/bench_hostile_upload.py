@@ -169,6 +169,8 @@ def _attack(browser, other, url: str, path: Path) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Upload the two hostile files while another user works on the Cluster page, ``--repeats``
+    times; print refusal times and the other user's page times against an idle server."""
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

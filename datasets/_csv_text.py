@@ -404,6 +404,16 @@ def _byte_counts(data: bytes, start: int, end: int, value: int) -> tuple[int, in
     return total, after_end
 
 
+def _line_count(data: bytes, start: int = 0) -> int:
+    """An upper bound of the non-blank lines of ``data[start:]`` (line ends minus the empty
+    and ``\\r``-only lines; a value spanning lines between quotes counts as several), by
+    counting bytes (:func:`_byte_counts`)."""
+    ends, blank = _byte_counts(data, start, len(data), 10)
+    if ends == 0:
+        ends, blank = _byte_counts(data, start, len(data), 13)[0], 0  # classic Mac OS line ends
+    return ends + (not data.endswith((b"\n", b"\r"))) - blank
+
+
 def _prescan(
     data: bytes, delimiter: str | None, max_rows: int, max_columns: int, start: int = 0
 ) -> None:
@@ -418,13 +428,8 @@ def _prescan(
     of rows is refused in a fraction of a second, before Python's ``csv`` or pandas build a
     single cell.
     """
-    ends, blank = _byte_counts(data, start, len(data), 10)
-    if ends == 0:
-        ends, blank = _byte_counts(data, start, len(data), 13)[0], 0  # classic Mac OS line ends
-    if ends > max_rows:
-        n_lines = ends + (not data.endswith((b"\n", b"\r")))
-        if n_lines - blank - 1 > max_rows:
-            raise _too_many_rows(max_rows)
+    if _line_count(data, start) - 1 > max_rows:
+        raise _too_many_rows(max_rows)
     first = _FIRST_NON_BLANK.search(data, start)
     if first is None:
         return

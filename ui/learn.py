@@ -214,8 +214,9 @@ def labelings_note(table: pd.DataFrame, searched: str = "MSPC (MPM) clustering")
             parts.append(f"MSPC's search reached {value:.3f}, as high to three decimals.")
         else:
             parts.append(
-                f"MSPC's search reached {value:.3f}, below it: the search climbs from its start "
-                "to a local maximum, so it can stop below another labeling's MSP."
+                f"MSPC's search reached {value:.3f}, below it: the search returns the labeling "
+                "of largest MSP it visited from its start (never below the start's), not the "
+                "largest of all labelings."
             )
     elif searched == best:
         parts[0] = f"The largest MSP here is the one MSPC's search found ({rows[best]:.3f})."

@@ -89,8 +89,14 @@ def msp_help(kind: str, lam: float | None = None, regularizer: str | None = None
     raise ValueError(f"kind must be 'msp' or 'msp_heldout'; got {kind!r}.")
 
 
-def msp_note(lam: float, regularizer: str) -> str:
-    """The sentence naming a page's one λ and Λ of every MSP it shows."""
+def msp_note(lam: float, regularizer: str, *, short: bool = False) -> str:
+    """The sentence naming a page's one λ and Λ of every MSP it shows (``short``: beside a
+    lesson's controls)."""
+    if short:
+        return (
+            f"Every MSP here: λ = {format_number(lam)} and Λ = {regularizer}, the λ and Λ of "
+            "every page's sidebar."
+        )
     return (
         f"Every MSP on this page is computed with λ = {format_number(lam)} and Λ = "
         f"{regularizer} (the sidebar's), for every method, including those without a λ of "

@@ -83,11 +83,11 @@ def upload_link_note(upload_kind: bool = False) -> str:
     if get_data_choice().kind != "upload" and not upload_kind:
         return ""
     return (
-        "The address bar keeps this upload for a reload while the lab runs (the file stays "
-        "on this server, in memory, never in the link). Anyone who opens this link on this "
-        "server meanwhile sees the file too, read-only: a file they upload or a label column "
-        "they pick goes under a link of their own and never replaces yours. After the lab "
-        "restarts the link gives the default data set."
+        "The address bar keeps this upload for a reload (the file is never in the link). "
+        f"{uploads.keeping_policy()} Anyone who opens this link on this server meanwhile "
+        "sees the file too, read-only: a file they upload or a label column they pick goes "
+        "under a link of their own and never replaces yours. After the lab restarts the "
+        "link gives the default data set."
     )
 
 
