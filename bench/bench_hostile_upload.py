@@ -355,6 +355,8 @@ def _hostile(browser, other, url: str, files, idle_median: float) -> list[list[s
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Upload the two hostile files while another user works on the Cluster page, ``--repeats``
+    times; print refusal times and the other user's page times against an idle server."""
     from playwright.sync_api import sync_playwright
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -427,6 +427,7 @@ def fit_on(
     y=None,
     *,
     msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
     """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data, a
@@ -442,4 +443,12 @@ def fit_on(
     if random_state not in (0, None):
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
     X = np.ascontiguousarray(X, dtype=np.float64)
-    return fit(key, dict(params or {}), fingerprint(X, y), X, y, msp_lam=msp_lam)
+    return fit(
+        key,
+        dict(params or {}),
+        fingerprint(X, y),
+        X,
+        y,
+        msp_lam=msp_lam,
+        msp_regularizer=msp_regularizer,
+    )

@@ -16,6 +16,7 @@ from lab.plots.clusters import MISCLUSTERED_COLOR, matched_classes, misclustered
 from lab.plots.style import (
     DARK_GREY,
     ERROR_RED,
+    LABEL_BACKDROP,
     MID_GREY,
     OKABE_ITO,
     TEMPLATE,
@@ -152,7 +153,7 @@ def compare_figure(
                     "size": font_size - 1,
                     "color": ERROR_RED if cell.status != "ok" else DARK_GREY,
                 },
-                bgcolor="rgba(255,255,255,0.8)",
+                bgcolor=LABEL_BACKDROP,
             )
             bare = {"showticklabels": False, "ticks": "", "showgrid": False, "zeroline": False}
             fig.update_xaxes(range=xr, row=r, col=c, **bare)
