@@ -214,9 +214,9 @@ def labelings_note(table: pd.DataFrame, searched: str = "MSPC (MPM) clustering")
             parts.append(f"MSPC's search reached {value:.3f}, as high to three decimals.")
         else:
             parts.append(
-                f"MSPC's search reached {value:.3f}, below it: the search returns the labeling "
-                "of largest MSP it visited from its start (never below the start's), not the "
-                "largest of all labelings."
+                f"MSPC's search reached {value:.3f}, below it: the search alternates from its "
+                "start until the labels stop changing and returns its last labeling, whose MSP "
+                "can be below the start's, not the largest of all labelings."
             )
     elif searched == best:
         parts[0] = f"The largest MSP here is the one MSPC's search found ({rows[best]:.3f})."
@@ -454,10 +454,10 @@ def random_transform(seed: int, n_features: int, rescale: bool) -> tuple[tuple, 
 def mpm_note(mpm: dict, source: str) -> str:
     """The MPM lesson's sentence, from :func:`ui.analysis.mpm_on_labels`'s numbers."""
     return (
-        f"The MPM's bound for the {source}: under every distribution with these means and "
-        f"covariances, each cluster lands on its side with probability at least p = "
-        f"{mpm['alpha']:.3f} (κ = {mpm['kappa']:.2f}); in this sample "
-        f"{100 * mpm['train_accuracy']:.1f}% of the points do."
+        f"For the {source}, each cluster lands on its side with probability at least p = "
+        f"{mpm['alpha']:.3f} (κ = {mpm['kappa']:.2f}) under every distribution with these "
+        f"means and covariances; in this sample {100 * mpm['train_accuracy']:.1f}% of the "
+        "points do."
     )
 
 
