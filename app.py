@@ -30,6 +30,7 @@ ICONS = {
     "5_Learn": ":material/school:",
     "6_Reproduce": ":material/description:",
     "7_Compare": ":material/grid_view:",
+    "8_Lecture": ":material/co_present:",
 }
 
 

@@ -394,8 +394,10 @@ with st.expander("4 · Theorem 1, live: the MSP of a fixed labeling ignores the 
                     st.metric(
                         label,
                         f"{row.msp_after:.6f}",
-                        delta=f"{row.msp_after - row.msp_before:+.2e}",
+                        # "change 0" without an arrow: an up arrow over +0.00e+00 says it rose
+                        delta=ui_scaling.msp_change(row.msp_after - row.msp_before),
                         delta_color="off",
+                        delta_arrow="off",
                         help=f"MSP before: {row.msp_before:.10f}; after: {row.msp_after:.10f}; "
                         f"relative change {row.relative_difference:.1e}.",
                     )

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from . import state
-from .model import LECTURE_STEPS
+from .model import DEFAULT_VIEW, LECTURE_STEPS
 
 __all__ = ["LECTURE_PAGE", "STEPS", "Step", "go", "nav", "step_here", "step_url"]
 
@@ -26,8 +26,8 @@ __all__ = ["LECTURE_PAGE", "STEPS", "Step", "go", "nav", "step_here", "step_url"
 LECTURE_PAGE = "pages/8_Lecture.py"
 
 #: Settings every step states, so a step opened after another does not keep that one's
-#: (a rescaling, the number of clusters, the figure Cluster shows).
-_CLEAN = {"scale": "", "k": "2"}
+#: (a rescaling, the number of clusters, the 2-D view, the figure Cluster shows).
+_CLEAN = {"scale": "", "k": "2", "view": DEFAULT_VIEW}
 
 
 @dataclass(frozen=True)

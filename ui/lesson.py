@@ -46,7 +46,12 @@ __all__ = [
 FIGURE_HEIGHT = 440
 #: The same in presenter mode on a 1024x768 projector (its text is 1.25 to 1.5 times larger:
 #: a taller title and verdict).
-PRESENTER_FIGURE_HEIGHT = 410
+PRESENTER_FIGURE_HEIGHT = 400
+#: The least height of a lesson figure's plot area (px), margins aside.
+MIN_PLOT_HEIGHT = 120
+#: The bottom margin (px) of a lesson figure whose legend moved beside its plot: the x axis's
+#: ticks and title.
+LEGEND_BESIDE_MARGIN = 70
 #: Share of the lesson's width for its controls (the figure takes the rest).
 CONTROLS_SHARE = 0.32
 
@@ -71,7 +76,7 @@ CSS = """
 PRESENTER_CSS = """
 <style>
 .st-key-lesson-head [data-testid="stPageLink"] { display: none; }
-.st-key-lesson-verdict [data-testid="stMarkdownContainer"] p { font-size: 1.15rem !important; }
+.st-key-lesson-verdict [data-testid="stMarkdownContainer"] p { font-size: 1.05rem !important; }
 </style>
 """
 
@@ -139,8 +144,8 @@ def chart(
 ) -> Any:
     """Draw ``figure`` (a plotly figure, or a shared chart, resized on a copy) in the lesson's
     figure place at :func:`figure_height`, through :func:`ui.presenter.chart`.
-    ``title_lines``: keep only the title's first lines (the rest is what the verdict under
-    the figure says), giving their room back to the plot."""
+    ``title_lines``: drop the title's subtitle lines after its first ``title_lines`` (what
+    the verdict under the figure says), giving their room back to the plot."""
     import copy
 
     from .chart import SharedChart
@@ -149,21 +154,51 @@ def chart(
         figure = copy.deepcopy(figure.figure)
     target = figure_height()
     figure = figure.update_layout(height=target)
-    lines = (figure.layout.title.text or "").split("<br>")
-    if title_lines and len(lines) > title_lines:
-        top = figure.layout.margin.t
-        figure.update_layout(title_text="<br>".join(lines[:title_lines]))
-        if top:
-            figure.update_layout(margin_t=round(top * title_lines / len(lines)) + 24)
+    if title_lines:
+        _keep_title_lines(figure, title_lines)
     if presenter.enabled():
         # The projector's larger text grows the figure by its margins
-        # (lab.export.projector_fonts): take that growth off the plot instead.
+        # (lab.export.projector_fonts): take that growth off the plot instead, keeping at
+        # least MIN_PLOT_HEIGHT of plot (else only the title's first line stays).
         from lab.export import projector_fonts
 
-        grown = projector_fonts(figure).layout.height or target
-        figure = figure.update_layout(height=max(target - (grown - target), target // 2))
+        def fitted() -> tuple[int, bool]:
+            # The projector keeps the plot's height and grows the margins by `growth`: drawn
+            # at `target - growth` the figure ends at `target`; its plot keeps at least
+            # MIN_PLOT_HEIGHT (then the figure ends lower: `tight`).
+            base = figure.update_layout(height=target).layout
+            growth = (projector_fonts(figure).layout.height or target) - target
+            least = (base.margin.t or 0) + (base.margin.b or 0) + MIN_PLOT_HEIGHT
+            return max(target - growth, least), target - growth < least
+
+        height, tight = fitted()
+        if tight and _keep_title_lines(figure, 1):  # the rest is the verdict's to say
+            height, tight = fitted()
+        if tight and figure.layout.legend.orientation == "h":
+            # A legend under the plot takes its height: beside the plot it takes width.
+            figure.update_layout(
+                legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left", "yanchor": "top"},
+                margin_b=LEGEND_BESIDE_MARGIN,
+            )
+            height, tight = fitted()
+        figure = figure.update_layout(height=height)
     kwargs.setdefault("width", "stretch")
     return presenter.chart(figure, where=lesson.figure, key=key, **kwargs)
+
+
+def _keep_title_lines(figure: Any, lines: int) -> bool:
+    """Drop the title's subtitle lines (``<sup>``) after its first ``lines`` (a main title
+    wrapped over several lines stays whole); the top margin shrinks in proportion. Whether
+    any line was dropped."""
+    parts = (figure.layout.title.text or "").split("<br>")
+    kept = [p for i, p in enumerate(parts) if i < lines or not p.startswith("<sup>")]
+    if len(kept) == len(parts):
+        return False
+    top = figure.layout.margin.t
+    figure.update_layout(title_text="<br>".join(kept))
+    if top:
+        figure.update_layout(margin_t=round(top * len(kept) / len(parts)) + 24)
+    return True
 
 
 def more(label: str, *, expanded: bool = False, key: str | None = None) -> Any:

@@ -321,3 +321,9 @@ def lesson_verdict(table: pd.DataFrame, scaled: bool) -> str:
             before, after = f"{before:.3f}", f"{after:.3f}"
         parts.append(f"{row.method} {before} → {after} ({moved})")
     return f"After the rescaling, {label}: " + "; ".join(parts) + "."
+
+
+def msp_change(change: float) -> str:
+    """A Theorem 1 metric's change: ``"change 0"`` when exactly none, else signed in
+    scientific notation (``"change +3.1e-13"``)."""
+    return "change 0" if change == 0 else f"change {change:+.1e}"
