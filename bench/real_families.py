@@ -247,6 +247,8 @@ def table(fams, pipelines) -> dict:
 
 
 def print_table(res, fams, pipelines) -> None:
+    """A markdown table: mean accuracy and pairs below 0.6 of each pipeline per family, and over
+    all families."""
     print("| family | " + " | ".join(pipelines) + " |")
     print("|---|" + "---|" * len(pipelines))
     allacc = {p: [] for p in pipelines}
@@ -352,6 +354,8 @@ def agreement(fams, pipeline="default") -> None:
 
 
 def main() -> None:
+    """Fit the chosen pipelines on the tuning (or ``--aside``) families, cached, and print the
+    tables."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--aside", action="store_true", help="the held-aside families")
     ap.add_argument("--families", default="")

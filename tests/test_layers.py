@@ -320,6 +320,60 @@ def test_the_colour_rule_sees_every_way_of_spelling_a_colour():
         assert not _colours_in(plain, names), plain
 
 
+_CLOCKS = {"time", "monotonic", "perf_counter", "process_time", "thread_time", "time_ns"}
+
+
+def _reads_a_clock(node: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _CLOCKS
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id in ("time", "timeit")
+        for n in ast.walk(node)
+    )
+
+
+def timed_assertions(source: str) -> list[int]:
+    """Lines of ``assert`` statements that compare a duration read from the clock: the
+    clock called in the assertion, or a name the same function set from the clock."""
+    lines = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
+            continue
+        timed = {
+            target.id
+            for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and _reads_a_clock(node.value)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assert) and (
+                _reads_a_clock(node.test)
+                or any(isinstance(n, ast.Name) and n.id in timed for n in ast.walk(node.test))
+            ):
+                lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def test_no_test_asserts_on_the_wall_clock():
+    # Speed is measured by the scripts in bench/ (run by hand, results in bench/RESULTS.md):
+    # a test that fails because the shared machine is busy says nothing about the code.
+    timed = {
+        path.name: lines
+        for path in sorted((ROOT / "tests").glob("*.py"))
+        if (lines := timed_assertions(path.read_text()))
+    }
+    assert not timed, f"timed assertions (move them to bench/): {timed}"
+    direct = ("import time", "def test_x():", "    t0 = time.perf_counter()",
+              "    assert time.perf_counter() - t0 < 1")  # fmt: skip
+    assert timed_assertions("\n".join(direct)) == [4]
+    named = ("import time", "def test_x():", "    t0 = time.monotonic()",
+             "    s = time.monotonic() - t0", "    assert s < 2")  # fmt: skip
+    assert timed_assertions("\n".join(named)) == [5]
+
+
 MAX_LINES = 600
 
 

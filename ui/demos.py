@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from clustering import ALGORITHMS
 from clustering._lam import effective_lam
 from lab import demos
 from lab.animation import PRESETS
@@ -26,6 +27,7 @@ __all__ = [
     "afs_story",
     "afs_table",
     "breast_story",
+    "family_labels",
     "msp_scale",
     "open_afs_trap",
     "open_breast",
@@ -73,7 +75,12 @@ def breast_story() -> demos.DemoStory:
 def _tasks_story(lam: float, regularizer: str) -> demos.DemoStory:
     from .analysis import family_tasks
 
-    return demos.tasks_story(lam=lam, regularizer=regularizer, fit=cache.fit_on, load=family_tasks)
+    # The parameters as MSP vs accuracy passes them (every UI parameter, defaults included),
+    # so the page finds these fits in the cache.
+    params = ALGORITHMS["mspc-mpm"].defaults()
+    return demos.tasks_story(
+        params=params, lam=lam, regularizer=regularizer, fit=cache.fit_on, load=family_tasks
+    )
 
 
 def tasks_story() -> demos.DemoStory:
@@ -126,6 +133,11 @@ def open_tasks() -> None:
     state.set_widget("mva.method", "mspc-mpm")
     state.set_widget(RUN_ONCE, True)  # computed on arrival, as if its button were pressed
     st.switch_page("pages/4_MSP_vs_accuracy.py")
+
+
+def family_labels(summary) -> list[str]:
+    """The tasks demo's family names with their number of tasks: ``"UCI tasks (7)"``."""
+    return [f"{f} ({n})" for f, n in zip(summary["family"], summary["tasks"], strict=True)]
 
 
 #: The AFS story's conditions as the Home table names them (rows, in this order).
