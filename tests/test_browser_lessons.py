@@ -32,6 +32,8 @@ LESSON_PAGES = (
     ("Feature_scaling", ""),
     ("Cluster", ""),
     ("Learn", ""),
+    ("Compare", ""),
+    ("Reproduce", ""),
 )
 #: (name, width, height, presenter mode)
 VIEWS = (("1280x800", 1280, 800, False), ("presenter 1024x768", 1024, 768, True))
