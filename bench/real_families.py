@@ -166,7 +166,7 @@ PIPELINES = {
     "paper": _mspc(init="kmeans", search="paper"),
     "before": _before,
     "default": _mspc(),
-    "default-paper-search": _mspc(search="paper"),
+    "default-best-search": _mspc(search="best"),
 }
 
 

@@ -111,6 +111,7 @@ class _Head:
     unnamed: frozenset[int]
     header_end: int
     notes: tuple[str, ...]
+    width: int = 0  # values in the first row, trailing empty ones included
 
 
 def _check_cells(payload: bytes, base: int, head: _Head, max_cells: int) -> int:
@@ -119,11 +120,13 @@ def _check_cells(payload: bytes, base: int, head: _Head, max_cells: int) -> int:
     before any cell is parsed: what a file costs to read grows with its cells, not its
     bytes (a file of ``0,`` holds one cell in two bytes). Returns that count of cells."""
     rows = max(0, _line_count(payload, base) - (1 if head.has_header else 0))
-    cells = rows * len(head.header)
+    # Empty values at the ends of rows are read too (and dropped later): they count.
+    columns = max(len(head.header), head.width)
+    cells = rows * columns
     if cells > max_cells:
         raise DatasetError(
             f"The file has about {cells:,} cells ({_count(rows, 'row')} × "
-            f"{_count(len(head.header), 'column')}); the limit is {max_cells:,} cells, what "
+            f"{_count(columns, 'column')}); the limit is {max_cells:,} cells, what "
             "this server reads within about 1 GB of memory. Keep only the columns you need, "
             "or upload a random sample of the rows."
         )
@@ -148,6 +151,7 @@ def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:
         )
     header_cells, header_end = first
     header = [h.strip() for h in header_cells]
+    width = len(header)
     # Trailing empty header cells (a delimiter at the end of the header line) are ignored.
     while len(header) > 1 and header[-1] == "":
         header.pop()
@@ -179,5 +183,12 @@ def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:
             seen[h] = j
 
     return _Head(
-        delimiter, decimal_comma, header, has_header, frozenset(unnamed), header_end, tuple(notes)
+        delimiter,
+        decimal_comma,
+        header,
+        has_header,
+        frozenset(unnamed),
+        header_end,
+        tuple(notes),
+        width,
     )

@@ -33,9 +33,9 @@ import pandas as pd
 
 from ._base import DatasetError
 from ._csv_columns import _Column
-from ._csv_text import _SAVE_AS_CSV, _line_count, _scan_rows, _too_many_rows
+from ._csv_text import _SAVE_AS_CSV, _fast_scan, _line_count, _scan_rows, _too_many_rows
 
-__all__ = ["FIRST_CELLS", "_read_table", "first_rows"]
+__all__ = ["FIRST_CELLS", "_read_table", "decide_columns", "first_rows"]
 
 #: Cells of the first rows on which each column is decided (number or text) before the
 #: whole table is read.
@@ -124,6 +124,7 @@ def _read_table(
     max_rows: int,
     header: list[str] | None = None,
     decimal_comma: bool = False,
+    max_cells: int | None = None,
 ) -> tuple[list[np.ndarray | _Column], int]:
     """Each of the ``n_columns`` columns as an array (float64 where pandas read every cell as
     a number, else the cells' text as an object array), or as the :class:`_Column` of its
@@ -136,6 +137,8 @@ def _read_table(
     """
     if _NON_BLANK.search(payload, offset) is None:
         return [np.empty(0, dtype=object) for _ in range(n_columns)], 0
+    # A row of the wrong length in a file without quotes: named before anything is parsed.
+    _fast_scan(payload, offset, delimiter, n_columns)
     text_columns = [label_index] if label_index is not None else []
     decided = _first_rows_decide(
         payload, offset, delimiter, n_columns, label_index, header, decimal_comma
@@ -155,7 +158,15 @@ def _read_table(
     except _PANDAS_ERRORS:
         # A row with extra values, an unclosed quote, ...: the re-scan names the line, or
         # finds only extra empty values at the ends of rows (a delimiter at each line end).
+        _fast_scan(payload, offset, delimiter, n_columns)
         width = _scan_rows(text, delimiter, n_columns, max_rows, has_header)
+        if max_cells is not None and width * _line_count(payload, offset) > max_cells:
+            raise DatasetError(  # extra empty values at the ends of rows, read as columns
+                f"The file's rows have up to {width:,} values (the header names "
+                f"{n_columns:,}): about {width * _line_count(payload, offset):,} cells, over "
+                f"the limit of {max_cells:,}. Remove the empty values at the ends of the rows "
+                "and upload it again."
+            ) from None
         frame = _pandas_or_refuse(payload, offset, delimiter, width, text_columns, usecols)
         checked = True
     if len(frame) > max_rows:
@@ -267,6 +278,19 @@ def _first_rows_decide(
         frame = _pandas(payload, offset, delimiter, n_columns, text_columns=every, nrows=n_first)
     except _PANDAS_ERRORS:
         return {}
+    return decide_columns(frame, n_columns, label_index, names, decimal_comma, n_first)
+
+
+def decide_columns(
+    frame: pd.DataFrame,
+    n_columns: int,
+    label_index: int | None,
+    names: list[str],
+    decimal_comma: bool,
+    n_first: int,
+) -> dict[int, _Column]:
+    """:func:`_first_rows_decide` on the first ``n_first`` rows already read as text
+    (``frame``, columns 0 .. n_columns-1); also :func:`datasets.upload.preview_csv`'s."""
     decided: dict[int, _Column] = {}
     features = [j for j in range(n_columns) if j != label_index]
     for j in features:

@@ -25,10 +25,11 @@ import numpy as np
 from ._base import Dataset, DatasetError, format_names
 from ._csv_columns import _INDEX_NAMES, _NA_TOKENS, _Column, _is_row_number, _label_values
 from ._csv_source import MIN_ROWS, _check_cells, _check_limits, _head, _load_text
-from ._csv_table import _pandas, _read_table
+from ._csv_table import _pandas, _read_table, decide_columns, first_rows
 from ._csv_text import (
     _DELIMITER_NAMES,
     _count,
+    _line_count,
 )
 from .label_guess import LabelGuess, guess_label_column
 
@@ -251,7 +252,7 @@ def preview_csv(
 ) -> CsvPreview:
     """The columns of an uploaded CSV file and a guess of its label column, read with the
     same limits, decoding and delimiter as :func:`read_csv` (the guess looks at the first
-    :data:`GUESS_ROWS` rows).
+    :data:`GUESS_ROWS` rows, fewer in a wide file: at most about 1,000,000 cells).
 
     Raises :class:`~datasets.DatasetError` where :func:`read_csv` would refuse the file's
     size, rows, columns, cells, encoding or header.
@@ -279,15 +280,22 @@ def preview_csv(
     )
     del text
     guess = None
+    width, n_first = len(head.header), first_rows(len(head.header))
     try:
         frame = _pandas(
             payload,
             offset,
             head.delimiter,
-            len(head.header),
-            text_columns=list(range(len(head.header))),
-            nrows=GUESS_ROWS,
+            width,
+            text_columns=list(range(width)),
+            nrows=min(GUESS_ROWS, n_first),  # cells bounded too
         )
+    except Exception:  # rows pandas cannot split: read_csv names the line
+        frame = None
+    if frame is not None and n_first <= GUESS_ROWS and _line_count(payload, offset) > n_first:
+        # read_csv's first-rows rule (no label chosen yet): no column of numbers, refused.
+        decide_columns(frame, width, None, head.header, head.decimal_comma, n_first)
+    try:
         frame.columns = head.header
         guess = guess_label_column(_typed(frame))
     except Exception:  # rows pandas cannot split: read_csv names the line
@@ -345,6 +353,7 @@ def _parse(
         max_rows=max_rows,
         header=header,
         decimal_comma=decimal_comma,
+        max_cells=max_cells,
     )
     columns = []
     for j, h in enumerate(header):

@@ -180,6 +180,7 @@ if not results:
     )
 else:
     with more_metrics:
+        st.caption(widgets.msp_note(lam, reg))
         table = runs.metrics_with_reasons(planned, fitted)
         if y is None:
             table = table.drop(columns=["accuracy", "NMI", "Rand", "F"])

@@ -34,8 +34,9 @@ box = lesson.layout()
 controls = box.controls
 
 # ---- controls -----------------------------------------------------------------------------
-state.seed_widget("mva.family", ua.url_view())
-state.seed_widget("mva.score", ua.url_value("axis", "msp_heldout", list(protocols.SCORES)))
+# The view and the axis follow the link (a Lecture step, a shared link, Home's button).
+ua.seed_view("mva.family")
+state.url_seed("mva.score", "axis", "msp_heldout", list(protocols.SCORES))
 
 with st.sidebar:
     st.header("Settings")
@@ -220,4 +221,6 @@ else:
 
 if not current.error:
     widgets.data_caption(current)
+ua.record_url_value("fam", view)
+ua.record_url_value("axis", score)
 ua.sync_to_url({"fam": view, "method": key, "axis": score})

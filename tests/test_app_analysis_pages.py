@@ -263,3 +263,16 @@ def test_learn_controls_rerun_without_errors():
     assert len(zero) == 1 and zero["relative_difference"].iloc[0] < 1e-9
     total = t1[t1["setting"].str.startswith("Λ = total")]
     assert total["relative_difference"].iloc[0] < 1e-9
+
+
+def test_the_view_and_the_axis_follow_every_click_and_the_link():
+    at = app(MSP_VS_ACCURACY, method="mspc-eig", fam="lam", **SMALL)
+    for view, axis in (("tasks", "msp"), ("lam", "msp_heldout"), ("tasks", "msp_heldout")):
+        at.radio(key="mva.family").set_value(view).run()
+        at.radio(key="mva.score").set_value(axis).run()
+        assert_clean(at)
+        assert at.radio(key="mva.family").value == view
+        assert at.radio(key="mva.score").value == axis
+        assert at.query_params["fam"] == view and at.query_params["axis"] == axis
+        x_title = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["xaxis"]["title"]
+        assert ("held-out" if axis == "msp_heldout" else "in-sample") in x_title["text"]

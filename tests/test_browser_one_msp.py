@@ -23,6 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 QUERY = "data=breast&norm=1&algos=kmeans,mspc-mpm,mspc-eig"
 METHODS = ("k-means", "MSPC (MPM)", "MSPC (EIG)")
 TIMEOUT_S = 150
+#: How every page names the one λ and Λ of its MSPs (ui.widgets.msp_note).
+NAMED = "λ = 0.2 and Λ = diag"
 
 
 def _idle(pg, frames: int = 1) -> None:
@@ -86,11 +88,12 @@ def test_one_labeling_shows_one_msp_on_every_page(server):
         _idle(pg, frames=3)
         home = _table_with(pg, "accuracy", "held-out")
         assert set(METHODS) <= set(home), home
-        assert "λ = 0.2 and Λ = diag" in pg.inner_text("[data-testid='stMain']")
+        assert NAMED in pg.inner_text("[data-testid='stMain']")
 
         pg.goto(f"{server}/Cluster?{QUERY}")
         _idle(pg)
         cluster = _table_with(pg, "accuracy", "held-out MSP")
+        assert NAMED in pg.inner_text("[data-testid='stMain']")
         for m in METHODS:
             assert _same(cluster[m]["held-out MSP"], home[m]["held-out"]), (m, cluster, home)
             assert _same(cluster[m]["accuracy"], home[m]["accuracy"]), (m, cluster, home)
@@ -98,12 +101,14 @@ def test_one_labeling_shows_one_msp_on_every_page(server):
         pg.goto(f"{server}/Feature_scaling?{QUERY}")
         _idle(pg)
         scaling = _table_with(pg, "acc. before", "held-out before")
+        assert NAMED in pg.inner_text("[data-testid='stMain']")
         for m in METHODS:
             assert _same(scaling[m]["held-out before"], home[m]["held-out"]), (m, scaling)
             assert _same(scaling[m]["acc. before"], home[m]["accuracy"]), (m, scaling)
 
         pg.goto(f"{server}/Compare?{QUERY}")
         _idle(pg)
+        assert NAMED in pg.inner_text("[data-testid='stMain']")
         corners = pg.evaluate(
             "() => [...document.querySelectorAll('.js-plotly-plot')]"
             ".flatMap(gd => (gd.layout.annotations || []).map(a => a.text))"
@@ -120,6 +125,6 @@ def test_one_labeling_shows_one_msp_on_every_page(server):
         tasks = _table_with(pg, "held-out MSP", "accuracy")
         assert _same(tasks["breast"]["held-out MSP"], home["MSPC (MPM)"]["held-out"]), tasks
         assert _same(tasks["breast"]["accuracy"], home["MSPC (MPM)"]["accuracy"]), tasks
-        assert "λ = 0.2 and Λ = diag" in pg.inner_text("[data-testid='stMain']")
+        assert NAMED in pg.inner_text("[data-testid='stMain']")
         assert not external, external
         context.close()

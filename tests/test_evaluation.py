@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clustering.metrics import msp_heldout_score
+from clustering.metrics import msp_heldout_score, msp_score
 from clustering.msp_heldout import DEFAULT_N_SPLITS, min_cluster_size
 from lab.evaluation import HELDOUT_RANDOM_STATE, evaluate, heldout_msp, heldout_msp_or_reason
 
@@ -79,3 +79,22 @@ def test_a_single_cluster_has_no_held_out_msp_and_says_why():
     X, _ = _clusters([20], 2, 0)
     value, reason = heldout_msp_or_reason(X, np.zeros(20), 0.01, "diag")
     assert value is None and "single cluster" in reason
+
+
+@pytest.mark.parametrize("regularizer", ["identity", "total", "none"])
+def test_the_scores_shown_use_the_regularizer_asked_for(regularizer):
+    """Both MSPs of ``evaluate`` are the library's with the given Λ, which on features of
+    different spreads differ from those with the paper's ``diag``."""
+    rng = np.random.default_rng(4)
+    X = np.vstack([rng.normal(0, 1, (40, 3)), rng.normal(0, 1, (40, 3)) + [2.0, 0, 0]])
+    X = X * [1.0, 30.0, 0.1] + rng.normal(0, 0.5, X.shape) @ np.diag([0, 20.0, 0])
+    labels = np.repeat([0, 1], 40)
+    row = evaluate(X, None, labels, 0.5, regularizer)
+    ours = msp_heldout_score(
+        X, labels, lam=0.5, regularizer=regularizer, random_state=HELDOUT_RANDOM_STATE
+    )
+    diag = msp_heldout_score(X, labels, lam=0.5, regularizer="diag", random_state=0)
+    assert row["msp_heldout"] == pytest.approx(ours) and ours != pytest.approx(diag)
+    assert heldout_msp(X, labels, 0.5, regularizer) == pytest.approx(ours)
+    assert row["msp"] == pytest.approx(msp_score(X, labels, lam=0.5, regularizer=regularizer))
+    assert row["msp"] != pytest.approx(msp_score(X, labels, lam=0.5, regularizer="diag"))

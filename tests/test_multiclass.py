@@ -94,6 +94,23 @@ def test_multiclass_msp_weighs_each_cluster_by_its_size(sizes):
     )
 
 
+def test_a_one_point_cluster_enters_the_multiclass_msp_with_its_own_mean():
+    """A cluster of one point has a mean and a zero covariance like any other: the MSP is the
+    independent computation's, and it is not refused as an empty cluster would be."""
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal([0, 0], 1, (40, 2)), rng.normal([9, 0], 1, (30, 2)), [[4.5, 9.0]]])
+    y = np.repeat([0, 1, 2], [40, 30, 1])
+    expected, _ = _independent_multiclass_msp(X, y, 0.0, "none")
+    assert multiclass_msp(X, y, lam=0.0, regularizer="none") == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("labels", [np.zeros((10, 2)), np.repeat([0, 1, 2], 3)])
+def test_a_labeling_of_the_wrong_shape_is_refused(labels):
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="one entry per sample"):
+        multiclass_msp(X, labels)
+
+
 # ---- Theorem 1 for k > 2 -------------------------------------------------------------------
 
 

@@ -193,6 +193,7 @@ def _read_variants():
     }
     for name, ds in variants.items():
         st.text(f"{name} {ds.X.shape[0]} {ds.X.shape[1]} {ds.y is not None} {np.abs(ds.X).max()}")
+    st.text(f"named {variants['first'].name}")
 
 
 def test_reading_an_upload_follows_each_of_its_arguments():
@@ -201,7 +202,8 @@ def test_reading_an_upload_follows_each_of_its_arguments():
     app = AppTest.from_function(_read_variants, default_timeout=60).run()
     assert not app.exception
     rows = {}
-    for element in app.text:
+    assert app.text[-1].value == "named f.csv"  # the data set is called after its file
+    for element in app.text[:-1]:
         name, n, d, labelled, top = element.value.split()
         rows[name] = (int(n), int(d), labelled == "True", float(top))
     assert rows["first"][:3] == (4, 2, True)
@@ -209,3 +211,46 @@ def test_reading_an_upload_follows_each_of_its_arguments():
     assert rows["mean"][0] == 5  # the row with a missing value kept
     assert rows["normalized"][3] <= 1 < rows["first"][3]
     assert rows["longer"][0] == 5
+
+
+def test_a_fit_the_lab_does_not_start_says_which_method_and_why(data, monkeypatch):
+    """Above the hard cap a fit is refused, above the auto-run limits it waits for a click
+    (or when the fits before it used the budget); either way the outcome names the method,
+    its parameters and the reason, and the cost was predicted for the data's own shape."""
+    from clustering.exceptions import TooExpensiveError
+
+    X, y, fp = data
+    asked = []
+
+    def refuse(key, n, d, params):
+        asked.append((key, n, d))
+        raise TooExpensiveError("predicted above the hard cap")
+
+    monkeypatch.setattr(cache, "check_cost", refuse)
+    refused = cache.fit("kmeans", {"n_init": 7}, fp, X, y, clicked=True)
+    assert asked == [("kmeans", 60, 3)]
+    assert (refused.key, refused.name, refused.params) == ("kmeans", "k-means", {"n_init": 7})
+    assert "hard cap" in refused.error and refused.error_type == "TooExpensiveError"
+
+    monkeypatch.undo()
+    monkeypatch.setattr(cache, "auto_run", lambda cost: False)
+    waits = cache.fit("kmeans", {"n_init": 8}, fp, X, y)
+    assert (waits.key, waits.name, waits.params) == ("kmeans", "k-means", {"n_init": 8})
+    assert waits.error_type == cache.WAITS_FOR_CLICK and "button" in waits.error
+    assert not cache.fit("kmeans", {"n_init": 8}, fp, X, y, clicked=True).error
+    monkeypatch.setattr(cache, "auto_run", lambda cost: True)
+    assert not cache.fit("kmeans", {"n_init": 9}, fp, X, y).error
+    late = cache.fit("kmeans", {"n_init": 9}, fp, X, y, over_budget=True)
+    assert late.error_type == cache.WAITS_FOR_CLICK
+
+
+def test_a_method_that_crashes_is_reported_as_a_bug_with_its_name(data, monkeypatch):
+    X, y, fp = data
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cache, "fit_and_evaluate", crash)
+    outcome = cache.fit("kmeans", {"n_init": 11}, fp, X, y, clicked=True)
+    assert (outcome.key, outcome.name, outcome.params) == ("kmeans", "k-means", {"n_init": 11})
+    assert "RuntimeError: boom" in outcome.error and "bug in the lab" in outcome.error

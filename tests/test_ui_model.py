@@ -69,3 +69,8 @@ def test_the_lam_grid_is_1_2_5_per_decade_over_the_lab_range():
 def test_a_value_with_no_logarithm_gets_the_default(bad):
     assert snap_lam(bad) == DEFAULT_LAM
     assert snap_factor(bad) == 1.0
+
+
+def test_an_unreadable_factor_is_one_and_a_grid_without_the_default_gives_its_middle():
+    assert snap_factor("ten") == 1.0 and snap_factor(None) == 1.0
+    assert snap_lam(float("nan"), grid=[1.0, 10.0, 100.0, 1000.0, 1e4]) == 100.0

@@ -30,6 +30,7 @@ def pandas_calls(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(_csv_table, "_pandas", recording)
+    monkeypatch.setattr(datasets.upload, "_pandas", recording)  # the preview's
     return calls
 
 
@@ -51,12 +52,13 @@ def test_the_default_cell_limit_counts_rows_times_columns():
         datasets.read_csv(data)
 
 
+@pytest.mark.parametrize("reader", [datasets.read_csv, preview_csv])
 @pytest.mark.parametrize("cell", ["abc", "", "?"])
-def test_a_long_file_without_numbers_is_refused_after_its_first_rows(pandas_calls, cell):
-    n_first = first_rows(10)
-    data = _table(3 * n_first, 10, cell=cell)
+def test_a_long_file_without_numbers_is_refused_after_its_first_rows(pandas_calls, cell, reader):
+    n_first = first_rows(100)
+    data = _table(3 * n_first, 100, cell=cell)
     with pytest.raises(DatasetError, match=f"first {n_first:,} rows.*rest of the file was not"):
-        datasets.read_csv(data)
+        reader(data)
     assert pandas_calls == [n_first]  # only the first rows were ever parsed
 
 
@@ -95,3 +97,26 @@ def test_quoted_delimiters_in_a_skipped_text_column_do_not_hide_a_short_row():
     data = ("x,note,z\n" + "\n".join(rows) + "\n").encode()
     with pytest.raises(DatasetError, match=rf"Line {2 * n_first + 2} has 2 values"):
         datasets.read_csv(data)
+
+
+def test_empty_values_at_the_ends_of_rows_count_as_cells(pandas_calls):
+    # A file of commas: the header is empty values only, read as one column, yet every row
+    # would be read 2,000 values wide.
+    data = (b"," * 1999 + b"\n") * 600
+    with pytest.raises(DatasetError, match=r"about 1,198,000 cells \(599 rows × 2,000 columns\)"):
+        datasets.read_csv(data, max_cells=1_000_000)
+    assert pandas_calls == []
+    # Rows wider than the header only further down: refused once the rows are scanned.
+    wide = b"a,b,label\n" + b"1,2,0\n1,3,1\n" * 300 + (b"1,2,0" + b"," * 500 + b"\n") * 2
+    with pytest.raises(DatasetError, match=r"rows have up to 503 values \(the header names 3\)"):
+        datasets.read_csv(wide, max_cells=100_000)
+
+
+def test_a_short_row_in_a_file_without_quotes_is_named_before_any_parsing(pandas_calls):
+    data = _table(3000, 20) + b"0,0\n" + _table(10, 20).split(b"\n", 1)[1]
+    with pytest.raises(DatasetError, match=r"^Line 3002 has 2 values but the header has 20"):
+        datasets.read_csv(data)
+    assert pandas_calls == []
+    # Blank lines and empty values after the last column are still allowed.
+    fine = _table(3000, 3) + b"\n   \n0,0,0,,\n"
+    assert datasets.read_csv(fine).shape == (3001, 3)

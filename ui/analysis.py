@@ -57,7 +57,9 @@ __all__ = [
     "pair_source_of",
     "paper_note",
     "random_labelings_bound",
+    "record_url_value",
     "run_with_progress",
+    "seed_view",
     "set_url_value",
     "snap_factor",
     "summary_columns",
@@ -150,6 +152,24 @@ def url_view() -> str:
     task families, or ``"lam"``."""
     value = state.url_value("fam", "tasks", [*VIEWS, *_LEGACY_VIEWS])
     return value if value in VIEWS else "tasks"
+
+
+def record_url_value(name: str, value: str) -> None:
+    """Note what a control seeded by :func:`ui.state.url_seed` shows, for the link, keeping
+    the control's own key (:func:`ui.state.set_url_value` drops it, so that a value set from
+    elsewhere, a Lecture step or Home's button, reaches the control: called for the value the
+    control itself shows, it would undo the user's next click)."""
+    state.record(f"dcl.url.{name}", str(value))
+
+
+def seed_view(widget_key: str) -> None:
+    """Seed the view control from the link's ``fam`` (:func:`ui.state.url_seed`, so a
+    Lecture step or a link opened later moves it); an older link's task family is the view
+    across tasks."""
+    state.url_seed(widget_key, "fam", "tasks", [*VIEWS, *_LEGACY_VIEWS])
+    if state.widget_value(widget_key) not in VIEWS:
+        state.set_url_value("fam", "tasks")
+        state.set_widget(widget_key, "tasks")
 
 
 #: The registry keys whose fits on the paper's tasks are measured to be quick together: the

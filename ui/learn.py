@@ -214,9 +214,9 @@ def labelings_note(table: pd.DataFrame, searched: str = "MSPC (MPM) clustering")
             parts.append(f"MSPC's search reached {value:.3f}, as high to three decimals.")
         else:
             parts.append(
-                f"MSPC's search reached {value:.3f}, below it: the search returns the labeling "
-                "of largest MSP it visited from its start (never below the start's), not the "
-                "largest of all labelings."
+                f"MSPC's search reached {value:.3f}, below it: the search alternates from its "
+                "start until the labels stop changing and returns its last labeling, whose MSP "
+                "can be below the start's, not the largest of all labelings."
             )
     elif searched == best:
         parts[0] = f"The largest MSP here is the one MSPC's search found ({rows[best]:.3f})."

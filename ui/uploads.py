@@ -69,6 +69,7 @@ __all__ = [
     "limits_text",
     "new_token",
     "preview",
+    "reading",
     "recall",
     "release_after",
     "remember",
@@ -104,6 +105,18 @@ def upload_cost(size: int, cells: int) -> int:
 class OverBudget(Exception):
     """A new upload does not fit in :data:`BUDGET` beside the uploads sessions use; the
     message says so for the user."""
+
+
+#: One read of an upload at a time on the server (the preview and the parse): a read's
+#: memory is transient but large (a file at the cell limit took about +400 MB), so four
+#: uploaded at once are read one after the other instead of all together.
+_READ_LOCK = threading.Lock()
+
+
+def reading():
+    """Hold while reading an upload (:func:`preview`, :func:`ui.cache.read_upload`):
+    one such read runs at a time on the server; the others wait their turn."""
+    return _READ_LOCK
 
 
 def limits_text() -> str:
@@ -142,7 +155,8 @@ def preview(content_digest: str, _content: bytes) -> tuple[CsvPreview | None, st
     :func:`datasets.read_csv` would refuse with the same message. Cached by the bytes'
     ``content_digest`` (:func:`ui.cache.upload_digest`)."""
     try:
-        return preview_csv(_content), None
+        with reading():
+            return preview_csv(_content), None
     except DatasetError as err:
         return None, str(err)
 
