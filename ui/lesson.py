@@ -61,7 +61,9 @@ CONTROLS_SHARE = 0.32
 CSS = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
-.st-key-lesson-head h1 { font-size: 1.9rem !important; line-height: 1.3; padding: 0 0 0.6rem 0; }
+.st-key-lesson-head h1 { font-size: 1.9rem !important; line-height: 1.3; padding: 0 0 0.2rem 0; }
+.st-key-lesson-head [data-testid="stHeading"] [data-testid="stMarkdownContainer"] {
+  margin-bottom: 0; }
 .st-key-lesson-controls [data-testid^="stBaseButton"] p,
 .st-key-lesson-head [data-testid^="stBaseButton"] p { font-size: 1rem !important; }
 .st-key-lesson-head { gap: 0.1rem; }
