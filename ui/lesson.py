@@ -184,8 +184,22 @@ def chart(
             )
             height, tight = fitted()
         figure = figure.update_layout(height=height)
+        _fit_y_title(figure, height)
     kwargs.setdefault("width", "stretch")
     return presenter.chart(figure, where=lesson.figure, key=key, **kwargs)
+
+
+#: The projector's axis titles: about this many pixels a character (1.5 times 12 px text).
+_Y_TITLE_CHAR_PX = 10
+
+
+def _fit_y_title(figure: Any, height: int) -> None:
+    """A y axis title longer than the plot is tall runs into the figure's title: keep what
+    comes before its parenthesis ("main residual direction (11% of the variance)")."""
+    title = figure.layout.yaxis.title.text or ""
+    plot = height - (figure.layout.margin.t or 0) - (figure.layout.margin.b or 0)
+    if " (" in title and len(title) * _Y_TITLE_CHAR_PX > plot:
+        figure.update_yaxes(title_text=title.split(" (")[0])
 
 
 def _keep_title_lines(figure: Any, lines: int) -> bool:
