@@ -6,7 +6,7 @@ feature is measured in units ten times smaller, two Gaussians, two moons, a bund
 :func:`compare_grid` fits every (row, method) cell, in parallel with joblib, and returns one
 :class:`CompareCell` per cell with its labels, accuracy, MSP and time. A cell whose predicted
 cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit, or would take the
-grid past it with the cells before it (:func:`lab.budget.within_budget`), is not
+grid past it with the cells before it (:func:`lab.budget.decide`), is not
 started; it carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
 
 No Streamlit here; the app caches :func:`compare_grid` in :mod:`ui.compare`.
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from clustering._cost import predict_cost
-from lab.budget import AUTO_RUN_SECONDS, auto_run, within_budget
+from lab.budget import AUTO_RUN_SECONDS, RUN, auto_run, decide
 from lab.evaluation import fit_and_evaluate
 from lab.projections import pca_view
 
@@ -205,18 +205,20 @@ def compare_grid(
                 message = f"two-cluster method (k = {n_clusters})"
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=message)
                 continue
-            cost = predict_cost(key, n, d, params.get(key))
-            if not auto_run(cost):
-                grid[i][j] = CompareCell(row.name, key, "skipped", message=cost.describe())
-            else:
-                jobs.append((i, j))
-                costs.append(cost)
-    # All panels together stay within the auto-run time (within_budget), in grid order.
-    fits = within_budget(costs)
-    for (i, j), cost, ok in zip(jobs, costs, fits, strict=True):
-        if not ok:
-            message = f"{cost.describe()}, past the grid's {AUTO_RUN_SECONDS:.0f} s with the others"
+            jobs.append((i, j))
+            costs.append(predict_cost(key, n, d, params.get(key)))
+    # The lab's one auto-run rule (lab.budget.decide), in grid order: all panels together
+    # stay within the auto-run time; nothing here is clicked.
+    verdicts = decide(costs)
+    for (i, j), cost, verdict in zip(jobs, costs, verdicts, strict=True):
+        if verdict != RUN:
+            message = (
+                f"{cost.describe()}, past the grid's {AUTO_RUN_SECONDS:.0f} s with the others"
+                if auto_run(cost)
+                else cost.describe()
+            )
             grid[i][j] = CompareCell(rows[i].name, methods[j], "skipped", message=message)
+    fits = [verdict == RUN for verdict in verdicts]
     jobs = [job for job, ok in zip(jobs, fits, strict=True) if ok]
     if jobs:
         tasks = [

@@ -17,7 +17,7 @@ from clustering.mspc import INITS
 from lab import plots
 from lab.animation import DEFAULT_FACTORS, PRESETS
 from lab.experiments import protocols
-from ui import alerts, cache, downloads, presenter, state, widgets
+from ui import alerts, cache, downloads, presenter, shared, state, widgets
 from ui import analysis as ua
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
@@ -251,8 +251,10 @@ if not scaled:
     unscaled_notice.info(
         "Every factor is ×1, so before and after agree. Move a slider or press Random AFS."
     )
-comparison_fig = plots.scaling_comparison_figure(
-    comparison, title="Accuracy and MSP before and after the rescaling"
+comparison_fig = shared.figure(
+    plots.scaling_comparison_figure,
+    comparison,
+    title="Accuracy and MSP before and after the rescaling",
 )
 if y is not None:
     presenter.chart(comparison_fig, key="fs.comparison", width="stretch")
@@ -376,7 +378,9 @@ else:
         )
         t_left, t_right = st.columns([3, 2])
         with t_left:
-            presenter.chart(plots.theorem1_figure(checks), key="fs.t1.figure", width="stretch")
+            presenter.chart(
+                shared.figure(plots.theorem1_figure, checks), key="fs.t1.figure", width="stretch"
+            )
         with t_right:
             for row in checks.itertuples():
                 label = f"Λ = {row.regularizer}"
@@ -479,8 +483,11 @@ else:
     stored = state.widget_value("fs.sensitivity")
     if stored is None or stored["signature"][0] != current.fingerprint:
         presenter.chart(
-            plots.sensitivity_figure(
-                None, factors=factor_list, message="Press “Run the experiment” to draw the curves."
+            shared.figure(
+                plots.sensitivity_figure,
+                None,
+                factors=factor_list,
+                message="Press “Run the experiment” to draw the curves.",
             ),
             where=figure_slot,
             key="fs.s.figure",
@@ -506,7 +513,7 @@ else:
             help="Standard error: how precisely the mean is known. Standard deviation: how "
             "much single repetitions vary (which feature was scaled matters).",
         )
-        fig = plots.sensitivity_figure(summary, error=error_kind)
+        fig = shared.figure(plots.sensitivity_figure, summary, error=error_kind)
         presenter.chart(fig, where=figure_slot, key="fs.s.figure", width="stretch")
         failed = runs[runs["error"] != ""]
         if not failed.empty:

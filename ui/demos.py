@@ -1,8 +1,10 @@
 """The Home page's demos: their numbers and captions, cached, and the buttons' setups.
 
 The numbers and captions come from :mod:`lab.demos` (each caption is decided by
-the numbers beside it); every fit goes through :func:`ui.cache.fit_on`, so the pages the
-demos open show the same fits without recomputing them. :func:`open_afs_trap`,
+the numbers beside it), computed once per server for every student
+(:func:`ui.shared.shared`, out of reach of a client's clear-cache); every fit goes through
+:func:`ui.cache.fit_on`, so the pages the demos open show the same fits without
+recomputing them. :func:`open_afs_trap`,
 :func:`open_breast` and :func:`open_digits` set the session up through :mod:`ui.state`
 and switch page.
 """
@@ -16,6 +18,7 @@ from lab.animation import PRESETS
 
 from . import cache, state
 from .analysis import RUN_ONCE
+from .shared import shared
 
 __all__ = [
     "AFS_CHOICE",
@@ -36,19 +39,19 @@ BREAST_CHOICE = state.DataChoice.make("bundled", "breast", None, True)
 DIGITS_CHOICE = state.DataChoice.make("bundled", "digits:3v8", None, True)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@shared(max_entries=1)
 def afs_story() -> demos.DemoStory:
     """:func:`lab.demos.afs_trap_story` on the data the AFS-trap button opens."""
     return demos.afs_trap_story(cache.load_choice(AFS_CHOICE), fit=cache.fit_on)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@shared(max_entries=1)
 def breast_story() -> demos.DemoStory:
     """:func:`lab.demos.breast_story` on the data the breast button opens."""
     return demos.breast_story(cache.load_choice(BREAST_CHOICE), fit=cache.fit_on)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@shared(max_entries=1)
 def digits_story() -> demos.DemoStory:
     """:func:`lab.demos.digits_story` on the data the digits button opens."""
     return demos.digits_story(cache.load_choice(DIGITS_CHOICE), fit=cache.fit_on)

@@ -110,8 +110,10 @@ def download_labels(
 def download_figure(
     figure, file_name: str, key: str, *, label: str = "Figure (HTML)", container: Any = st
 ) -> None:
-    """Download a plotly figure as a self-contained interactive HTML file (works offline;
-    the file is built only when the button is pressed)."""
+    """Download a plotly figure (or a :class:`ui.chart.SharedChart`'s) as a self-contained
+    interactive HTML file (works offline; the file is built only when the button is
+    pressed)."""
+    figure = getattr(figure, "figure", figure)  # a SharedChart's own figure
 
     def build() -> str:
         return figure.to_html(include_plotlyjs=True, full_html=True)
