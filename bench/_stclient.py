@@ -87,10 +87,11 @@ class Student:
         page = self.pages.get(pathname, "") if self.pages else ""
         return await self._rerun(page_hash=page, page_name=pathname, widgets=[])
 
-    async def click(self, key: str) -> RunResult:
-        """Press the button drawn with ``key=key``."""
+    async def click(self, key: str, *, wait: bool = True) -> RunResult | None:
+        """Press the button drawn with ``key=key`` (and, with ``wait``, wait for the run's
+        end)."""
         wid = self.widget_id(key)
-        return await self._rerun(widgets=[("trigger_value", wid, True)])
+        return await self._rerun(widgets=[("trigger_value", wid, True)], wait=wait)
 
     async def step_slider(self, key: str, steps: int = 1) -> RunResult:
         """Move the select slider drawn with ``key=key`` by ``steps`` options (back when
@@ -116,7 +117,9 @@ class Student:
         raise KeyError(f"no widget with key {key!r} on this page ({len(self.widgets)} widgets)")
 
     # ------------------------------------------------------------------ protocol
-    async def _rerun(self, *, page_hash=None, page_name="", widgets=()) -> RunResult:
+    async def _rerun(
+        self, *, page_hash=None, page_name="", widgets=(), wait: bool = True
+    ) -> RunResult | None:
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = self.query_string
@@ -132,6 +135,8 @@ class Student:
         self.widgets = {}
         start = time.perf_counter()
         await self._ws.send(msg.SerializeToString())
+        if not wait:
+            return None
         exceptions = await asyncio.wait_for(self._until_finished(), self.timeout)
         return RunResult(time.perf_counter() - start, exceptions)
 

@@ -172,8 +172,6 @@ def streamlit_server(
             "127.0.0.1",
             "--browser.gatherUsageStats",
             "false",
-            "--server.fileWatcherType",
-            "none",
         ],
         cwd=app_dir or APP_DIR,
         env=env,

@@ -26,7 +26,23 @@ from lab.budget import AUTO_RUN_SECONDS, RUN, auto_run, decide
 from lab.evaluation import fit_and_evaluate
 from lab.projections import pca_view
 
-__all__ = ["CompareCell", "CompareRow", "compare_grid", "row_coords", "standard_rows"]
+__all__ = [
+    "IDLE_WORKER_SECONDS",
+    "MAX_JOBS",
+    "CompareCell",
+    "CompareRow",
+    "compare_grid",
+    "row_coords",
+    "standard_rows",
+]
+
+#: The most worker processes a grid uses (each holds the lab's imports, ~0.12 GB): joblib's
+#: loky pool is one per server process, shared by every session's grid, so this bounds them
+#: all.
+MAX_JOBS = 2
+#: A worker idle this long exits (loky's default is 300 s: the workers of one Compare visit
+#: stayed for minutes after everyone had left).
+IDLE_WORKER_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -172,7 +188,8 @@ def compare_grid(
         Asked of every method; a two-cluster method (``binary_only``) is ``"skipped"`` with
         the reason when it is above 2.
     n_jobs : int, default=2
-        joblib workers (processes); 1 fits in this process.
+        joblib workers (processes), at most :data:`MAX_JOBS`; 1 fits in this process.
+        Workers exit after :data:`IDLE_WORKER_SECONDS` without work.
 
     Returns
     -------
@@ -232,7 +249,11 @@ def compare_grid(
         else:
             # max_nbytes=None: no memory-mapped temporary folder (the inputs are small), so nothing
             # is left for loky's resource tracker to clean up when workers are killed.
-            done = Parallel(n_jobs=n_jobs, max_nbytes=None)(tasks)
+            done = Parallel(
+                n_jobs=min(int(n_jobs), MAX_JOBS),
+                max_nbytes=None,
+                idle_worker_timeout=IDLE_WORKER_SECONDS,
+            )(tasks)
         for (i, j), cell in zip(jobs, done, strict=True):
             grid[i][j] = cell
     return [[c for c in row if c is not None] for row in grid]

@@ -32,6 +32,7 @@ from lab import projections
 from lab.budget import AUTO_RUN_SECONDS, REFUSED, WAITS, auto_run, decide
 from lab.evaluation import FitOutcome, fit_and_evaluate
 
+from . import work
 from .model import DataChoice, fingerprint
 
 __all__ = [
@@ -159,6 +160,10 @@ def upload_digest(upload: Mapping[str, Any]) -> str:
     return upload.get("digest") or hashlib.blake2b(upload["content"], digest_size=12).hexdigest()
 
 
+def _call(fn, *args, **kwargs):
+    return fn(*args, **kwargs)
+
+
 def _as_pairs(pairs: Sequence[Sequence[int]] | None) -> tuple[tuple[int, int], ...]:
     return tuple((int(i), int(j)) for i, j in (pairs or ()))
 
@@ -174,9 +179,14 @@ def _fit(
     msp_regularizer: str | None,
     _X: np.ndarray,
     _y: np.ndarray | None,
+    _in_child: bool = False,
 ) -> FitOutcome:
+    # A long fit runs where it can be stopped when its session ends (ui.work); a stopped
+    # fit raises work.Cancelled, which is not cached.
+    run = work.run_in_child if _in_child else _call
     try:
-        return fit_and_evaluate(
+        return run(
+            fit_and_evaluate,
             key,
             dict(params),
             _X,
@@ -186,6 +196,8 @@ def _fit(
             msp_lam=msp_lam,
             msp_regularizer=msp_regularizer,
         )
+    except work.Cancelled:
+        raise
     except Exception as err:  # the app never shows a traceback; report the bug as text
         from clustering import ALGORITHMS
 
@@ -310,6 +322,7 @@ def fit(
         msp_regularizer,
         X,
         y,
+        cost is not None and cost.seconds > work.CHILD_SECONDS,
     )
 
 
