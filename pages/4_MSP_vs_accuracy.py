@@ -17,7 +17,7 @@ import datasets
 from clustering import ALGORITHMS
 from lab import plots
 from lab.experiments import protocols
-from ui import alerts, downloads, presenter, state, widgets
+from ui import alerts, downloads, presenter, shared, state, widgets
 from ui import analysis as ua
 from ui.text import finite, number, plain
 
@@ -211,7 +211,8 @@ else:
     highlight = []
     if choice is not None and finite(choice.lam):
         highlight = [f"λ = {choice.lam:g}"]
-    fig = plots.msp_accuracy_figure(
+    fig = shared.figure(
+        plots.msp_accuracy_figure,
         table,
         x=score,
         x_label=label,
@@ -267,7 +268,9 @@ else:
             f"the largest {label} (switch the MSP above to compare). How close does that "
             "come to the λ an oracle with the true classes would pick?"
         )
-        presenter.chart(plots.lam_sweep_figure(sweep, by=score), key="mva.sweep", width="stretch")
+        presenter.chart(
+            shared.figure(plots.lam_sweep_figure, sweep, by=score), key="mva.sweep", width="stretch"
+        )
         c = st.columns(4)
         c[0].metric(
             f"λ by the {label}",

@@ -120,8 +120,16 @@ def test_freeze_tells_different_inputs_apart():
 
 
 # ------------------------------------------------------------------ ui.work
-def test_a_fit_in_a_child_returns_its_result_and_raises_its_error():
-    assert work.run_in_child(divmod, 17, 5, alive=lambda: True) == (3, 2)
+def test_a_fit_in_a_child_returns_its_result_and_raises_its_error(blobs):
+    from lab.evaluation import fit_and_evaluate
+
+    X, y = blobs
+    here = fit_and_evaluate("mspc-mpm", {"lam": 0.1}, X, y)
+    there = work.run_in_child(fit_and_evaluate, "mspc-mpm", {"lam": 0.1}, X, y, alive=lambda: True)
+    np.testing.assert_array_equal(there.labels, here.labels)
+    timing = {"seconds"}  # the one metric that is a measurement
+    same = {k: v for k, v in here.metrics.items() if k not in timing}
+    assert {k: there.metrics[k] for k in same} == pytest.approx(same, nan_ok=True)
     with pytest.raises(ZeroDivisionError):
         work.run_in_child(divmod, 1, 0, alive=lambda: True)
 
@@ -145,7 +153,7 @@ def test_a_fit_whose_session_ended_is_stopped_within_seconds():
 
 def _is_spawned_child(p: psutil.Process) -> bool:
     try:
-        return any("spawn_main" in part for part in p.cmdline())
+        return any("w._child()" in part for part in p.cmdline())
     except psutil.Error:
         return False
 

@@ -105,8 +105,8 @@ def shared(max_entries: int = 8) -> Callable[[Callable[..., T]], Callable[..., T
 
 def freeze(value: Any) -> Hashable:
     """A hashable key standing for ``value``: arrays by their shape, type and a hash of
-    their bytes; lists, tuples and mappings element by element; anything else as it is
-    (it must be hashable).
+    their bytes, data frames and series by pandas' hash of their rows; dataclasses, lists,
+    tuples and mappings field by field; anything else as it is (it must be hashable).
 
     Examples
     --------
@@ -116,6 +116,7 @@ def freeze(value: Any) -> Hashable:
     >>> freeze(np.zeros(3)) == freeze(np.ones(3))
     False
     """
+    import dataclasses
     import hashlib
 
     import numpy as np
@@ -130,6 +131,9 @@ def freeze(value: Any) -> Hashable:
         columns = tuple(value.columns) if isinstance(value, pd.DataFrame) else value.name
         digest = hashlib.blake2b(rows.tobytes(), digest_size=12).hexdigest()
         return (type(value).__name__, columns, tuple(map(str, np.atleast_1d(value.dtypes))), digest)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = dataclasses.fields(value)
+        return (type(value).__qualname__, tuple(freeze(getattr(value, f.name)) for f in fields))
     if isinstance(value, list | tuple):
         return (type(value).__name__, tuple(freeze(v) for v in value))
     if isinstance(value, dict):

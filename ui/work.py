@@ -13,15 +13,19 @@ session that comes back reruns the page and asks again.
 
 At most :data:`MAX_CHILDREN` such fits run at once on a server (each is a Python process
 with the lab imported, ~0.2 GB); the others wait for a slot, and give it up if their session
-ends while they wait. A child is started by ``spawn`` (a fresh interpreter, never a fork of
-the threaded server) and ends with its fit: no process stays behind.
+ends while they wait. A child is a fresh interpreter (never a fork of the threaded server,
+nor multiprocessing's spawn, which would re-run the page) and ends with its fit: no process
+stays behind.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import pickle
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -41,6 +45,7 @@ MAX_CHILDREN = 1
 POLL_SECONDS = 0.25
 
 _slots = threading.BoundedSemaphore(MAX_CHILDREN)
+_ROOT = Path(__file__).resolve().parents[1]
 
 
 class Cancelled(RuntimeError):
@@ -60,13 +65,19 @@ def session_alive() -> Callable[[], bool]:
     return lambda: runtime.is_active_session(session_id)
 
 
-def _child_main(conn, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+def _child() -> None:
+    """The child's side: read ``(fn, args, kwargs)`` pickled on stdin, write ``(True,
+    result)`` or ``(False, exception)`` pickled on stdout."""
+    import pickle
+    import sys
+
+    fn, args, kwargs = pickle.load(sys.stdin.buffer)
     try:
-        conn.send((True, fn(*args, **kwargs)))
-    except BaseException as err:  # the parent re-raises it
-        conn.send((False, err))
-    finally:
-        conn.close()
+        out = (True, fn(*args, **kwargs))
+    except Exception as err:  # the parent re-raises it
+        out = (False, err)
+    sys.stdout.buffer.write(pickle.dumps(out))
+    sys.stdout.buffer.flush()
 
 
 def run_in_child(
@@ -76,8 +87,8 @@ def run_in_child(
     poll: float = POLL_SECONDS,
     **kwargs: Any,
 ) -> Any:
-    """``fn(*args, **kwargs)`` in a child process (``fn`` and its arguments picklable);
-    its result, or its exception raised here.
+    """``fn(*args, **kwargs)`` in a child process (``fn`` importable, its arguments and
+    result picklable); its result, or its exception raised here.
 
     ``alive`` (default :func:`session_alive`) is checked every ``poll`` seconds while
     waiting for a slot and for the result; once it is false the child is killed and
@@ -88,28 +99,37 @@ def run_in_child(
         if not alive():
             raise Cancelled("The session ended while its fit waited for a free slot.")
     try:
-        context = multiprocessing.get_context("spawn")
-        receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(target=_child_main, args=(sender, fn, args, kwargs), daemon=True)
-        child.start()
-        sender.close()
+        request = pickle.dumps((fn, args, kwargs))
+        # A fresh interpreter that imports only what ``fn`` needs (never a fork of the
+        # threaded server, nor a re-run of the page the way multiprocessing's spawn would).
+        code = f"import sys; sys.path.insert(0, {str(_ROOT)!r}); import ui.work as w; w._child()"
+        child = subprocess.Popen(
+            [sys.executable, "-c", code],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            cwd=_ROOT,
+        )
         try:
+            pending: bytes | None = request
             while True:
-                if receiver.poll(poll):
-                    ok, value = receiver.recv()
-                    if ok:
-                        return value
-                    raise value
-                if not child.is_alive():
-                    raise RuntimeError(
-                        f"The fit's process ended without a result (exit code {child.exitcode})."
-                    )
-                if not alive():
-                    raise Cancelled("The session ended; its fit was stopped.")
+                try:
+                    out, _ = child.communicate(pending, timeout=poll)
+                    break
+                except subprocess.TimeoutExpired:
+                    pending = None  # the input was sent; communicate goes on reading
+                    if not alive():
+                        raise Cancelled("The session ended; its fit was stopped.") from None
+            if child.returncode != 0 or not out:
+                raise RuntimeError(
+                    f"The fit's process ended without a result (exit code {child.returncode})."
+                )
+            ok, value = pickle.loads(out)
+            if ok:
+                return value
+            raise value
         finally:
-            if child.is_alive():
+            if child.poll() is None:
                 child.kill()
-            child.join(timeout=5)
-            receiver.close()
+                child.wait(timeout=5)
     finally:
         _slots.release()
