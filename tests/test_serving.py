@@ -48,6 +48,7 @@ def test_the_shipped_configuration_serves_a_class():
     settings = _server_settings((ROOT / ".streamlit" / "config.toml").read_text())
     assert settings["fileWatcherType"] == '"none"'
     assert settings["runOnSave"] == "false"
+    assert settings["allowRunOnSave"] == "false"
     for script in ("bench/bench_browser.py", "bench/bench_class.py"):
         assert "fileWatcherType" not in (ROOT / script).read_text()
 
