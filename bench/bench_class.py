@@ -79,8 +79,9 @@ def wait_healthy(url: str, proc: subprocess.Popen | None = None, seconds: float 
 
 @contextlib.contextmanager
 def lab_servers(count: int = 1, *, log_dir: Path | None = None):
-    """``count`` ``streamlit run app.py`` processes with the shipped configuration
-    (``.streamlit/config.toml``) on free loopback ports; yields their ``(url, Popen)``."""
+    """``count`` lab servers as a class is served (``python -m ui.serve``: ``streamlit run
+    app.py`` with the shipped ``.streamlit/config.toml``, warmed before it listens) on free
+    loopback ports; yields their ``(url, Popen)``."""
     procs, logs = [], []
     try:
         for i in range(count):
@@ -91,7 +92,7 @@ def lab_servers(count: int = 1, *, log_dir: Path | None = None):
                 else tempfile.TemporaryFile()
             )
             logs.append(log)
-            cmd = [sys.executable, "-m", "streamlit", "run", "app.py"]
+            cmd = [sys.executable, "-m", "ui.serve"]
             cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
             proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
             procs.append((f"http://127.0.0.1:{port}", proc))
