@@ -117,7 +117,22 @@ AFS_CONDITIONS = {"x1": "×1", "break": "noise ×10", "rescue": "+ signal ×10"}
 
 def afs_table(story: demos.DemoStory):
     """The AFS story's accuracies as shown on Home: one row per condition (×1, the break,
-    the rescue), one column per method (the story's method names)."""
+    the rescue), one column per method (the story's method names). Made once per story
+    object (the shared :func:`afs_story` is one object for the whole class); do not change
+    it."""
+    made = _AFS_TABLES.get(id(story))
+    if made is not None and made[0] is story:
+        return made[1]
+    table = _afs_table(story)
+    _AFS_TABLES.clear()  # one story at a time: the memo never grows
+    _AFS_TABLES[id(story)] = (story, table)
+    return table
+
+
+_AFS_TABLES: dict[int, tuple[demos.DemoStory, object]] = {}
+
+
+def _afs_table(story: demos.DemoStory):
     t = story.table
     out = t.pivot(index="condition", columns="method", values="accuracy")
     out = out.reindex(index=list(AFS_CONDITIONS), columns=list(dict.fromkeys(t["method"])))
