@@ -36,7 +36,7 @@ __all__ = [
     "standard_rows",
 ]
 
-#: The most worker processes a grid uses (each holds the lab's imports, ~0.12 GB): joblib's
+#: The most worker processes a grid uses (each holds the lab's imports, ~0.23 GB): joblib's
 #: loky pool is one per server process, shared by every session's grid, so this bounds them
 #: all.
 MAX_JOBS = 2
