@@ -12,10 +12,10 @@ is not, the child is killed and :class:`Cancelled` is raised: nothing is cached,
 session that comes back reruns the page and asks again.
 
 At most :data:`MAX_CHILDREN` such fits run at once on a server (each is a Python process
-with the lab imported: 0.23 GB at its peak for MSPC on breast); the others wait for a slot, and give it up if their session
-ends while they wait. A child is a fresh interpreter (never a fork of the threaded server,
-nor multiprocessing's spawn, which would re-run the page) and ends with its fit: no process
-stays behind.
+with the lab imported: 0.23 GB at its peak for MSPC on breast); the others wait for a
+slot, and give it up if their session ends while they wait. A child is a fresh interpreter
+(never a fork of the threaded server, nor multiprocessing's spawn, which would re-run the
+page) and ends with its fit: no process stays behind.
 """
 
 from __future__ import annotations
