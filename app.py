@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import demos as ui_demos
-from ui import presenter, shared, state, widgets
+from ui import lesson, presenter, shared, state, widgets
 
 ROOT = Path(__file__).resolve().parent
 #: The tab icon, served by the app itself: a ``:material/...:`` page icon would make the
@@ -30,12 +30,8 @@ ICONS = {
     "5_Learn": ":material/school:",
     "6_Reproduce": ":material/description:",
     "7_Compare": ":material/grid_view:",
+    "8_Lecture": ":material/co_present:",
 }
-
-
-def _page(path: str, fallback: str = "pages/2_Cluster.py") -> str:
-    """``path`` if that page exists, else ``fallback`` (pages are added as they land)."""
-    return path if (ROOT / path).exists() else fallback
 
 
 #: The two MSP columns of the demos' tables: short names (the tables are a third of the page
@@ -75,8 +71,8 @@ def _afs_demo() -> None:
     )
     st.caption(
         "Accuracy after multiplying the features as on the left. " + story.caption,
-        help="Computed from the numbers above. MSPC here is MSPC (MPM) whose search starts "
-        "from k-means on standardised features.",
+        help="Computed from the numbers above. MSPC here is MSPC (MPM) as the lab runs it "
+        "(its default start and search), as Feature scaling opens it.",
     )
     if st.button(
         "Open on Feature scaling (noise ×10)",
@@ -97,30 +93,52 @@ def _breast_demo() -> None:
     )
     st.caption(
         "Does the labeling with the higher held-out MSP have the higher accuracy? " + story.caption,
-        help="Computed from the numbers above; neither MSP needs the true labels. "
+        help="Computed from the numbers above; neither MSP needs the true labels. The methods "
+        "run as the Cluster page runs them (MSPC with its default start and search). "
         + widgets.msp_help("msp_heldout"),
     )
     if st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch"):
         ui_demos.open_breast()
 
 
-def _digits_demo() -> None:
-    st.markdown("#### Digits 3 vs 8")
-    with st.spinner("Fitting digits 3 vs 8…"):
-        story = ui_demos.digits_story()
-    runs = story.table[["run", "msp_heldout", "msp", "accuracy"]]
-    _numbers(
-        runs.assign(run=runs["run"].str.removeprefix("λ = ")),
-        {"run": "λ", **MSP_COLUMNS, "accuracy": "accuracy"},
-        height=180,
-    )
-    st.caption(
-        "MSPC over a grid of λ, both MSPs of every run measured with one λ. " + story.caption,
-        help="Computed from the numbers above. " + widgets.msp_help("msp_heldout"),
-    )
-    if st.button("Open on MSP vs accuracy", key="demo.digits", type="primary", width="stretch"):
-        ui_demos.open_digits()
+#: The tasks demo's columns: the family (with its number of tasks), the lab's r and the
+#: paper's.
+TASKS_COLUMNS = ("family", "r_heldout", "paper_r")
 
+
+def _tasks_demo() -> None:
+    st.markdown("#### MSP and accuracy across tasks")
+    with st.spinner("Clustering the paper's tasks…"):
+        story = ui_demos.tasks_story()
+    table = story.table.assign(family=ui_demos.family_labels(story.table))[list(TASKS_COLUMNS)]
+    config = {
+        "family": st.column_config.TextColumn("family (tasks)"),
+        "r_heldout": st.column_config.NumberColumn(
+            "r",
+            format="%.2f",
+            width=DEMO_COLUMN_PX,
+            help="Pearson's r between MSPC's held-out MSP and its accuracy over the tasks.",
+        ),
+        "paper_r": st.column_config.NumberColumn(
+            "paper",
+            format="%.2f",
+            width=DEMO_COLUMN_PX,
+            help="The MSPC paper's r (Fig. 3): its in-sample MSP over 10 UCI and MNIST "
+            "tasks, 21 Satellite pairs and 45 USPS pairs.",
+        ),
+    }
+    st.dataframe(table, hide_index=True, width="stretch", column_config=config)
+    st.caption(
+        "MSPC on every task of the paper's three families. " + story.caption,
+        help="Computed from every task's numbers (MSP vs accuracy shows each task). "
+        + widgets.msp_help("msp_heldout"),
+    )
+    if st.button("Open on MSP vs accuracy", key="demo.tasks", type="primary", width="stretch"):
+        ui_demos.open_tasks()
+
+
+#: The demos, by the name a lecturer picks them by in presenter mode.
+DEMOS = {"The AFS trap": _afs_demo, "Breast cancer": _breast_demo, "Across tasks": _tasks_demo}
 
 #: The theory, after the demos: five sentences.
 THEORY = (
@@ -144,12 +162,27 @@ THEORY = (
 def home() -> None:
     """The home page: the three demos first, then the theory in five sentences."""
     state.init()
-    st.title("Discriminative Clustering Lab")
-    st.caption("Three demos, each computed live; every caption is decided by the numbers above it.")
-    cols = presenter.columns(3, key="home-demos", gap="medium")
-    for column, demo in zip(cols, (_afs_demo, _breast_demo, _digits_demo), strict=True):
-        with column:
-            demo()
+    lam, regularizer = ui_demos.msp_scale()
+    lesson.header(
+        "Discriminative Clustering Lab",
+        "Three demos, each computed live; every caption is decided by the numbers above it. "
+        + widgets.msp_note(lam, regularizer, short=True),
+    )
+    if presenter.enabled():
+        # A projector holds one demo at a time: the lecturer picks it.
+        chosen = st.segmented_control(
+            "Demo",
+            list(DEMOS),
+            key="home.demo",
+            default=next(iter(DEMOS)),
+            label_visibility="collapsed",
+        )
+        DEMOS[chosen or next(iter(DEMOS))]()
+    else:
+        cols = st.columns(3, gap="medium")
+        for column, demo in zip(cols, DEMOS.values(), strict=True):
+            with column:
+                demo()
 
     st.subheader("The idea in five sentences")
     st.markdown(THEORY)
@@ -188,8 +221,7 @@ def home() -> None:
             ICONS["7_Compare"],
         ),
     ):
-        if (ROOT / path).exists():
-            widgets.page_link(path, label=label, icon=icon)
+        widgets.page_link(path, label=label, icon=icon)
 
     widgets.data_caption()
     st.caption(

@@ -56,6 +56,8 @@ def _median_ms(fn, repeats: int) -> float:
 
 
 def figure_path(n: int, d: int, repeats: int) -> dict[str, float]:
+    """Milliseconds of the Cluster page's path for an ``n`` x ``d`` data set: the cold fit,
+    and the medians of the cached fit and of the fit with its view, three figures and JSON."""
     X, y = _data(n, d)
     fp = fingerprint(X, y)
     params = {"lam": 1.0, "regularizer": "diag", "init": "kmeans", "random_state": 0}
@@ -91,6 +93,8 @@ def figure_path(n: int, d: int, repeats: int) -> dict[str, float]:
 
 
 def page_rerun(repeats: int) -> tuple[float, float]:
+    """Milliseconds of a Cluster page rerun in ``AppTest``: ``(median over ``repeats`` λ
+    changes between two cached values, one change to a λ not yet computed)``."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
@@ -115,6 +119,8 @@ def page_rerun(repeats: int) -> tuple[float, float]:
 
 
 def main() -> None:
+    """Print the Cluster page's server time per data size (``--quick``: a smaller grid) against
+    the target."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller grid, fewer repeats")
     args = parser.parse_args()

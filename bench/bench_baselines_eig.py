@@ -49,6 +49,7 @@ METHODS = [
 
 
 def make_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Two Gaussian clusters of ``n`` points in ``d`` features, their means 3 apart: ``(X, y)``."""
     rng = np.random.default_rng(seed)
     y = np.repeat([0, 1], [n // 2, n - n // 2])
     X = rng.normal(size=(n, d)) + y[:, None] * (3.0 / np.sqrt(d))
@@ -56,6 +57,8 @@ def make_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 
 def main(argv=None) -> None:
+    """Time and peak memory of each eigen/alternation baseline at every ``--sizes`` N, with
+    k-means' in the same run, as a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[200, 1000, 5000])
     parser.add_argument("--d", type=int, default=10, help="number of features")

@@ -48,6 +48,8 @@ METHODS = (
 
 
 def two_gaussians(n: int, d: int, seed: int = 0):
+    """Two Gaussian clusters of ``n`` points in ``d`` features, alternating labels, means 3
+    apart: ``(X, y)``."""
     rng = np.random.default_rng(seed)
     y = np.arange(n) % 2
     X = rng.normal(size=(n, d)) + np.outer(y, np.full(d, 3.0 / np.sqrt(d)))
@@ -93,6 +95,8 @@ def scan(key: str, start: int, d: int, limit: float, budget: float) -> tuple[lis
 
 
 def main(argv=None) -> None:
+    """Double N from ``--start`` for every method until a fit takes ``--limit`` seconds (or
+    ``--budget`` runs out); print the times and the largest N each fitted."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=float, default=60.0)
     parser.add_argument("--start", type=int, default=50)

@@ -58,12 +58,13 @@ LESSON = (
 
 
 def free_port() -> int:
+    """A free TCP port on the loopback interface."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def wait_healthy(url: str, proc: subprocess.Popen | None = None, seconds: float = 90) -> None:
+def wait_healthy(url: str, proc: subprocess.Popen | None = None, seconds: float = 300) -> None:
     """Until ``url/_stcore/health`` answers ``ok`` (at most ``seconds``)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -261,6 +262,7 @@ async def _home_cpu(url: str, pids: list[int], *, clear_first: bool) -> float:
 
 
 def load() -> str:
+    """The machine's load average (1 and 5 min) and its number of cores, as printed."""
     one, five, _ = os.getloadavg()
     return f"load {one:.2f} (1 min), {five:.2f} (5 min), {os.cpu_count()} cores"
 
@@ -325,6 +327,7 @@ def measure(users: list[int], processes: int, clear_cache: bool) -> list[str]:
 
 
 def main(argv=None) -> None:
+    """Measure the classes the command line asks for and print their table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, nargs="+", default=[1, 10, 20, 40])
     parser.add_argument("--proxy", type=int, default=0, help="server processes behind nginx")

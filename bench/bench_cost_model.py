@@ -74,6 +74,7 @@ BUDGET = 8.0
 
 
 def data(n: int, d: int, seed: int = 0) -> np.ndarray:
+    """An ``n`` x ``d`` data set of two Gaussian clusters (the cost grid's input)."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
     X[: n // 2] += 4.0 / np.sqrt(d)
@@ -152,6 +153,8 @@ def _print_fitted(fitted):
 
 
 def main(argv=None):
+    """Measure every method (``--only``) on the N x d grid, fit the cost model and print
+    measured against predicted; ``--from-log`` refits from an earlier run's table."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", help="comma-separated model names")
     parser.add_argument("--from-log", help="refit from the table of an earlier run")

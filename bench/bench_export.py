@@ -60,6 +60,8 @@ def _timed(fn) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Time presenter mode's slide export on every page, with a browser started per export and
+    with one kept open; print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", default="", help="comma-separated page names")

@@ -24,6 +24,8 @@ from bench import bench_browser as bb
 
 
 def one_run(p, app: Path) -> tuple[float, float]:
+    """One Fig. 1 click on a fresh server of ``app``: ``(browser seconds, server seconds)``
+    until the chart is drawn."""
     with bb.streamlit_server(app) as url:
         browser = bb._launch(p)
         try:
@@ -38,6 +40,8 @@ def one_run(p, app: Path) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Alternate runs of this checkout and ``--app-dir`` (A B, B A, ...) and print the paired
+    differences with their median."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app-dir", type=Path, required=True, help="checkout B")
     parser.add_argument("--pairs", type=int, default=16)

@@ -58,6 +58,8 @@ def _params(args) -> dict:
 
 
 def run_seeds(args) -> None:
+    """MMC on digits 3 vs 8 at seeds ``0 .. args.seeds - 1``: NMI and seconds per seed, and
+    their spread."""
     X, y = _digits_3v8(args.raw)
     params = _params(args)
     form = "pixel counts 0-16" if args.raw else "[-1, 1]"
@@ -96,6 +98,7 @@ def two_gaussians(n: int, d: int, seed: int = 0):
 
 
 def run_scaling(args) -> None:
+    """MMC's fit time per loss as N grows (d = 10) and as d grows (N = 400), on two Gaussians."""
     rows = []
     for loss in args.losses:
         for n, d in [(n, 10) for n in (200, 400, 800, 1600, 3200)] + [
@@ -120,6 +123,7 @@ def run_scaling(args) -> None:
 
 
 def run_gaussians(args) -> None:
+    """Accuracy, NMI and seconds of each loss on two Gaussians (N = 1600, d = 10)."""
     X, y = two_gaussians(1600, 10)
     rows = []
     for loss in ("nmi", "rand", "f", "error"):
@@ -137,6 +141,8 @@ def run_gaussians(args) -> None:
 
 
 def run_pairs(args) -> None:
+    """Accuracy and seconds of MMC on the held-aside pairs ``args.pairs``, over ``args.seeds``
+    seeds."""
     rows = []
     for name in args.pairs:
         ds = datasets.load(name)
@@ -183,6 +189,8 @@ def _objective_along(Xc, direction, C_paper, loss):
 
 
 def run_objective(args) -> None:
+    """Objective (12) at the labeling MMC finds on digits 3 vs 8 against the objective along the
+    classes' SVM direction."""
     from sklearn.svm import LinearSVC
 
     X, y = _digits_3v8(raw=True)
@@ -224,6 +232,7 @@ def run_objective(args) -> None:
 
 
 def main(argv=None) -> None:
+    """Run the chosen mode (seeds, scaling, gaussians, pairs, objective) and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("mode", choices=["seeds", "scaling", "gaussians", "pairs", "objective"])
     parser.add_argument("--seeds", type=int, default=5)

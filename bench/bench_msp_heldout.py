@@ -38,6 +38,8 @@ LAM = 0.2
 
 
 def main() -> None:
+    """Print the held-out MSP's cost against the in-sample MSP and a whole fit (``--budget``:
+    the default fit against its budget on 14000 x 784)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="only the two small shapes")
     ap.add_argument("--repeats", type=int, default=5)

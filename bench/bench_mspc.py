@@ -77,6 +77,8 @@ LAM = 1.0
 
 
 def make_data(n: int, d: int, seed: int = 0) -> np.ndarray:
+    """Two Gaussian clusters of ``n`` points in ``d`` features, each feature in its own unit
+    (factors 1e-2 to 1e2)."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d))
     X[: n // 2] += 2.0 / np.sqrt(d) * 3
@@ -433,6 +435,8 @@ def eig_decomposition(n: int = 1555, d: int = 16, calls: int = 3000) -> None:
 
 
 def main(argv=None) -> None:
+    """Run the chosen comparison (solvers against k-means by default; ``--search``,
+    ``--solvers``, ``--decompose``) and print its table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the two small shapes")
     parser.add_argument("--shapes", help="comma-separated shapes, e.g. 14000x784")

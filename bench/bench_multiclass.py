@@ -35,12 +35,15 @@ QUICK_GRID = [(1000, 3), (4000, 3), (4000, 10)]
 
 
 def make_data(n: int, k: int, seed: int = 0) -> np.ndarray:
+    """``n`` points around ``k`` random centres in ``D`` features."""
     rng = np.random.default_rng(seed)
     centres = rng.normal(0, 3, (k, D))
     return centres[rng.integers(0, k, n)] + rng.normal(size=(n, D))
 
 
 def main() -> None:
+    """Time and peak memory of multi-class MSPC as N and k grow, with k-means' in the same run,
+    as a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()

@@ -289,6 +289,9 @@ METRICS = {
 
 
 class Counters:
+    """The renderer's CPU counters (Chrome DevTools ``Performance`` domain) read before and
+    after a reload."""
+
     def __init__(self, pg):
         self.cdp = pg.context.new_cdp_session(pg)
         self.cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
@@ -340,6 +343,8 @@ def _context(browser):
 def run_tree(
     p, app_dir: Path, repeats: int, trace: bool, results: dict, persistent: bool = False
 ) -> None:
+    """Reload the Cluster link of ``app_dir``'s app three ways, ``repeats`` times, appending
+    each timeline (and the renderer's CPU) to ``results``."""
     with streamlit_server(app_dir) as url:
         browser = _launch(p)
         try:
@@ -388,6 +393,8 @@ def _med(rows: list[dict], key: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the reload timelines for each ``--app-dir`` (interleaved) and print the phases'
+    medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--app-dir", type=Path, action="append")
     parser.add_argument("--repeats", type=int, default=3)

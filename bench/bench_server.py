@@ -93,6 +93,8 @@ def _time(fn, repeats: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Time the demo interactions on the server with and without the small-data thread limit, in
+    the same run; print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=1)
     args = parser.parse_args(argv)

@@ -50,6 +50,7 @@ print(seconds, peak, ds.X.shape[0], ds.X.shape[1])
 
 
 def make_file(n_rows: int, seed: int = 0) -> bytes:
+    """A CSV of ``n_rows`` rows (five numeric columns and a class column) as bytes."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n_rows, 5)).round(4)
     labels = np.where(rng.random(n_rows) < 0.5, "benign", "malignant")
@@ -70,6 +71,8 @@ def measure(path: str, reference: str | None) -> tuple[float, float, tuple[int, 
 
 
 def main(argv=None):
+    """Read the generated file with this reader and with ``--reference``, alternating
+    ``--repeats`` times; print medians, peak memory and the ratio."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument(

@@ -23,6 +23,7 @@ PROJECT_ERRORS = (DegenerateDataError, ProblemTooLargeError, SolverFailedError)
 
 
 def two_gaussians(n_per=30, d=2, gap=8.0, seed=0):
+    """Two Gaussian clusters of ``n_per`` points each, ``gap`` apart: ``(X, y)``."""
     rng = np.random.default_rng(seed)
     X0 = rng.normal(0.0, 1.0, (n_per, d))
     X1 = rng.normal(0.0, 1.0, (n_per, d)) + gap / np.sqrt(d)
@@ -30,6 +31,7 @@ def two_gaussians(n_per=30, d=2, gap=8.0, seed=0):
 
 
 def inputs():
+    """The extreme and degenerate inputs: name to ``(X, y)``."""
     X, y = two_gaussians()
     Xw, yw = two_gaussians(n_per=10, d=40, gap=12.0, seed=1)
     return {
@@ -56,6 +58,8 @@ def _fit(key, X, y):
 
 
 def classify(key, X, y, clean_labels) -> tuple[str, str]:
+    """How a method answers ``X``: ``same`` labels as on clean data, ``refused`` with the
+    project's error, ``ugly`` (another exception) or ``wrong``; with the detail."""
     try:
         labels = _fit(key, X, y)
     except PROJECT_ERRORS as exc:
@@ -73,6 +77,8 @@ def classify(key, X, y, clean_labels) -> tuple[str, str]:
 
 
 def run(keys=None):
+    """Every method (``keys``, and the MPM) on every input: one row per method with its
+    classification per input."""
     keys = list(keys or ALGORITHMS) + ["mpm"]
     X, y = two_gaussians()
     rows = []
@@ -90,6 +96,7 @@ def run(keys=None):
 
 
 def main():
+    """Print the table of :func:`run` for every registered method."""
     rows = run()
     print(f"{'method':<12} {'input':<15} {'outcome':<8} detail")
     for key, name, outcome, detail in rows:

@@ -49,6 +49,8 @@ from clustering.spectral import SpectralBaseline
 
 
 def curved(seeds, only=("moons", "circles")):
+    """Moons and circles of 400 points at several noise levels for each data seed, z-scored:
+    ``(group, X, y)``."""
     for noise in (0.05, 0.1, 0.15, 0.2) if "moons" in only else ():
         for s in seeds:
             X, y = make_moons(400, noise=noise, random_state=s)
@@ -61,6 +63,7 @@ def curved(seeds, only=("moons", "circles")):
 
 
 def others(seeds):
+    """Blobs and four bundled tasks, where an affinity rule must not hurt: ``(name, X, y)``."""
     for s in seeds:
         X, y = make_blobs(400, centers=2, n_features=4, cluster_std=2.0, random_state=s)
         yield "blobs", X, y
@@ -85,6 +88,7 @@ def _table(rows, cols):
 
 
 def kernel_part(seeds):
+    """ARI of kernel MSPC against spectral clustering (k-NN graph) per curved group."""
     rows = []
     for group, X, y in curved(seeds):
         with warnings.catch_warnings():
@@ -101,6 +105,8 @@ def kernel_part(seeds):
 
 
 def choice_part(seeds, only=("moons", "circles")):
+    """Kernel MSPC with each candidate width and rank against the one its held-out MSP chooses,
+    per curved group."""
     from types import SimpleNamespace
 
     from clustering import mspc_multiclass as mm
@@ -195,6 +201,8 @@ def cost_part():
 
 
 def affinity_part(seeds):
+    """Spectral clustering's ``affinity='auto'`` against the k-NN graph and the Gaussian alone,
+    on curved and other data."""
     rows = []
     for group, X, y in list(curved(seeds)) + list(others(seeds)):
         with warnings.catch_warnings():
@@ -229,6 +237,7 @@ def affinity_part(seeds):
 
 
 def main() -> None:
+    """Run the chosen parts over ``--seeds`` and print their tables."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", default="100-109")
     ap.add_argument("--part", default="kernel,affinity")

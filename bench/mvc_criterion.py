@@ -33,6 +33,8 @@ from clustering.mvc import SoftLabelMVC, affinity_matrix, graph_laplacian
 
 
 def error_pct(y: np.ndarray, labels: np.ndarray) -> float:
+    """Clustering error (%) of two clusters against two classes, under the better of the two
+    matchings."""
     agree = np.mean((labels == 1) == (y == np.unique(y)[1]))
     return 100.0 * (1.0 - max(agree, 1.0 - agree))
 
@@ -53,6 +55,8 @@ def best_with_signs(Q: np.ndarray, s: np.ndarray, gamma: float, b: float) -> tup
 
 
 def main(argv=None) -> None:
+    """For each task and γ: objective (4) at SoftLabelMVC's labeling against the best with the
+    classes' signs, and their errors."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tasks", nargs="+", default=["ionosphere", "diabetes"])
     parser.add_argument("--gammas", nargs="+", type=float, default=[0.01, 1.0, 100.0])

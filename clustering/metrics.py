@@ -3,6 +3,8 @@
 - :func:`msp_score` — Minimum Separation Probability of a labeling (MSPC paper, Definition 1).
 - :func:`msp_heldout_score` — the same bound for an MPM evaluated on points it was not
   fitted to (:mod:`clustering.msp_heldout`): the label-free score the lab ranks labelings by.
+- :func:`heldout_structure` — whether a labeling's held-out MSP is above the level the
+  search reaches on Gaussian noise of the data's shape (structure) or at it (none).
 - :func:`clustering_accuracy`, :func:`clustering_error` — best one-to-one matching of
   clusters to classes (Hungarian algorithm).
 - :func:`nmi`, :func:`rand_index`, :func:`f_measure` — the measures of the multivariate-loss
@@ -16,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ._compat import check_random_state
+from ._lam import DEFAULT_LAM
 from ._moments import binary_labels
 from .mpm import fit_mpm_to_labels
 from .msp_heldout import msp_heldout_score
@@ -28,6 +32,7 @@ __all__ = [
     "contingency",
     "external_scores",
     "f_measure",
+    "heldout_structure",
     "msp_heldout_score",
     "msp_score",
     "nmi",
@@ -38,7 +43,7 @@ __all__ = [
 ]
 
 
-def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
+def msp_score(X, labels, lam: float = DEFAULT_LAM, regularizer: str = "diag") -> float:
     """Minimum Separation Probability of a labeling (two clusters; more via
     :func:`clustering.msp_multiclass.multiclass_msp`).
 
@@ -57,9 +62,12 @@ def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
     labels : array-like of shape (n_samples,)
         At least two distinct values; with more than two the multi-class MSP (pairwise MPMs
         combined by a union bound, :mod:`clustering.msp_multiclass`) is returned.
-    lam : float, default=0.0
-        Regularisation weight (``>= 0``).
+    lam : float, default=DEFAULT_LAM
+        Regularisation weight (``>= 0``). The default is :class:`clustering.MSPC`'s
+        (:data:`clustering._lam.DEFAULT_LAM`, 0.2), so ``msp_score(X, m.labels_) == m.msp_``
+        for a two-cluster or multi-class linear ``MSPC`` fitted with its defaults.
     regularizer : {"diag", "identity", "total", "none"}, default="diag"
+        Constant features are dropped (weight zero), as the estimator does.
 
     Returns
     -------
@@ -80,6 +88,58 @@ def msp_score(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
     labels01 = binary_labels(labels, X.shape[0])
     sol, _, _ = fit_mpm_to_labels(X, labels01, lam, regularizer)
     return sol.alpha
+
+
+def heldout_structure(
+    X,
+    labels,
+    lam: float = DEFAULT_LAM,
+    regularizer: str = "diag",
+    *,
+    random_state=None,
+) -> dict:
+    """Whether a labeling's held-out MSP shows structure or is at the level of noise.
+
+    The held-out MSP (:func:`msp_heldout_score`) measures how separable a labeling is on
+    points its MPM was not fitted to; any cut of structureless data has some (Gaussian
+    noise, 100 x 3: about 0.5). The reference is the held-out MSP that
+    :class:`clustering.MSPC` (defaults, as many clusters as ``labels``) reaches on Gaussian
+    noise with ``X``'s size (at most 2000 points), dimension and correlations
+    (:mod:`clustering._reference`); the labeling shows structure when its held-out MSP
+    exceeds the reference by more than 0.05. For a model fitted with defaults and an int
+    ``random_state``, ``heldout_structure(X, m.labels_, random_state=m.random_state)``
+    gives ``m.msp_heldout_reference_`` and ``m.structure_found_``.
+
+    Returns
+    -------
+    dict
+        ``msp_heldout`` (of ``labels``, its splits drawn from ``random_state``),
+        ``reference`` and ``structure`` (bool).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (100, 3)), rng.normal(4, 1, (100, 3))])
+    >>> out = heldout_structure(X, np.repeat([0, 1], 100), random_state=0)
+    >>> out["structure"], out["msp_heldout"] > out["reference"] + 0.05
+    (True, True)
+    """
+    from ._reference import STRUCTURE_MARGIN, reference_heldout
+    from .msp_heldout import heldout_seed
+    from .mspc import MSPC
+
+    X = _check_X(X, lam)
+    score = msp_heldout_score(X, labels, lam, regularizer, random_state=random_state)
+    k = np.unique(np.asarray(labels)).shape[0]
+    seed = heldout_seed(random_state, check_random_state(random_state))
+    model = MSPC(lam=lam, regularizer=regularizer, n_clusters=k)
+    reference = reference_heldout(model, X, seed)
+    return {
+        "msp_heldout": score,
+        "reference": reference,
+        "structure": bool(score > reference + STRUCTURE_MARGIN),
+    }
 
 
 def contingency(labels_true, labels_pred) -> np.ndarray:

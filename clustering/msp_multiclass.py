@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._lam import effective_lam
+from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import Standardized, regularizer_matrix, standardize
 from .exceptions import DegenerateDataError
 from .mpm import solve_mpm
@@ -215,7 +215,7 @@ def multiclass_msp_from_std(
     return pairwise_mpm(std.Z, codes, k, reg).msp()
 
 
-def multiclass_msp(X, labels, lam: float = 0.0, regularizer: str = "diag") -> float:
+def multiclass_msp(X, labels, lam: float = DEFAULT_LAM, regularizer: str = "diag") -> float:
     """MSP of a labeling into ``k >= 2`` clusters (the module docstring's ``MSP_k``).
 
     A lower bound on the accuracy of the one-vs-one MPM classifier learnt from the labeling,

@@ -75,17 +75,18 @@ class CompareCell:
     extra: dict = field(default_factory=dict)
 
     def corner(self) -> str:
-        """The panel's corner text, two lines: ``acc 0.96 · MSP 0.89<br>held-out 0.85 ·
-        0.12 s`` (or why it is empty); "MSP" is the in-sample MSP."""
+        """The panel's corner text, two lines: ``acc 0.960 · MSP 0.889<br>held-out 0.850 ·
+        0.12 s`` (or why it is empty); "MSP" is the in-sample MSP. Accuracy and MSPs have
+        three decimals, as in every table of the lab."""
         if self.status == "skipped":  # the reason goes under the grid: a panel is narrow
             return "not run<br>(see below)"
         if self.status == "error":
             return "failed"
         parts = []
         if self.accuracy is not None:
-            parts.append(f"acc {self.accuracy:.2f}")
-        parts.append("MSP " + ("–" if self.msp is None else f"{self.msp:.2f}"))
-        second = ["held-out " + ("–" if self.msp_heldout is None else f"{self.msp_heldout:.2f}")]
+            parts.append(f"acc {self.accuracy:.3f}")
+        parts.append("MSP " + ("–" if self.msp is None else f"{self.msp:.3f}"))
+        second = ["held-out " + ("–" if self.msp_heldout is None else f"{self.msp_heldout:.3f}")]
         if self.seconds is not None:
             second.append(f"{self.seconds:.2f} s")
         # Two short lines, so that the corner fits a panel a quarter of a 1280 px page wide.

@@ -3,8 +3,12 @@
 :func:`export_figures` renders each figure with plotly's static export (``kaleido`` >= 1,
 which drives a Chromium-family browser it finds on the machine; on Debian ``/usr/bin/chromium``
 from the ``chromium`` package, the one the browser tests use). Nothing is fetched: plotly.js
-comes from the installed ``plotly`` package and MathJax is switched off (kaleido would load it
-from a CDN). One browser serves every figure of a call, and with ``keep=True`` (the app's
+comes from the installed ``plotly`` package, MathJax is switched off (kaleido would load it
+from a CDN), and the browser's tabs are put offline (:func:`_offline`: the DevTools protocol's
+network emulation, so a request from a figure fails inside the browser, loopback included);
+every figure first goes through the lab's one sanitiser
+(:func:`lab.plots.safe_text.safe_figure`: no attribute, link or other tag from a user's
+names). One browser serves every figure of a call, and with ``keep=True`` (the app's
 slide button) it stays open for the next call until ``IDLE_SECONDS`` pass without one: its
 start was most of an export's time. :func:`slide_layout` is the pure part (16:9 size, large
 fonts) and :func:`export_zip` packs the files for a one-click download.
@@ -28,6 +32,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import plotly.graph_objects as go
+
+from lab.plots.safe_text import safe_figure
 
 __all__ = [
     "FORMATS",
@@ -175,6 +181,27 @@ def _plotly_js() -> Path:
     return path
 
 
+#: The DevTools protocol's network emulation with no network at all.
+_NO_NETWORK = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+
+
+async def _offline(k) -> None:
+    """Cut every tab of kaleido's browser ``k`` off the network: a request made by a figure
+    (an image, a CSS ``url(...)``) fails inside the browser, to loopback addresses too.
+    Kaleido's page and plotly.js are local files and still load."""
+    for tab in list(k.tabs.values()):
+        for command, params in (
+            ("Network.enable", None),
+            ("Network.emulateNetworkConditions", _NO_NETWORK),
+        ):
+            reply = await tab.send_command(command, params=params)
+            if isinstance(reply, dict) and "error" in reply:
+                raise ExportFailedError(
+                    f"The export browser could not be taken offline ({command}: "
+                    f"{reply['error'].get('message', reply['error'])}); nothing was rendered."
+                )
+
+
 def _run(coro_factory):
     """Run an async job from sync code, also when an event loop is already running."""
     try:
@@ -233,7 +260,9 @@ class _KeptSession:
         k = make()
 
         async def enter():
-            return await k.__aenter__()
+            entered = await k.__aenter__()
+            await _offline(entered)
+            return entered
 
         self._kaleido = self._call(enter(), timeout)
         self._key = key
@@ -327,7 +356,10 @@ def export_figures(
         raise ExportFailedError(
             "The static export needs the kaleido package (pip install 'kaleido>=1')."
         ) from exc
-    prepared = [slide_layout(f, font_size=font_size) if slide else go.Figure(f) for f in figures]
+    prepared = [
+        slide_layout(safe_figure(f), font_size=font_size) if slide else go.Figure(safe_figure(f))
+        for f in figures
+    ]
     plotly_js = _plotly_js()
 
     def make():
@@ -355,6 +387,7 @@ def export_figures(
 
     async def job():
         async with make() as k:
+            await _offline(k)
             out = []
             if progress is not None:
                 progress(0, len(prepared))

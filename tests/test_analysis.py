@@ -341,7 +341,8 @@ def test_figures_carry_the_numbers_they_show():
     fig = plots_analysis.sensitivity_figure(summary)
     assert [t.name for t in fig.data] == ["a", "b"]
     assert {t.marker.symbol for t in fig.data} == {"circle", "square"}
-    np.testing.assert_allclose(fig.data[0].y, 100 * summary["accuracy_mean"].iloc[:2])
+    # Accuracy as the tables write it: a fraction, not a percentage (one format per page).
+    np.testing.assert_allclose(fig.data[0].y, summary["accuracy_mean"].iloc[:2])
     assert fig.layout.xaxis.type == "log"
 
     table = pd.DataFrame(
@@ -384,8 +385,33 @@ def test_the_least_squares_line_is_drawn_only_within_0_and_100_percent():
     assert slope + intercept > 1.0  # unclipped, the line would end above 100 %
     fig = plots_analysis.msp_accuracy_figure(table)
     line = next(t for t in fig.data if t.mode == "lines")
-    assert min(line.y) >= -1e-9 and max(line.y) <= 100 + 1e-9
-    assert max(line.y) == pytest.approx(min(100.0, 100 * (slope + intercept)))
+    assert min(line.y) >= -1e-9 and max(line.y) <= 1 + 1e-9
+    assert max(line.y) == pytest.approx(min(1.0, slope + intercept))
     # A line outside [0, 1] over the whole range of the points is not drawn at all.
     assert plots_analysis.line_within_unit(0.0, 1.2, 0.0, 1.0) is None
     assert plots_analysis.line_within_unit(1.0, 2.0, 0.0, 1.0) is None
+
+
+def test_the_fitted_lines_equation_reads_in_the_units_of_the_axes():
+    """Issue 33: "accuracy = -1.72·MSP + 2.42" was drawn on an axis in %. The equation in
+    the legend, evaluated at the drawn x, gives the drawn y, for one family and for each
+    family of a grouped figure."""
+    import re
+
+    from lab.plots import analysis as plots_analysis
+
+    rng = np.random.default_rng(1)
+    table = pd.DataFrame({"name": [f"t{i}" for i in range(30)], "msp": rng.uniform(0.5, 1, 30)})
+    table["accuracy"] = np.clip(0.3 + 0.6 * table["msp"] + rng.normal(0, 0.03, 30), 0, 1)
+    table["family"] = np.repeat(["A", "B", "C"], 10)
+    for group in (None, "family"):
+        fig = plots_analysis.msp_accuracy_figure(table, group=group)
+        lines = [t for t in fig.data if t.mode == "lines"]
+        assert len(lines) == (1 if group is None else 3)
+        for t in lines:
+            a, b = map(float, re.search(r"= (-?[\d.]+)·MSP ([+-][\d.]+)", t.name).groups())
+            # two decimals each: at most 0.005·x + 0.005 apart
+            np.testing.assert_allclose(t.y, a * np.asarray(t.x) + b, atol=0.0101)
+        points = [t for t in fig.data if t.mode == "markers"]
+        assert all(0 <= v <= 1 for t in points for v in t.y)
+        assert fig.layout.yaxis.title.text == "clustering accuracy"

@@ -51,7 +51,8 @@ def test_compare_page_renders_the_grid_with_corners():
     assert "MSPC (MPM)" in texts and "mspc-mpm" not in texts
     # The AFS rows tell the story in the corners: k-means at chance after x10, MSPC not.
     row2 = sorted(corners[2:4])
-    assert row2[0].startswith("acc 0.5") and row2[1].startswith("acc 1.00")
+    accs = [float(c.split()[1]) for c in row2]  # three decimals, as every table
+    assert accs[0] < 0.6 and accs[1] > 0.99, row2
 
 
 def test_presenter_mode_round_trips_through_the_url():

@@ -42,13 +42,16 @@ def lam_family():
     at = AppTest.from_file(MSP_VS_ACCURACY, default_timeout=180)
     for key, value in {**SMALL, "method": "mspc-mpm", "fam": "lam"}.items():
         at.query_params[key] = value
-    at.run()
-    at.button(key="mva.run").click().run()
+    at.run()  # a cheap sweep runs by itself
     assert_clean(at)
     return at
 
 
-def test_the_held_out_msp_is_plotted_by_default_with_both_r(lam_family):
+def verdict(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("Over these"))
+
+
+def test_the_held_out_msp_is_plotted_by_default_with_its_r_in_the_verdict(lam_family):
     at = lam_family
     assert at.radio(key="mva.score").value == "msp_heldout"
     table = at.dataframe[0].value
@@ -57,33 +60,38 @@ def test_the_held_out_msp_is_plotted_by_default_with_both_r(lam_family):
     runs = fig["data"][0]
     ok = table.dropna(subset=["msp_heldout", "accuracy"])
     assert np.allclose(np.sort(values(runs, "x")), np.sort(ok["msp_heldout"]))
-    shown = metrics(at)
-    for column, name in (("msp_heldout", "held-out MSP"), ("msp", "in-sample MSP")):
-        sub = table.dropna(subset=[column, "accuracy"])
-        r = np.corrcoef(sub[column], sub["accuracy"])[0, 1]
-        assert shown[f"Pearson r, {name}"] == f"{r:.2f}"
-        note = next(c.value for c in at.caption if c.value.startswith("Over these"))
-        assert f"the {name} at r = {r:.2f}" in note
+    assert np.allclose(np.sort(values(runs, "y")), np.sort(ok["accuracy"]))  # fractions
+    r = np.corrcoef(ok["msp_heldout"], ok["accuracy"])[0, 1]
+    assert f"r = {r:.2f}" in verdict(at)
 
 
-def test_the_caption_states_the_runs_numbers(lam_family):
+def test_the_verdict_states_the_runs_numbers_and_words_r_by_its_sign_and_size(lam_family):
     at = lam_family
     table = at.dataframe[0].value
-    note = next(c.value for c in at.caption if c.value.startswith("Over these"))
-    n = int(re.search(r"Over these (\d+) runs", note).group(1))
-    assert n == table["accuracy"].notna().sum()
-    rh = float(re.search(r"held-out MSP at r = (-?[\d.]+)", note).group(1))
-    ri = float(re.search(r"in-sample MSP at r = (-?[\d.]+)", note).group(1))
-    if rh - ri >= 0.05:
-        assert "the held-out MSP follows accuracy more closely" in note
-    elif ri - rh >= 0.05:
-        assert "the in-sample MSP follows accuracy more closely" in note
-    chance = table[table["accuracy"] < 0.6]
-    if len(chance):
-        assert f"in-sample MSP of {chance['msp'].mean():.3f}" in note
-        assert f"held-out MSP of {chance['msp_heldout'].mean():.3f}" in note
-    else:
-        assert "at chance" not in note
+    for score, name in (("msp_heldout", "held-out MSP"), ("msp", "in-sample MSP")):
+        at.radio(key="mva.score").set_value(score).run()
+        note = verdict(at)
+        ok = table.dropna(subset=[score, "accuracy"])
+        n = int(re.search(r"Over these (\d+) values of λ", note).group(1))
+        assert n == len(ok)
+        r = np.corrcoef(ok[score], ok["accuracy"])[0, 1]
+        assert f"the {name} " in note and f"r = {r:.2f}" in note
+        first = note.split(". ")[0]
+        assert ("follows accuracy" in first) == (r >= 0.5)
+        assert ("runs against" in first) == (r <= -0.5)
+        # What choosing λ by it costs, in the numbers of the table.
+        chosen = ok.loc[ok[score].idxmax()]
+        best = ok["accuracy"].max()
+        assert f"picks λ = {chosen['lam']:g}, with accuracy {chosen['accuracy']:.3f}" in note
+        cost = float(f"{best:.3f}") - float(f"{chosen['accuracy']:.3f}")
+        assert (f"a cost of {cost:.3f} in accuracy" in note) == (cost > 0)
+        # The two MSPs compared (under the lesson): "(r = ... with the held-out MSP, ...)".
+        compared = " ".join(m.value for m in at.markdown if "(r = " in m.value)
+        if "more closely" in compared:
+            other = "msp" if score == "msp_heldout" else "msp_heldout"
+            r_other = np.corrcoef(ok[other], ok["accuracy"])[0, 1]
+            assert min(r, r_other) >= 0.5
+    at.radio(key="mva.score").set_value("msp_heldout").run()
 
 
 def test_lam_is_chosen_by_the_score_shown_and_the_in_sample_msp_is_one_click_away(lam_family):
@@ -102,10 +110,11 @@ def test_lam_is_chosen_by_the_score_shown_and_the_in_sample_msp_is_one_click_awa
     sweep = chart(at, "mva.sweep")
     star = next(t for t in sweep["data"] if t["name"].startswith("largest in-sample MSP"))
     assert values(star, "x")[0] == pytest.approx(best["lam"])
+    assert at.query_params["axis"] == "msp"  # the axis choice is in the link
     at.radio(key="mva.score").set_value("msp_heldout").run()
 
 
-def test_the_least_squares_line_stays_within_0_and_100_percent(lam_family):
+def test_the_least_squares_line_stays_within_0_and_1(lam_family):
     at = lam_family
     for score in ("msp_heldout", "msp"):
         at.radio(key="mva.score").set_value(score).run()
@@ -113,7 +122,7 @@ def test_the_least_squares_line_stays_within_0_and_100_percent(lam_family):
         lines = [t for t in fig["data"] if t.get("mode") == "lines"]
         for line in lines:
             y = values(line, "y")
-            assert y.min() >= -1e-9 and y.max() <= 100 + 1e-9
+            assert y.min() >= -1e-9 and y.max() <= 1 + 1e-9
     at.radio(key="mva.score").set_value("msp_heldout").run()
 
 
@@ -274,7 +283,7 @@ def test_compare_corners_give_both_msps():
     from lab.compare import CompareCell
 
     cell = CompareCell("row", "kmeans", "ok", accuracy=0.9, msp=0.8, msp_heldout=0.7, seconds=0.1)
-    assert cell.corner() == "acc 0.90 · MSP 0.80<br>held-out 0.70 · 0.10 s"
+    assert cell.corner() == "acc 0.900 · MSP 0.800<br>held-out 0.700 · 0.10 s"
 
 
 def test_learn_says_why_the_held_out_msp_is_undefined_without_a_regulariser():

@@ -210,7 +210,9 @@ def test_lasso_constraints_reach_diffrac_and_are_honoured():
     at.multiselect(key="algorithms").set_value(["diffrac"]).run()
     assert_clean(at)
     ds = datasets.load(datasets.DEFAULT_DATASET)
-    fp = state.fingerprint(ds.X, ds.y)
+    from ui.cache import dataset_names
+
+    fp = state.fingerprint(ds.X, ds.y, dataset_names(ds))  # the page's key: numbers and names
     i, j = int(np.flatnonzero(ds.y == 0)[0]), int(np.flatnonzero(ds.y == 1)[0])
     free = fit_and_evaluate("diffrac", {}, ds.X, ds.y)
     assert free.labels[i] != free.labels[j]  # unconstrained, they fall apart

@@ -109,7 +109,6 @@ def test_every_page_renders_in_chromium(server):
     SHOTS.mkdir(parents=True, exist_ok=True)
     pages = sorted((ROOT / "pages").glob("[0-9]*_*.py"))
     assert len(pages) >= 2
-    started = time.monotonic()
     with chromium() as browser:
         context, external = offline_context(browser)
         pg = context.new_page()
@@ -151,7 +150,6 @@ def test_every_page_renders_in_chromium(server):
                 assert plots > 0, f"{name}: no plotly figure rendered"
             assert not pg.evaluate(_MISDRAWN), f"{name}: {pg.evaluate(_MISDRAWN)}"
     assert not external, f"requests left the machine: {sorted(set(external))}"
-    assert time.monotonic() - started < 200
 
 
 def _play_the_animation(pg) -> None:

@@ -84,7 +84,7 @@ def test_comparison_note_says_when_the_highest_msp_is_not_the_most_accurate():
 
     note = comparison_note([_outcome("A", 0.95, 0.70), _outcome("B", 0.80, 0.90)])
     assert note.startswith("Highest held-out MSP: A (0.950); highest accuracy: B (0.900).")
-    assert "the higher held-out MSP is not the more accurate clustering" in note
+    assert "the highest held-out MSP is not the most accurate clustering" in note
     assert "also the most accurate" not in note
 
 
@@ -94,7 +94,7 @@ def test_comparison_note_says_when_the_highest_msp_is_also_the_most_accurate():
     note = comparison_note([_outcome("A", 0.95, 0.90), _outcome("B", 0.80, 0.70)])
     assert note.startswith("Highest held-out MSP: A (0.950); highest accuracy: A (0.900).")
     assert "also the most accurate" in note
-    assert "not the more accurate" not in note
+    assert "not the most accurate" not in note
 
 
 def test_comparison_note_calls_a_tie_at_three_decimals_a_tie():

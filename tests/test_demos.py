@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from lab import demos
-from lab.demos import afs_trap_story, breast_story, digits_story, msp_order_claim
+from lab.demos import afs_trap_story, breast_story, msp_order_claim, tasks_story
 
 
 def _brute_force(msp, acc):
@@ -61,6 +61,7 @@ def _fake_fit(table):
     """A fit returning given accuracy/MSP per (key, params-signature, scale of X)."""
 
     def fit(key, params, X, y, random_state=0, **kw):
+        assert kw.get("msp_lam") is not None  # every MSP at the lab's one λ
         acc, msp = table(key, params, X)
         return SimpleNamespace(error=None, metrics={"accuracy": acc, "msp": msp})
 
@@ -113,7 +114,7 @@ def test_afs_trap_story_on_the_real_demo():
     story = afs_trap_story()
     assert story.facts == {"breaks": True, "mspc_still": True, "rescued": True}
     acc = story.table.pivot(index="method", columns="condition", values="accuracy")
-    k, m = acc.loc["k-means"], acc.loc["MSPC (MPM), standardised start"]
+    k, m = acc.loc["k-means"], acc.loc["MSPC (MPM)"]
     assert k["x1"] - k["break"] >= demos.BREAK_POINTS and k["rescue"] > 0.95
     assert m["x1"] == m["break"] == m["rescue"] > 0.95
     assert f"{k['x1']:.3f} → {k['break']:.3f}" in story.caption
@@ -121,21 +122,44 @@ def test_afs_trap_story_on_the_real_demo():
 
 
 @pytest.mark.slow
-def test_breast_and_digits_captions_state_what_their_tables_show():
-    for story in (breast_story(), digits_story()):
-        table = story.table
-        assert table["error"].eq("").all()
-        names = table.iloc[:, 0].tolist()
-        what = "runs" if story.key == "digits" else "methods"
-        held = table["msp_heldout"]
-        claim = msp_order_claim(names, held, table["accuracy"], what=what, score="held-out MSP")
-        assert claim.text in story.caption
-        assert (claim.concordant, claim.total) == _brute_force(
-            held.to_numpy(), table["accuracy"].to_numpy()
+def test_breast_and_tasks_captions_state_what_their_tables_show():
+    story = breast_story()
+    table = story.table
+    assert table["error"].eq("").all()
+    names = table["method"].tolist()
+    held = table["msp_heldout"]
+    claim = msp_order_claim(names, held, table["accuracy"], score="held-out MSP")
+    assert claim.text in story.caption
+    assert (claim.concordant, claim.total) == _brute_force(
+        held.to_numpy(), table["accuracy"].to_numpy()
+    )
+    story = tasks_story()
+    runs = story.facts["runs"]
+    for _, row in story.table.iterrows():
+        sub = runs[runs["family"] == row["family"]]
+        r = np.corrcoef(sub["msp_heldout"], sub["accuracy"])[0, 1]
+        assert row["r_heldout"] == pytest.approx(r)
+        assert f"{len(sub)} {row['family']} (r = {r:.2f}; paper {row['paper_r']:.2f})" in (
+            story.caption
         )
-    r = story.facts["pearson_r"]
-    assert r == pytest.approx(np.corrcoef(table["msp_heldout"], table["accuracy"])[0, 1])
-    assert f"r = {r:.2f}" in story.caption
-    r_in = story.facts["pearson_r_in_sample"]
-    assert r_in == pytest.approx(np.corrcoef(table["msp"], table["accuracy"])[0, 1])
-    assert f"with the in-sample MSP r is {r_in:.2f}" in story.caption
+
+
+def test_every_demo_measures_every_msp_at_the_lams_it_is_given():
+    """One MSP per labeling: the breast story's MSPs are those of the Cluster page at the
+    same λ and Λ (k-means included, which has no λ of its own)."""
+    from lab.evaluation import fit_and_evaluate
+
+    calls = []
+
+    def fit(key, params, X, y, **kw):
+        calls.append((key, params, kw))
+        return fit_and_evaluate(key, params, X, y, **kw)
+
+    import datasets
+
+    ds = datasets.load("breast_cancer", normalize=True)
+    story = breast_story(ds, lam=0.5, regularizer="identity", fit=fit)
+    assert {(kw["msp_lam"], kw["msp_regularizer"]) for _, _, kw in calls} == {(0.5, "identity")}
+    km = fit_and_evaluate("kmeans", {}, ds.X, ds.y, msp_lam=0.5, msp_regularizer="identity")
+    row = story.table.set_index("method").loc["k-means"]
+    assert row["msp_heldout"] == km.msp_heldout and row["msp"] == km.msp

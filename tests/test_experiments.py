@@ -4,6 +4,7 @@ paper's Table 2 numbers for MSPC-MPM."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -233,11 +234,89 @@ def test_report_puts_measured_and_paper_values_side_by_side(tiny_run, tmp_path):
     target = tmp_path / "REPRODUCTION.md"
     assert cli_main(["report", "--out", str(out), "--file", str(target)]) == 0
     text = target.read_text()
-    assert "## MSPC paper, Table 2" in text
+    assert "### MSPC paper, Table 2" in text
     assert "2.93 (2.93" in text or "(2.93, " in text
     assert "Gap summary" in text
     assert "python -m lab.experiments report" in text
     assert "_Not run yet" in text  # the experiments without a stored result say so
+
+
+def test_committed_reproduction_md_is_what_the_report_builds(tmp_path):
+    """REPRODUCTION.md is generated: an edit by hand, a changed note in
+    ``lab/experiments/notes/`` or a changed stored result without rebuilding it fails here."""
+    target = tmp_path / "REPRODUCTION.md"
+    assert cli_main(["report", "--file", str(target)]) == 0
+    assert target.read_text() == _committed_reproduction(), (
+        "REPRODUCTION.md differs from what `python -m lab.experiments report` builds: rebuild it"
+    )
+
+
+def test_each_paper_experiment_compares_the_lineup_spelled_once_in_methods():
+    """A method joins a paper's table by one entry in ``_methods.LINEUPS``: every
+    experiment but the multi-class one (which builds its own) compares exactly its lineup,
+    and every column of a lineup runs a registered method."""
+    from lab.experiments._methods import LINEUPS, resolve
+
+    assert set(LINEUPS) == set(EXPERIMENTS) - {"multiclass"}
+    for name, lineup in LINEUPS.items():
+        assert tuple(EXPERIMENTS[name].methods) == lineup, name
+        for column in lineup:
+            assert any(_resolves(resolve, m) for m in column.split("|")), (name, column)
+
+
+def _resolves(resolve, method: str) -> bool:
+    try:
+        resolve(method)
+    except KeyError:
+        return False
+    return True
+
+
+def _committed_reproduction() -> str:
+    return (PUBLISHED_DIR.parents[2] / "REPRODUCTION.md").read_text()
+
+
+def test_reproduction_md_has_one_part_per_paper_each_opening_with_what_it_reproduces():
+    from lab.experiments._report import PARTS, slug
+
+    text = _committed_reproduction()
+    parts = re.split(r"^## ", text, flags=re.M)[1:]
+    assert [part.splitlines()[0] for part in parts] == [
+        f"Part {i}: {title}" for i, (title, *_) in enumerate(PARTS, start=1)
+    ]
+    for part in parts:
+        heading = part.splitlines()[0]
+        assert f"(#{slug(heading)})" in text  # listed, with its anchor, at the top
+        opening = part.split("\n\n")[1]  # the paragraph under the heading: prose, not a table
+        assert len(opening.split()) > 20 and not opening.startswith(("|", "#", "-"))
+    named = {name for *_, names in PARTS for name in names}
+    assert named == set(EXPERIMENTS)  # every experiment in exactly one part
+    assert sum(len(names) for *_, names in PARTS) == len(named)
+
+
+def test_reproduction_md_has_no_line_to_scroll_and_no_internal_reference():
+    text = _committed_reproduction()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("|"):
+            continue  # a table row is as wide as its columns
+        assert len(line) <= 100 or " " not in line.strip(), (number, line[:80])
+    for pattern in (r"\bissue\b", r"\bcommit `", r"\bsession\b", r"shared/papers"):
+        assert not re.search(pattern, text, flags=re.I), pattern
+
+
+def test_wrapping_prose_keeps_every_word_and_starts_no_markdown_block():
+    from lab.experiments._report import wrap_prose
+
+    line = "- " + " ".join(["word"] * 30 + ["- 5", "# 3", "| x", "1. y", "`a b`"] * 4)
+    wrapped = wrap_prose(line, width=40).splitlines()
+    assert " ".join(wrapped).split() == line.split()
+    assert wrapped[0].startswith("- ") and all(w.startswith("  ") for w in wrapped[1:])
+    for w in wrapped[1:]:
+        assert w.strip()[0] not in "-#|" and not re.match(r"\s*\d+\.", w)
+    table = "| a | " + "b " * 80 + "|"
+    assert wrap_prose(table, width=40) == table  # tables and code are left as they are
+    code = "```\n" + "x " * 80 + "\n```"
+    assert wrap_prose(code, width=40) == code
 
 
 def test_reproduce_page_shows_results_and_runs_one_task_live():

@@ -247,26 +247,131 @@ def test_links_are_read_and_written_only_by_ui_state_and_decoded_only_by_ui_url(
             assert not decoders, f"{path.relative_to(ROOT)} decodes a link: {decoders}"
 
 
-_HEX_COLOUR = re.compile(r"^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$")
+#: A colour as plotly and CSS read it: a hex code, an rgb/rgba/hsl/hsla function, one of the
+#: 148 CSS colour names on its own, or a CSS declaration naming one (``color: white``).
+_HEX_COLOUR = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})\b|^#[0-9A-Fa-f]{3,4}$")
+_COLOUR_FUNCTION = re.compile(r"\b(?:rgba?|hsla?)\s*\(", re.IGNORECASE)
+_CSS_DECLARATION = re.compile(
+    r"\b(?:colou?r|background|fill|stroke|border|outline)[\w-]*\s*:\s*([A-Za-z]+)", re.IGNORECASE
+)
+
+
+def _named_colours() -> frozenset[str]:
+    from _plotly_utils.basevalidators import ColorValidator
+
+    return frozenset(name.lower() for name in ColorValidator.named_colors)
+
+
+def _colours_in(text: str, names: frozenset[str]) -> list[str]:
+    found = [m.group(0) for m in _HEX_COLOUR.finditer(text)]
+    found += [m.group(0) for m in _COLOUR_FUNCTION.finditer(text)]
+    found += [m.group(0) for m in _CSS_DECLARATION.finditer(text) if m.group(1).lower() in names]
+    if text.strip().lower() in names:
+        found.append(text)
+    return found
+
+
+#: Files other than lab/plots/style.py that may spell colours, and why.
+COLOURS_ELSEWHERE = {
+    "ui/chart/chart.js": "Streamlit's theme colours (read from its CSS variables, with these "
+    "fallbacks) replace the plotly template's placeholder colours in the browser",
+}
 
 
 def test_colours_are_spelled_only_in_the_style_module():
     # lab/plots/style.py owns every colour (the methods' and the neutral ones); the figures,
-    # the experiments and the pages name them from there.
+    # the experiments and the pages name them from there. Any spelling counts: hex, rgb(a),
+    # hsl(a), a CSS colour name ("white") or a CSS declaration naming one.
+    names = _named_colours()
+    assert {"white", "black", "grey", "red"} <= names
     style = ROOT / "lab" / "plots" / "style.py"
-    files = [*PAGES, *(p for pkg in ("ui", "lab") for p in sorted((ROOT / pkg).rglob("*.py")))]
+    packages = ("ui", "lab", "clustering", "datasets")
+    files = [*PAGES, *(p for pkg in packages for p in sorted((ROOT / pkg).rglob("*.py")))]
     assert style in files
     for path in files:
         if path == style:
             continue
         colours = [
-            (node.lineno, node.value)
+            (node.lineno, colour)
             for node in ast.walk(ast.parse(path.read_text()))
-            if isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and _HEX_COLOUR.match(node.value)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            for colour in _colours_in(node.value, names)
         ]
         assert not colours, f"{path.relative_to(ROOT)} spells colours {colours}: use style.py"
+    others = [p for pkg in ("ui", "pages", "lab") for p in sorted((ROOT / pkg).rglob("*"))]
+    for path in others:
+        name = path.relative_to(ROOT).as_posix()
+        if path.suffix in (".py", ".pyc", ".csv", ".json", ".md") or not path.is_file():
+            continue
+        if name in COLOURS_ELSEWHERE:
+            continue
+        colours = [c for line in path.read_text().splitlines() for c in _colours_in(line, names)]
+        assert not colours, f"{name} spells colours {colours[:5]}: use style.py"
+    assert all((ROOT / name).is_file() for name in COLOURS_ELSEWHERE)
+
+
+def test_the_colour_rule_sees_every_way_of_spelling_a_colour():
+    names = _named_colours()
+    for spelled in ("#fff", "#1f77b4", "#1F77B4CC", "white", " Grey", "rgba(255,255,255,0.8)",
+                    "rgb(0, 0, 0)", "hsl(120, 50%, 50%)", "background-color: white",
+                    "<span style='color:red'>x</span>"):  # fmt: skip
+        assert _colours_in(spelled, names), spelled
+    for plain in ("issue #12", "width", "a white labeling", "colour", "#notacolour", "r = 0.9"):
+        assert not _colours_in(plain, names), plain
+
+
+_CLOCKS = {"time", "monotonic", "perf_counter", "process_time", "thread_time", "time_ns"}
+
+
+def _reads_a_clock(node: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in _CLOCKS
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id in ("time", "timeit")
+        for n in ast.walk(node)
+    )
+
+
+def timed_assertions(source: str) -> list[int]:
+    """Lines of ``assert`` statements that compare a duration read from the clock: the
+    clock called in the assertion, or a name the same function set from the clock."""
+    lines = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
+            continue
+        timed = {
+            target.id
+            for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and _reads_a_clock(node.value)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(function):
+            if isinstance(node, ast.Assert) and (
+                _reads_a_clock(node.test)
+                or any(isinstance(n, ast.Name) and n.id in timed for n in ast.walk(node.test))
+            ):
+                lines.append(node.lineno)
+    return sorted(set(lines))
+
+
+def test_no_test_asserts_on_the_wall_clock():
+    # Speed is measured by the scripts in bench/ (run by hand, results in bench/RESULTS.md):
+    # a test that fails because the shared machine is busy says nothing about the code.
+    timed = {
+        path.name: lines
+        for path in sorted((ROOT / "tests").glob("*.py"))
+        if (lines := timed_assertions(path.read_text()))
+    }
+    assert not timed, f"timed assertions (move them to bench/): {timed}"
+    direct = ("import time", "def test_x():", "    t0 = time.perf_counter()",
+              "    assert time.perf_counter() - t0 < 1")  # fmt: skip
+    assert timed_assertions("\n".join(direct)) == [4]
+    named = ("import time", "def test_x():", "    t0 = time.monotonic()",
+             "    s = time.monotonic() - t0", "    assert s < 2")  # fmt: skip
+    assert timed_assertions("\n".join(named)) == [5]
 
 
 MAX_LINES = 600

@@ -56,6 +56,61 @@ def test_msp_score_dispatches_for_more_clusters():
     assert msp_score(X, y, lam=0.1) == multiclass_msp(X, y, lam=0.1)
 
 
+def _independent_multiclass_msp(X, y, lam, regularizer):
+    """The module docstring's ``MSP_k`` computed from supervised MPMs fitted to each pair of
+    clusters on its own points (affine invariance of ``alpha`` with ``"none"``)."""
+    from clustering import MinimaxProbabilityMachine
+
+    values, sizes = np.unique(y, return_counts=True)
+    fail = np.zeros((len(values), len(values)))
+    for a in range(len(values)):
+        for b in range(a + 1, len(values)):
+            pair = np.isin(y, values[[a, b]])
+            mpm = MinimaxProbabilityMachine(lam=lam, regularizer=regularizer)
+            fail[a, b] = fail[b, a] = 1.0 - mpm.fit(X[pair], y[pair]).alpha_
+    per_cluster = np.clip(1.0 - fail.sum(axis=1), 0.0, None)
+    return float(np.sum(sizes / sizes.sum() * per_cluster)), per_cluster
+
+
+@pytest.mark.parametrize("sizes", [(150, 20, 40), (10, 30, 200, 60)])
+def test_multiclass_msp_weighs_each_cluster_by_its_size(sizes):
+    """A cluster far from the others (large ``b_i``) and overlapping ones (small ``b_i``) of
+    unequal sizes: the MSP is the size-weighted mean of the clusters' bounds, computed
+    independently; a plain mean of the bounds is far from it."""
+    rng = np.random.default_rng(7)
+    centres = [[0.0, 0.0], [12.0, 0.0], [13.5, 1.0], [12.0, 2.5]]
+    X = np.vstack([rng.normal(centres[c], 1.0, (n, 2)) for c, n in enumerate(sizes)])
+    y = np.repeat(np.arange(len(sizes)), sizes)
+    expected, per_cluster = _independent_multiclass_msp(X, y, 0.0, "none")
+    assert np.ptp(per_cluster) > 0.3  # the clusters' bounds differ, so the weights matter
+    assert abs(expected - per_cluster.mean()) > 0.05
+    got = multiclass_msp(X, y, lam=0.0, regularizer="none")
+    assert got == pytest.approx(expected, abs=1e-6)
+    # The labels' values and order do not matter, only which points share a cluster.
+    perm = rng.permutation(len(y))
+    relabelled = np.array([7, -1, 30, 4])[y]
+    assert multiclass_msp(X[perm], relabelled[perm], lam=0.0, regularizer="none") == (
+        pytest.approx(got, abs=1e-9)
+    )
+
+
+def test_a_one_point_cluster_enters_the_multiclass_msp_with_its_own_mean():
+    """A cluster of one point has a mean and a zero covariance like any other: the MSP is the
+    independent computation's, and it is not refused as an empty cluster would be."""
+    rng = np.random.default_rng(3)
+    X = np.vstack([rng.normal([0, 0], 1, (40, 2)), rng.normal([9, 0], 1, (30, 2)), [[4.5, 9.0]]])
+    y = np.repeat([0, 1, 2], [40, 30, 1])
+    expected, _ = _independent_multiclass_msp(X, y, 0.0, "none")
+    assert multiclass_msp(X, y, lam=0.0, regularizer="none") == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("labels", [np.zeros((10, 2)), np.repeat([0, 1, 2], 3)])
+def test_a_labeling_of_the_wrong_shape_is_refused(labels):
+    X = np.random.default_rng(0).normal(size=(10, 2))
+    with pytest.raises(ValueError, match="one entry per sample"):
+        multiclass_msp(X, labels)
+
+
 # ---- Theorem 1 for k > 2 -------------------------------------------------------------------
 
 
@@ -98,7 +153,7 @@ def test_msp_bounds_accuracy_on_fresh_samples(seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         est.fit(X)
-    msp = multiclass_msp(X, y)
+    msp = multiclass_msp(X, y, lam=0.0, regularizer="none")
     assert 0.3 < msp < 1
     Xf, yf = _blobs(k=k, n=5000, seed=seed + 100, spread=1.3)
     pred = est.predict(Xf)

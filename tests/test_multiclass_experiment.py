@@ -77,5 +77,5 @@ def test_report_has_the_section_once(tmp_path):
     assert cli_main(["report", "--file", str(target)]) == 0
     text = target.read_text()
     # Each "Beyond the papers" section once (multi-class MSPC, the held-out MSP).
-    assert text.count("## Beyond the papers: multi-class and kernel MSPC") == 1
-    assert text.count("## Beyond the papers: the held-out MSP") == 1
+    assert text.count("### Beyond the papers: multi-class and kernel MSPC") == 1
+    assert text.count("### The held-out MSP and the label-free choices") == 1

@@ -132,3 +132,20 @@ def test_mmc_digits_tiny_run_shows_the_spread_and_the_default_c(tmp_path):
     default = md.split("### At the default C (no choice by the labels)")[1]
     row = next(line for line in default.splitlines() if line.startswith("| digits:1v7"))
     assert len(re.findall(r"\d\.\d{3} \[", row)) == 1  # mmc-nmi at its default C = 0.5
+
+
+def test_a_coverage_item_without_its_status_is_refused(tmp_path):
+    from lab.experiments._coverage import read_coverage
+
+    good = "## MSPC · Table 9\n\n- status: reproduced\n- experiment: none\n\nHow, as prose.\n"
+    (tmp_path / "c.md").write_text(good)
+    (item,) = read_coverage(tmp_path / "c.md")
+    assert (item.paper, item.item, item.experiment, item.how) == (
+        "MSPC",
+        "Table 9",
+        None,
+        "How, as prose.",
+    )
+    (tmp_path / "c.md").write_text(good.replace("reproduced", "done"))
+    with pytest.raises(ValueError, match="Table 9"):
+        read_coverage(tmp_path / "c.md")

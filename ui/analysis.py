@@ -6,9 +6,10 @@
   with the Cluster page) into :mod:`lab.experiments.protocols`, so every single fit
   of a sweep is cached and a progress bar can run outside the cache;
   :func:`run_with_progress` runs such an experiment under ``st.progress``.
-- Data families: :func:`family_tasks` (cached loads of pair tasks and the UCI tasks);
-  :func:`family_correlations` and :func:`family_note` (the MSP vs accuracy page's r of both
-  MSPs and its caption, computed from the runs shown).
+- The MSP vs accuracy page: its views (:data:`VIEWS`, :func:`url_view`), the paper's
+  families of tasks (:func:`family_tasks`, cached loads; :func:`families_table`,
+  :func:`tasks_are_cheap`) and the verdicts of both views (:func:`families_verdict`,
+  :func:`sweep_verdict`, worded by :mod:`lab.verdicts`).
 - Small cached computations for the Learn page: :func:`mpm_on_labels`,
   :func:`random_labelings_bound`, :func:`theorem1_table`, :func:`margin_table`,
   :func:`nonsense_splits`.
@@ -18,7 +19,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,8 +30,8 @@ import datasets
 from clustering._lam import effective_lam
 from clustering.metrics import clustering_accuracy, msp_score
 from clustering.mpm import MinimaxProbabilityMachine
-from lab import theorems
-from lab.experiments import protocols
+from lab import theorems, verdicts
+from lab.experiments import families, protocols
 
 from . import cache, state
 from .model import FACTOR_OPTIONS, snap_factor
@@ -38,12 +39,16 @@ from .shared import SharedCache, freeze
 
 __all__ = [
     "FACTOR_OPTIONS",
+    "VIEWS",
     "as_bytes",
+    "as_sweep",
     "cached_evaluator",
     "digits_pairs",
     "effective_lam",
+    "families_summary",
+    "families_table",
+    "families_verdict",
     "family_correlations",
-    "family_note",
     "family_tasks",
     "feature_order",
     "margin_table",
@@ -51,13 +56,22 @@ __all__ = [
     "msp_of_labelings",
     "nonsense_splits",
     "pair_source_of",
+    "paper_note",
     "random_labelings_bound",
+    "record_url_value",
     "run_with_progress",
+    "seed_view",
     "set_url_value",
     "snap_factor",
+    "summary_columns",
+    "sweep_comparison",
+    "sweep_verdict",
     "sync_to_url",
+    "tasks_are_cheap",
     "theorem1_table",
     "url_value",
+    "url_view",
+    "wait_message",
 ]
 
 
@@ -136,68 +150,176 @@ def family_correlations(table: pd.DataFrame) -> dict[str, float]:
     }
 
 
-#: Accuracy below which a two-cluster run counts as "at chance" in :func:`family_note`.
-CHANCE_ACCURACY = 0.6
-#: A cluster of at most this many points counts as small in :func:`family_note` (the
-#: held-out MSP's two parts then hold at most half of it each).
-SMALL_CLUSTER = 10
+# ----------------------------------------------------------------------------------------
+# The MSP vs accuracy page: its two views, their runs and their verdicts
+# ----------------------------------------------------------------------------------------
+
+#: The page's views: the paper's experiment across tasks (the default) and the λ sweep.
+VIEWS = {"tasks": "Across tasks (paper's Figs. 2-3)", "lam": "Across λ on {data}"}
+#: Values of the link's ``fam`` that older links carry, all now the view across tasks.
+_LEGACY_VIEWS = ("uci", *(f"pairs:{s}" for s in datasets.PAIR_SOURCES))
 
 
-def family_note(table: pd.DataFrame) -> str:
-    """What the runs show: each MSP's r with accuracy, which follows accuracy more closely,
-    and what each MSP gives the runs at chance (accuracy below :data:`CHANCE_ACCURACY`).
+def url_view() -> str:
+    """The view the link asks for (``fam``): ``"tasks"`` by default and for older links'
+    task families, or ``"lam"``."""
+    value = state.url_value("fam", "tasks", [*VIEWS, *_LEGACY_VIEWS])
+    return value if value in VIEWS else "tasks"
 
-    Examples
-    --------
-    >>> t = pd.DataFrame({"msp": [0.99, 0.98, 0.90, 0.92], "msp_heldout": [0.1, 0.0, 0.85, 0.9],
-    ...                   "accuracy": [0.51, 0.50, 0.97, 0.99], "smallest": [4, 150, 170, 160]})
-    >>> print(family_note(t))  # doctest: +NORMALIZE_WHITESPACE
-    Over these 4 runs, accuracy correlates with the held-out MSP at r = 1.00 and with the
-    in-sample MSP at r = -0.97: the held-out MSP follows accuracy more closely. The 2 runs
-    at chance (accuracy below 0.6) have a mean in-sample MSP of 0.985 and a mean held-out
-    MSP of 0.050. 1 of them put at most 10 points in one cluster, which the held-out MSP
-    then judges on at most 5 held-out points (their mean held-out MSP: 0.100).
-    """
-    ok = table.dropna(subset=["accuracy"])
-    if ok.empty:
-        return ""
-    rs = family_correlations(ok)
-    rh, ri = rs["msp_heldout"], rs["msp"]
-    if np.isnan(rh) or np.isnan(ri):
+
+def record_url_value(name: str, value: str) -> None:
+    """Note what a control seeded by :func:`ui.state.url_seed` shows, for the link, keeping
+    the control's own key (:func:`ui.state.set_url_value` drops it, so that a value set from
+    elsewhere, a Lecture step or Home's button, reaches the control: called for the value the
+    control itself shows, it would undo the user's next click)."""
+    state.record(f"dcl.url.{name}", str(value))
+
+
+def seed_view(widget_key: str) -> None:
+    """Seed the view control from the link's ``fam`` (:func:`ui.state.url_seed`, so a
+    Lecture step or a link opened later moves it); an older link's task family is the view
+    across tasks."""
+    state.url_seed(widget_key, "fam", "tasks", [*VIEWS, *_LEGACY_VIEWS])
+    if state.widget_value(widget_key) not in VIEWS:
+        state.set_url_value("fam", "tasks")
+        state.set_widget(widget_key, "tasks")
+
+
+#: The registry keys whose fits on the paper's tasks are measured to be quick together: the
+#: three MSPC solvers on the 67 tasks took 3.7 s (MPM, the slowest) on a 2-core machine,
+#: while the cost model, made for one fit on larger data, predicts 102 s for them.
+QUICK_ON_TASKS = ("mspc-mpm", "mspc-gep", "mspc-eig")
+
+
+def tasks_are_cheap(key: str, params: Mapping[str, Any]) -> bool:
+    """Whether the view across tasks may run without a click: one of :data:`QUICK_ON_TASKS`
+    with every one of its fits below the auto-run limits."""
+    from clustering._cost import predict_cost
+    from lab.budget import auto_run
+
+    if key not in QUICK_ON_TASKS:
+        return False
+    for family in families.PAPER_FAMILIES:
+        for name in family.tasks:
+            ds = cache.load_bundled(name, True)
+            if not auto_run(predict_cost(key, ds.n_samples, ds.n_features, dict(params))):
+                return False
+    return True
+
+
+def wait_message(view: str, method: str) -> str:
+    """Why a view waits for its button (:func:`tasks_are_cheap`, :func:`sweep_is_cheap`)."""
+    if view == "tasks":
         return (
-            f"Over these {len(ok)} runs the MSPs or the accuracies do not vary enough for a "
-            "correlation."
+            f"{method} on the paper's 67 tasks has not been measured to be quick (the lab "
+            "starts this view by itself for MSPC only): press **Compute** to run it (runs "
+            "already computed come back at once)."
         )
-    text = (
-        f"Over these {len(ok)} runs, accuracy correlates with the held-out MSP at r = "
-        f"{rh:.2f} and with the in-sample MSP at r = {ri:.2f}"
+    return (
+        f"{len(protocols.DEFAULT_LAMS)} runs of {method} on these data are predicted to take "
+        "longer than the lab starts by itself: press **Compute** to run them (runs already "
+        "computed come back at once)."
     )
-    if abs(round(rh, 2) - round(ri, 2)) < 0.05:
-        text += ": the two follow accuracy about equally closely."
-    elif rh > ri:
-        text += ": the held-out MSP follows accuracy more closely."
-    else:
-        text += ": here the in-sample MSP follows accuracy more closely."
-    chance = ok[ok["accuracy"] < CHANCE_ACCURACY]
-    if len(chance):
-        runs = "run" if len(chance) == 1 else "runs"
-        has = "has" if len(chance) == 1 else "have"
-        mean = "" if len(chance) == 1 else "mean "
-        text += (
-            f" The {len(chance)} {runs} at chance (accuracy below {CHANCE_ACCURACY:g}) {has} "
-            f"a {mean}in-sample MSP of {chance['msp'].mean():.3f} and a {mean}held-out MSP "
-            f"of {chance['msp_heldout'].mean():.3f}."
+
+
+def families_table(
+    key: str,
+    params: Mapping[str, Any],
+    lam: float,
+    regularizer: str,
+    *,
+    progress=None,
+    evaluator=None,
+) -> pd.DataFrame:
+    """:func:`lab.experiments.families.families_table` of ``key`` fitted with ``lam`` and
+    ``regularizer``, both MSPs at that ``lam`` and Λ, tasks loaded through the cache."""
+    lam_fit = effective_lam(lam, regularizer)
+    return families.families_table(
+        key,
+        {**params, "lam": lam_fit, "regularizer": regularizer},
+        progress,
+        msp_lam=lam_fit,
+        msp_regularizer=regularizer,
+        load=family_tasks,
+        evaluator=evaluator or cached_evaluator,
+    )
+
+
+def families_verdict(table: pd.DataFrame, score: str):
+    """The view across tasks' verdict (:func:`lab.experiments.families.families_verdict`)."""
+    return families.families_verdict(table, score)
+
+
+def families_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per family: tasks, both r, the paper's r, the pairs of tasks that agree."""
+    return families.families_summary(table)
+
+
+def summary_columns() -> dict[str, Any]:
+    """Column settings of :func:`families_summary`'s table."""
+    r = "Pearson's r between this MSP and accuracy over the family's tasks."
+    return {
+        "family": st.column_config.TextColumn("family"),
+        "tasks": st.column_config.NumberColumn("tasks"),
+        "r_heldout": st.column_config.NumberColumn("r, held-out", format="%.2f", help=r),
+        "r_in_sample": st.column_config.NumberColumn("r, in-sample", format="%.2f", help=r),
+        "paper_r": st.column_config.NumberColumn(
+            "paper's r", format="%.2f", help="The MSPC paper's r (its in-sample MSP)."
+        ),
+        "pairs_agree": st.column_config.NumberColumn(
+            "pairs agreeing",
+            help="Of the pairs of tasks with different held-out MSPs, those whose higher "
+            "held-out MSP has the higher accuracy.",
+        ),
+        "pairs": st.column_config.NumberColumn("pairs"),
+    }
+
+
+def paper_note() -> str:
+    """What the paper's r are over, against the lab's tasks."""
+    return (
+        "The paper's r: "
+        + "; ".join(
+            f"{f.paper_r:.2f} over {f.paper_tasks} (here: {len(f.tasks)} {f.label})"
+            for f in families.PAPER_FAMILIES
         )
-        if "smallest" in chance:
-            tiny = chance[chance["smallest"] <= SMALL_CLUSTER]
-            if len(tiny):
-                text += (
-                    f" {len(tiny)} of {'it' if len(chance) == 1 else 'them'} put at most "
-                    f"{SMALL_CLUSTER} points in one cluster, which the held-out MSP then judges "
-                    f"on at most {SMALL_CLUSTER // 2} held-out points (their mean held-out "
-                    f"MSP: {tiny['msp_heldout'].mean():.3f})."
-                )
-    return text
+        + ". Its MSPs are in-sample, each task at the λ it chose."
+    )
+
+
+def sweep_verdict(table: pd.DataFrame, score: str) -> str:
+    """The λ sweep's verdict: whether ``score`` follows accuracy across λ here (worded by
+    :func:`lab.verdicts.correlation`) and what choosing λ by it costs
+    (:func:`lab.verdicts.selection_cost`)."""
+    name = protocols.SCORES[score]
+    ok = table[table["error"] == ""]
+    parts = [
+        verdicts.correlation(ok[score], ok["accuracy"], score_name=name, what="values of λ").text
+    ]
+    if ok["accuracy"].notna().any():
+        parts.append(
+            verdicts.selection_cost(ok["lam"], ok[score], ok["accuracy"], score_name=name).text
+        )
+    return " ".join(parts)
+
+
+def sweep_comparison(table: pd.DataFrame, score: str) -> str:
+    """How the two MSPs' r across λ compare (:func:`lab.verdicts.compare_correlations`;
+    ``""`` when either is undefined)."""
+    ok = table[table["error"] == ""]
+    rs = family_correlations(ok)
+    other = "msp" if score == "msp_heldout" else "msp_heldout"
+    return verdicts.compare_correlations(
+        rs[score], rs[other], protocols.SCORES[score], protocols.SCORES[other]
+    ).text
+
+
+def as_sweep(table: pd.DataFrame) -> protocols.LamSweep:
+    """A :class:`~lab.experiments.protocols.LamSweep` from its table (for the figure)."""
+    choice = protocols.lam_choice(table, "msp_heldout")
+    return protocols.LamSweep(
+        table, choice.lam, choice.best_accuracy_lam, choice.accuracy, choice.best_accuracy
+    )
 
 
 def digits_pairs() -> list[str]:

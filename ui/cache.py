@@ -5,8 +5,9 @@ Each wrapper is keyed by everything its result depends on:
 - data: :func:`load_bundled` (name, normalise), :func:`generate` (generator, parameters,
   normalise), :func:`read_upload` (the file's bytes, label column, missing-value policy,
   normalise) and :func:`load_choice` dispatching on a :class:`ui.state.DataChoice`;
-- :func:`dataset_fingerprint`: a hash of ``X`` and ``y`` that keys the caches below, so a
-  fit is never recomputed for the same numbers and never reused for different ones;
+- :func:`dataset_fingerprint`: a hash of ``X``, ``y`` and every name that comes with them
+  (:func:`dataset_names`) that keys the caches below and the figures shared by sessions, so
+  a result is never recomputed for the same data and never shown with another's names;
 - :func:`fit`: one registered algorithm on one data set → :class:`lab.evaluation.
   FitOutcome` (labels, metrics, time, ``w``/``b``, objective history, or the error message
   in place of an exception);
@@ -33,7 +34,8 @@ from lab.budget import AUTO_RUN_SECONDS, REFUSED, WAITS, auto_run, decide
 from lab.evaluation import FitOutcome, fit_and_evaluate
 
 from . import work
-from .model import DataChoice, fingerprint
+from .model import DataChoice, fingerprint, numbers_part
+from .uploads import reading
 
 __all__ = [
     "AUTO_RUN_SECONDS",
@@ -102,9 +104,10 @@ def read_upload(
         column = None
     elif label_column == "__none__":
         column = False
-    dataset = datasets.read_csv(_content, label_column=column, missing=missing, name=name)
-    dataset = dataset.replace(name=name)
-    return datasets.normalize(dataset) if normalize else dataset
+    with reading():  # one upload read at a time on the server: their peaks do not add up
+        dataset = datasets.read_csv(_content, label_column=column, missing=missing, name=name)
+        dataset = dataset.replace(name=name)
+        return datasets.normalize(dataset) if normalize else dataset
 
 
 def forget_read_uploads() -> None:
@@ -143,13 +146,26 @@ def load_choice(choice: DataChoice, upload: Mapping[str, Any] | None = None) -> 
 
 @st.cache_data(max_entries=_DATA_ENTRIES, show_spinner=False)
 def _fingerprint(choice: DataChoice, upload_digest: str, _dataset: datasets.Dataset) -> str:
-    return fingerprint(_dataset.X, _dataset.y)
+    return fingerprint(_dataset.X, _dataset.y, dataset_names(_dataset))
+
+
+def dataset_names(dataset: datasets.Dataset) -> list[str]:
+    """Every text that comes with a data set's numbers (its name, feature and class names,
+    description): part of its fingerprint, so caches shared by sessions never mix them."""
+    return [
+        dataset.name,
+        dataset.description,
+        *dataset.feature_names,
+        "\x00",  # feature names end here, class names start
+        *dataset.class_names,
+    ]
 
 
 def dataset_fingerprint(
     choice: DataChoice, upload: Mapping[str, Any] | None, dataset: datasets.Dataset
 ) -> str:
-    """The :func:`~ui.state.fingerprint` of a loaded data set, computed once per choice."""
+    """The :func:`~ui.model.fingerprint` of a loaded data set and its names, computed once
+    per choice."""
     digest = upload_digest(upload) if choice.kind == "upload" and upload else ""
     return _fingerprint(choice, digest, dataset)
 
@@ -315,7 +331,7 @@ def fit(
     return _fit(
         key,
         tuple(sorted(dict(params).items())),
-        data_fingerprint,
+        numbers_part(data_fingerprint),  # a fit shows no name: shared by equal numbers
         _as_pairs(must_link),
         _as_pairs(cannot_link),
         None if msp_lam is None else float(msp_lam),
@@ -441,6 +457,7 @@ def fit_on(
     y=None,
     *,
     msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
     random_state: int | None = 0,
 ) -> FitOutcome:
     """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data, a
@@ -456,4 +473,12 @@ def fit_on(
     if random_state not in (0, None):
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
     X = np.ascontiguousarray(X, dtype=np.float64)
-    return fit(key, dict(params or {}), fingerprint(X, y), X, y, msp_lam=msp_lam)
+    return fit(
+        key,
+        dict(params or {}),
+        fingerprint(X, y),
+        X,
+        y,
+        msp_lam=msp_lam,
+        msp_regularizer=msp_regularizer,
+    )

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from lab import plots
+from lab import plots, verdicts
 from lab.evaluation import FitOutcome
 
 from .chart import SharedChart
@@ -153,7 +153,7 @@ COMPARISON_SCORE = ("msp_heldout", "held-out MSP")
 def comparison_note(results: Sequence[FitOutcome]) -> str:
     """Which method has the highest held-out MSP (the lab's label-free score,
     :func:`lab.evaluation.heldout_msp`) and which the highest accuracy, and whether they
-    coincide (``""`` with fewer than two scored methods).
+    coincide (``""`` with fewer than two scored methods): :func:`lab.verdicts.leaders`.
 
     Examples
     --------
@@ -166,35 +166,36 @@ def comparison_note(results: Sequence[FitOutcome]) -> str:
     """
     column, name = COMPARISON_SCORE
 
-    def score(r: FitOutcome) -> float:
-        value = r.metrics.get(column)
-        return np.nan if value is None else float(value)
+    def value(r: FitOutcome, key: str) -> float:
+        v = r.metrics.get(key)
+        return np.nan if v is None else float(v)
 
-    scored = [r for r in results if r.ok and np.isfinite(score(r))]
-    if len(scored) < 2:
-        return ""
-    # Compare the values as the table shows them (three decimals), so a tie on screen is
-    # called a tie.
-    top_msp = max(float(_fmt(score(r))) for r in scored)
-    msp_leaders = [r for r in scored if float(_fmt(score(r))) == top_msp]
-    text = f"Highest {name}: {' = '.join(r.name for r in msp_leaders)} ({_fmt(top_msp)})"
-    with_acc = [r for r in scored if r.metrics.get("accuracy") is not None]
-    if len(with_acc) < 2:
-        return text + "."
-    top_acc = max(float(_fmt(r.metrics["accuracy"])) for r in with_acc)
-    acc_leaders = [r for r in with_acc if float(_fmt(r.metrics["accuracy"])) == top_acc]
-    text += f"; highest accuracy: {' = '.join(r.name for r in acc_leaders)} ({_fmt(top_acc)})."
-    if len(msp_leaders) > 1:
-        return text + (
-            f" The highest {name}s tie at three decimals, so here it does not tell these "
-            "clusterings apart."
-        )
-    if msp_leaders[0] in acc_leaders:
-        return text + f" Here the clustering with the higher {name} is also the most accurate."
-    return text + (
-        f" Here the higher {name} is not the more accurate clustering: the MSP is a bound on "
-        "how well a linear rule separates the clusters, not a promise about the classes."
-    )
+    ok = [r for r in results if r.ok]
+    return verdicts.leaders(
+        [r.name for r in ok],
+        [value(r, column) for r in ok],
+        [value(r, "accuracy") for r in ok],
+        score_name=name,
+    ).text
+
+
+def lesson_verdict(results: Sequence[FitOutcome], shown: FitOutcome) -> tuple[str, str | None]:
+    """The Cluster lesson's sentence and its explanation (a tooltip): the methods compared as
+    :func:`comparison_note` does, its reason left to the tooltip; with one method, the shown
+    method's own numbers (its figure's title)."""
+    note = comparison_note(results)
+    if note:
+        first, _, rest = note.partition(". ")
+        claim, _, why = rest.partition(": ")
+        return f"{first}. {claim.rstrip('.')}." if claim else first, (why or None)
+    bits = [
+        f"{name} {_fmt(shown.metrics[key])}"
+        for key, name in (("msp_heldout", "held-out MSP"), ("accuracy", "accuracy"))
+        if shown.metrics.get(key) is not None and np.isfinite(shown.metrics[key])
+    ]
+    if not bits:
+        return f"{shown.name} has no score to show; add a method in the sidebar to compare.", None
+    return f"{shown.name}: {', '.join(bits)}. Add a method in the sidebar to compare.", None
 
 
 # ---- expensive extras behind buttons: the MSP-vs-k curve and MSPC's iterations --------------
@@ -379,7 +380,13 @@ def scatter_panel(
 
 
 def margin_panel(
-    data_fingerprint: str, result: FitOutcome, X: np.ndarray, rho: float, *, grid: bool
+    data_fingerprint: str,
+    result: FitOutcome,
+    X: np.ndarray,
+    rho: float,
+    *,
+    grid: bool,
+    height: int | None = None,
 ) -> SharedChart:
     """``result``'s margin histogram at ``rho`` with its MSP's Theorem 5 line (none when the
     MSP is not finite), built once for every session (``st.cache_resource``)."""
@@ -387,11 +394,13 @@ def margin_panel(
 
     def build():
         fig = plots.margin_histogram(result.margins(X), result.labels, msp, rho, title=result.name)
+        if height:
+            fig.update_layout(height=height)
         if grid:
             plots.grid_panel(fig)
         return fig
 
-    signature = (data_fingerprint, _fit_signature(result), msp, float(rho), grid)
+    signature = (data_fingerprint, _fit_signature(result), msp, float(rho), grid, height)
     return _shared("margins", signature, build)
 
 

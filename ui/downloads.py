@@ -13,6 +13,7 @@ import streamlit as st
 
 from datasets.export import safe_csv
 from lab.evaluation import FitOutcome
+from lab.plots.safe_text import safe_html
 
 from . import state
 
@@ -112,11 +113,12 @@ def download_figure(
 ) -> None:
     """Download a plotly figure (or a :class:`ui.chart.SharedChart`'s) as a self-contained
     interactive HTML file (works offline; the file is built only when the button is
-    pressed)."""
+    pressed), its texts through the sanitiser (:mod:`lab.plots.safe_text`: no link, style or
+    other attribute from a user's names)."""
     figure = getattr(figure, "figure", figure)  # a SharedChart's own figure
 
     def build() -> str:
-        return figure.to_html(include_plotlyjs=True, full_html=True)
+        return safe_html(figure, include_plotlyjs=True, full_html=True)
 
     name = file_name if file_name.endswith(".html") else f"{file_name}.html"
     container.download_button(

@@ -1,7 +1,8 @@
 """The lab's data model, free of Streamlit: what a session remembers and what a link holds.
 
 - :class:`DataChoice` (which data set; hashable, keys caches), :class:`CurrentData` (the
-  loaded data set with where it came from), :func:`fingerprint` (hash of ``X`` and ``y``);
+  loaded data set with where it came from), :func:`fingerprint` (hash of ``X``, ``y``
+  and their names);
 - the value grids of the shared controls: :func:`lam_grid` / :func:`snap_lam` for ``lam``,
   :data:`FACTOR_OPTIONS` / :func:`snap_factor` for the per-feature scaling factors,
   :data:`VIEWS` for the 2-D views.
@@ -13,6 +14,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,16 +32,22 @@ __all__ = [
     "DEFAULT_VIEW",
     "FACTOR_OPTIONS",
     "LAM_PARAM",
+    "LECTURE_STEPS",
+    "LECTURE_STEP_PARAM",
     "N_CLUSTERS_PARAM",
     "N_CLUSTERS_RANGE",
+    "RHO_PARAM",
+    "RHO_STEP",
     "VIEWS",
     "CurrentData",
     "DataChoice",
     "default_data_choice",
     "fingerprint",
     "lam_grid",
+    "numbers_part",
     "snap_factor",
     "snap_lam",
+    "snap_rho",
 ]
 
 #: The 2-D views of the Cluster page (``"features:i,j"`` for two raw features).
@@ -193,7 +201,8 @@ class CurrentData:
     ----------
     dataset : datasets.Dataset
     fingerprint : str
-        Hash of ``X`` and ``y``; keys the caches of everything computed from the data.
+        Hash of ``X``, ``y`` and every name that comes with them (:func:`fingerprint`);
+        keys the caches of everything computed from the data.
     choice : DataChoice
     chosen : bool
         ``False`` when the page fell back to the default data set (nobody chose one).
@@ -208,8 +217,10 @@ class CurrentData:
     error: str = ""
 
 
-def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
-    """A short hash of the data (shape, values, labels) to key caches with.
+def fingerprint(X: np.ndarray, y: np.ndarray | None = None, names: Sequence[str] = ()) -> str:
+    """A short hash of the data (shape, values, labels) and of ``names`` (every text that
+    comes with them: file, feature and class names, description) to key caches with, so no
+    cache shared by sessions gives one user's names to another whose numbers are equal.
 
     Examples
     --------
@@ -218,6 +229,10 @@ def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
     True
     >>> fingerprint(np.zeros((2, 2))) == fingerprint(np.zeros((2, 2)), np.array([0, 1]))
     False
+    >>> fingerprint(np.zeros((2, 2)), names=["a"]) == fingerprint(np.zeros((2, 2)), names=["b"])
+    False
+    >>> numbers_part(fingerprint(np.zeros((2, 2)), names=["a"])) == fingerprint(np.zeros((2, 2)))
+    True
     """
     h = hashlib.blake2b(digest_size=12)
     X = np.ascontiguousarray(X, dtype=np.float64)
@@ -225,7 +240,18 @@ def fingerprint(X: np.ndarray, y: np.ndarray | None = None) -> str:
     h.update(X.tobytes())
     if y is not None:
         h.update(np.ascontiguousarray(y, dtype=np.int64).tobytes())
-    return h.hexdigest()
+    numbers = h.hexdigest()
+    if not names:
+        return numbers
+    text = json.dumps([str(n) for n in names]).encode()
+    return f"{numbers}.{hashlib.blake2b(text, digest_size=8).hexdigest()}"
+
+
+def numbers_part(data_fingerprint: str) -> str:
+    """The part of a :func:`fingerprint` that hashes the numbers only: it keys what cannot
+    show a name (a fit's labels and scores), so data that differ only in their names share
+    those results, and arrays fingerprinted without names meet them."""
+    return data_fingerprint.split(".", 1)[0]
 
 
 # ---- the shared controls' ranges (the widgets and the link decoder use these) --------------
@@ -236,3 +262,16 @@ LAM_PARAM = Param("lam", "float", DEFAULT_LAM, "Regulariser weight.", *LAM_RANGE
 #: The number of clusters the lab offers (the control's range; ten colours and shapes).
 N_CLUSTERS_PARAM = Param("k", "int", 2, "Number of clusters every method is asked for.", 2, 10)
 N_CLUSTERS_RANGE = (int(N_CLUSTERS_PARAM.low), int(N_CLUSTERS_PARAM.high))
+
+#: ρ, Theorem 5's relative margin threshold (the Cluster and Learn pages' slider), on a grid
+#: of 0.05.
+RHO_PARAM = Param("rho", "float", 0.5, "Relative margin threshold of Theorem 5.", 0.0, 1.0)
+RHO_STEP = 0.05
+#: The steps of the Lecture (:mod:`ui.lecture`), numbered from 1; 0 is "not in the Lecture".
+LECTURE_STEPS = 7
+LECTURE_STEP_PARAM = Param("step", "int", 1, "The Lecture's step.", 1, LECTURE_STEPS)
+
+
+def snap_rho(rho: float) -> float:
+    """ρ on the slider's grid (0, 0.05, ..., 1)."""
+    return round(round(min(max(float(rho), 0.0), 1.0) / RHO_STEP) * RHO_STEP, 2)

@@ -62,10 +62,14 @@ def warm() -> float:
     try:
         for name in WARM_MODULES:
             importlib.import_module(name)
+        from clustering._lam import effective_lam
         from ui import demos
+        from ui.model import DEFAULT_LAM, DEFAULT_REGULARIZER
 
-        for story in (demos.afs_story, demos.breast_story, demos.digits_story):
-            story()
+        # The demos at the λ and Λ a new session starts with (ui.demos.msp_scale's).
+        scale = (effective_lam(DEFAULT_LAM, DEFAULT_REGULARIZER), DEFAULT_REGULARIZER)
+        for story in (demos._afs_story, demos._breast_story, demos._tasks_story):
+            story(*scale)
     finally:
         logger.set_log_level(logging.INFO)
     return time.perf_counter() - start

@@ -11,9 +11,10 @@ those characters and nothing else; every page and helper in ``ui/`` passes what 
 write itself through it (``tests/test_text.py`` scans ``pages/`` and ``ui/`` for
 interpolation that skips it).
 
-Plotly renders a few HTML tags in its texts (titles, tick labels, hover texts), ``<a href>``
-among them: :func:`defang_plotly` neutralises the tags that can reach outside in a figure's
-JSON (``ui.chart`` applies it to every figure it sends).
+Plotly renders a few HTML tags in its texts (titles, tick labels, hover texts), with their
+attributes: the one sanitiser for text headed for plotly is :mod:`lab.plots.safe_text`
+(``ui.chart`` applies it to every figure it sends, ``ui.downloads`` to the HTML download,
+``lab.export`` to the slides).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import math
 import re
 from typing import Any
 
-__all__ = ["defang_plotly", "finite", "number", "plain", "plain_lines"]
+__all__ = ["finite", "number", "plain", "plain_lines"]
 
 # Every ASCII punctuation character may be backslash-escaped in CommonMark (and then shows
 # as itself); escaping all of them also breaks Streamlit's directives (``:``), maths (``$``),
@@ -58,23 +59,6 @@ def plain_lines(value: Any) -> str:
     set's description) as Markdown line breaks."""
     lines = str(value).splitlines()
     return "  \n".join(plain(line) for line in lines)
-
-
-# Plotly.js turns these tags into elements; <a href> is a link, and a style attribute could
-# load an outside resource. The lab's own figures use only <b>, <i>, <br>, <sup>, <sub>
-# and <extra> (the hover box's side label).
-_PLOTLY_TAGS = re.compile(r"<(?=\s*/?\s*(?:a|span|img|svg|image|style|link|iframe)\b)", re.I)
-
-
-def defang_plotly(spec: str) -> str:
-    """A plotly figure's JSON with every ``<a``, ``<span``... tag opener replaced by
-    ``&lt;`` (shown as ``<``), so no text in it becomes a link or loads anything."""
-    if "<" not in spec and "\\u003c" not in spec:
-        return spec
-    spec = _PLOTLY_TAGS.sub("&lt;", spec)
-    return re.sub(
-        r"\\u003c(?=\s*/?\s*(?:a|span|img|svg|image|style|link|iframe)\b)", "&lt;", spec, flags=re.I
-    )
 
 
 def finite(value: Any) -> bool:

@@ -1,21 +1,21 @@
-"""Every table and figure of the five papers in ``shared/papers`` and what became of it.
+"""Every table and figure of the five papers and what became of it.
 
-One row per table or figure, in the order of each paper. ``status`` is one of
-:data:`STATUSES`; a row that names an experiment is shown as reproduced only when that
-experiment has a stored result (otherwise "not run yet"), so the report cannot claim more
-than the stored numbers show. Rendered into ``REPRODUCTION.md`` by
-:func:`coverage_markdown`.
+One row per table or figure, in the order of each paper, written as prose in
+``notes/coverage.md``. ``status`` is one of :data:`STATUSES`; a row that names an
+experiment is shown as reproduced only when that experiment has a stored result (otherwise
+"not run yet"), so the report cannot claim more than the stored numbers show. The report
+lists each paper's rows at the start of its part (:func:`coverage_frame`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pandas as pd
 
-from lab.experiments._base import markdown_table
-
-__all__ = ["COVERAGE", "STATUSES", "Item", "coverage_frame", "coverage_markdown"]
+__all__ = ["COVERAGE", "STATUSES", "Item", "coverage_frame", "read_coverage"]
 
 REPRODUCED = "reproduced"
 SUBSTITUTE = "reproduced on a substitute"
@@ -50,180 +50,38 @@ class Item:
     how: str
 
 
-_MSPC = "MSPC"
-_MMC = "MMC multivariate loss"
-_DIFFRAC = "DIFFRAC"
-_MVC = "MVC"
-_SMIC = "3SMIC"
+#: Where the items are written, as prose (one heading per item).
+COVERAGE_FILE = Path(__file__).with_name("notes") / "coverage.md"
 
-COVERAGE: tuple[Item, ...] = (
-    Item(
-        _MSPC,
-        "Table 1",
-        NO_NUMBERS,
-        None,
-        "A summary of the three MSPC algorithms (no measurements): implemented as "
-        "`mspc-mpm`, `mspc-gep`, `mspc-eig` (clustering/solvers).",
-    ),
-    Item(
-        _MSPC,
-        "Table 2 (7 UCI tasks)",
-        REPRODUCED,
-        "table2",
-        "Section table2 below: every cell with the paper's value and the gap.",
-    ),
-    Item(
-        _MSPC,
-        "Table 2 (3 MNIST tasks)",
-        OFFLINE,
-        None,
-        "MNIST is not bundled and the lab downloads nothing at run time.",
-    ),
-    Item(
-        _MSPC,
-        "Table 2, LG-MMC column",
-        NOT_RUN,
-        None,
-        "LG-MMC (Li et al. 2009) is not implemented in the lab.",
-    ),
-    Item(
-        _MSPC,
-        "Table 3",
-        REPRODUCED,
-        "table3",
-        "Wall-clock times on the 2-core machine next to the paper's (orders of magnitude).",
-    ),
-    Item(
-        _MSPC,
-        "Fig. 1",
-        REPRODUCED,
-        "afs",
-        "Accuracy against the anisotropic scaling factor; linear MMC is IterSVR (linear), "
-        "LGMMC not being implemented.",
-    ),
-    Item(
-        _MSPC,
-        "Fig. 2 and Fig. 3",
-        SUBSTITUTE,
-        "msp-accuracy",
-        "MSP against accuracy and their correlation: the digits group uses scikit-learn's "
-        "8x8 digits for the paper's USPS, the satellite group the 15 pairs of the public "
-        "6-class satimage; the 3 MNIST tasks are missing (not bundled).",
-    ),
-    Item(
-        _MMC,
-        "Table I",
-        NO_NUMBERS,
-        None,
-        "The contingency table of binary clustering (a definition): "
-        "`clustering.metrics.contingency` and `pair_counts`.",
-    ),
-    Item(
-        _MMC,
-        "Table II",
-        SUBSTITUTE,
-        "mmc-digits",
-        "The data sets: ionosphere, digits pairs, letter A vs B and satellite are bundled "
-        "(the digits from scikit-learn); ringnorm and 20 newsgroups are not (no downloads).",
-    ),
-    Item(
-        _MMC,
-        "Tables III-V",
-        REPRODUCED,
-        "mmc-digits",
-        "NMI, Rand index and F-measure on the 7 bundled tasks with the paper's values and "
-        "gaps; ringnorm and the two 20-newsgroups tasks are not possible offline.",
-    ),
-    Item(
-        _MMC,
-        "Fig. 1",
-        SUBSTITUTE,
-        None,
-        "CPU time of MMC_multi against MMC_uni: timed against N on two Gaussians instead of "
-        "the paper's data sets (bench/bench_baselines_opt.py, bench/RESULTS.md); the "
-        "per-fit seconds on the paper's tasks are in the mmc-digits cells.",
-    ),
-    Item(
-        _DIFFRAC,
-        "Fig. 1",
-        REPRODUCED,
-        "diffrac-fig1",
-        "Partition distance against the number of noise dimensions on the bumps "
-        "generator, for DIFFRAC (convex and eigenvalue relaxations), k-means and MSPC: "
-        "k-means fails from 10 noise dimensions as in the paper; the convex DIFFRAC holds "
-        "at 10 but not at 20-30, unlike the paper's plot.",
-    ),
-    Item(
-        _DIFFRAC,
-        "Fig. 2",
-        NOT_RUN,
-        None,
-        "The semi-supervised version of Fig. 1 (20 % and 40 % x n must-link pairs) was not "
-        "run: the convex relaxation takes about a minute per fit at 100 points on the "
-        "shared 2-core machine; the must-links themselves are exercised by diffrac-table1.",
-    ),
-    Item(
-        _DIFFRAC,
-        "Table 1 (MNIST, linear)",
-        SUBSTITUTE,
-        "diffrac-table1",
-        "scikit-learn's digits (1,797 x 61) in place of 5,000 MNIST digits (not bundled); "
-        "K-means and linear DIFFRAC with 0/20/40 % must-link pairs; RCA is not implemented.",
-    ),
-    Item(
-        _DIFFRAC,
-        "Table 1 (Isolet rows)",
-        OFFLINE,
-        None,
-        "Isolet is not bundled and the lab downloads nothing at run time.",
-    ),
-    Item(
-        _DIFFRAC,
-        "Table 1 (MNIST RBF rows)",
-        NOT_RUN,
-        None,
-        "Not run on the digits substitute: the Gaussian kernel makes every fit O(N^3) on "
-        "1,797 samples, too slow for the shared 2-core machine in this round.",
-    ),
-    Item(
-        _DIFFRAC,
-        "Fig. 3",
-        OFFLINE,
-        None,
-        "Semi-supervised classification on the COIL, BCI and Text benchmarks: not bundled, "
-        "and the lab has no transductive classifier.",
-    ),
-    Item(
-        _MVC,
-        "Fig. 1",
-        NO_NUMBERS,
-        None,
-        "An illustration (large margin against large volume), no data or numbers.",
-    ),
-    Item(
-        _MVC,
-        "Fig. 2",
-        SUBSTITUTE,
-        "mvc-fig2",
-        "The protocol (digit pairs 1v4, 1v7, 3v5, 5v8, n <= 100) on scikit-learn's digits "
-        "instead of MNIST; MMC (Xu et al.) and GMMC are not implemented.",
-    ),
-    Item(
-        _MVC,
-        "Fig. 3",
-        OFFLINE,
-        None,
-        "MNIST, USPS and 20 newsgroups at 100 <= n <= 1000: none of the three is bundled.",
-    ),
-    Item(
-        _SMIC,
-        "(no tables or figures)",
-        OFFLINE,
-        None,
-        "The copy in shared/papers ends after section 2 (a publisher's preview page); its "
-        "experiments are not in it. SMIC and 3SMIC are implemented (`smic`).",
-    ),
-)
+
+def read_coverage(path: Path = COVERAGE_FILE) -> tuple[Item, ...]:
+    """The items of ``path``: a heading ``## paper · item``, the lines ``- status: ...`` and
+    ``- experiment: ...`` (``none`` for no experiment), then how, as prose.
+
+    Raises
+    ------
+    ValueError
+        If an item lacks its status or experiment line, or its status is not one of
+        :data:`STATUSES`.
+    """
+    text = re.sub(r"<!--.*?-->", "", path.read_text(encoding="utf-8"), flags=re.S)
+    items = []
+    for block in re.split(r"(?m)^## ", text)[1:]:
+        heading, _, body = block.partition("\n")
+        paper, _, item = heading.partition(" · ")
+        fields = dict(re.findall(r"(?m)^- (status|experiment): *(.*)$", body))
+        how = " ".join(
+            line.strip() for line in body.splitlines() if line.strip() and not line.startswith("- ")
+        )
+        if set(fields) != {"status", "experiment"} or fields["status"] not in STATUSES:
+            raise ValueError(f"{path.name}: the item {heading.strip()!r} needs a status of "
+                             f"{STATUSES} and an experiment line (or 'none').")  # fmt: skip
+        experiment = None if fields["experiment"] == "none" else fields["experiment"]
+        items.append(Item(paper.strip(), item.strip(), fields["status"], experiment, how))
+    return tuple(items)
+
+
+COVERAGE: tuple[Item, ...] = read_coverage()
 
 
 def coverage_frame(stored: dict[str, object]) -> pd.DataFrame:
@@ -246,20 +104,3 @@ def coverage_frame(stored: dict[str, object]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
-
-
-def coverage_markdown(stored: dict[str, object]) -> str:
-    """The coverage section of ``REPRODUCTION.md``."""
-    frame = coverage_frame(stored)
-    counts = frame["status"].value_counts()
-    summary = ", ".join(f"{status}: {n}" for status, n in counts.items())
-    return "\n".join(
-        [
-            "## Coverage: every table and figure of the five papers",
-            "",
-            f"{len(frame)} rows ({summary}). An experiment named in a row has its own "
-            "section below.",
-            "",
-            markdown_table(frame),
-        ]
-    )

@@ -17,6 +17,7 @@ from clustering.registry import ALGORITHMS, get_spec
 
 __all__ = [
     "LAM_GRID",
+    "LINEUPS",
     "VARIANTS",
     "MethodVariant",
     "available",
@@ -104,6 +105,58 @@ VARIANTS: Mapping[str, MethodVariant] = MappingProxyType(
             MappingProxyType({"init": "auto", "search": "monotone"}),
             "MSPC-GEP, the library's default search (multi-start, monotone)",
         ),
+    }
+)
+
+#: Each experiment's methods, in the order of its table's columns: the one place a method's
+#: key is spelled to put it in a paper's table (its grid is in ``_GRIDS`` below, the paper's
+#: published column in :mod:`lab.experiments._paper`). ``a|b`` is one column run as the
+#: first of the methods that is registered. The multi-class experiment builds its own from
+#: its baselines and MSPC's starts (:mod:`lab.experiments.multiclass`).
+LINEUPS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "table2": (
+            "kmeans",
+            "itersvr",
+            "mvc-soft",
+            "lda-kmeans",
+            "dis-kmeans",
+            "mspc-mpm",
+            "mspc-gep",
+            "mspc-eig",
+            "mspc-mpm-monotone",
+            "mspc-gep-monotone",
+        ),
+        "table3": (
+            "kmeans",
+            "itersvr",
+            "mvc-soft",
+            "lda-kmeans",
+            "dis-kmeans",
+            "mspc-mpm",
+            "mspc-gep",
+            "mspc-eig",
+        ),
+        "afs": (
+            "kmeans",
+            "itersvr|mmc-rand|mmc-nmi|mmc-f",
+            "mspc-mpm",
+            "mspc-mpm-std",
+            "mspc-mpm-monotone",
+        ),
+        "msp-accuracy": ("mspc-mpm",),
+        "mmc-digits": (
+            "kmeans",
+            "spectral",
+            "mmc-error",
+            "mmc-nmi",
+            "mmc-rand",
+            "mmc-f",
+            "mspc-mpm",
+        ),
+        "diffrac-fig1": ("kmeans", "diffrac-convex", "diffrac", "mspc-mpm"),
+        "diffrac-table1": ("kmeans", "diffrac"),
+        "mvc-fig2": ("kmeans", "spectral", "mvc-soft", "mvc-hard"),
     }
 )
 

@@ -1,4 +1,9 @@
-"""Build ``REPRODUCTION.md`` from stored experiment results (no computation)."""
+"""Build ``REPRODUCTION.md`` from stored experiment results (no computation).
+
+The hand-written text (the introduction, what is known about each table's gaps, the
+sections beyond the papers) lives in Markdown files in ``lab/experiments/notes/``; this
+module only puts it together with the tables the experiments build from their stored cells.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,16 @@ import numpy as np
 import pandas as pd
 
 from lab.experiments._base import ExperimentResult, markdown_table
-from lab.experiments._coverage import coverage_markdown
-from lab.experiments._notes import GAP_NOTES, INTRO, LAM_TABLES
-from lab.experiments._notes_heldout import HELDOUT_NOTES
+from lab.experiments._coverage import coverage_frame
 
-__all__ = ["build_report", "gap_summary"]
+__all__ = ["NOTES_DIR", "PARTS", "build_report", "demote", "gap_summary", "note", "wrap_prose"]
+
+#: The hand-written Markdown the report reads.
+NOTES_DIR = Path(__file__).with_name("notes")
+
+#: Where the generated tables of the lam choices on the Table 2 tasks go in
+#: ``beyond-heldout.md`` (:func:`lab.experiments.table2.lam_choice_markdown`).
+LAM_TABLES = "<!-- table2: lam choices -->"
 
 REPORT_COMMAND = "python -m lab.experiments report"
 RUN_COMMAND = (
@@ -53,12 +63,119 @@ def gap_summary(result: ExperimentResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def note(name: str) -> str:
+    """The text of ``notes/<name>.md``, stripped; ``""`` when there is no such file."""
+    path = NOTES_DIR / f"{name}.md"
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
+
+
+#: The parts of the report, one per paper plus the lab's own measurements: its heading, the
+#: note introducing it (``notes/part-<name>.md``), the papers' short names in the coverage
+#: table and the experiments it shows, in order. An experiment not named here is shown in
+#: the last part.
+PARTS: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("The MSPC paper", "mspc", ("MSPC",), ("table2", "table3", "afs", "msp-accuracy")),
+    ("The MMC paper (multivariate loss)", "mmc", ("MMC multivariate loss",), ("mmc-digits",)),
+    ("The DIFFRAC paper", "diffrac", ("DIFFRAC",), ("diffrac-fig1", "diffrac-table1")),
+    ("The MVC paper", "mvc", ("MVC",), ("mvc-fig2",)),
+    ("The 3SMIC paper", "smic", ("3SMIC",), ()),
+    ("Beyond the papers", "beyond", (), ("multiclass",)),
+)
+
+#: Prose is wrapped to this width; tables, code and headings are left as they are.
+WIDTH = 92
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a Markdown heading."""
+    kept = "".join(c for c in heading.lower() if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def _is_prose(line: str) -> bool:
+    stripped = line.lstrip()
+    return bool(stripped) and not stripped.startswith(("|", "#", "<!--", "```"))
+
+
+def _starts_a_block(word: str) -> bool:
+    """Whether a line starting with ``word`` would begin a list, heading, table or quote."""
+    head = word.split(".", 1)[0].split(")", 1)[0]
+    return word[:1] in "-+*#|>=" or (head.isdigit() and word != head)
+
+
+def wrap(line: str, width: int = WIDTH) -> list[str]:
+    """One line of prose as lines of at most ``width`` characters (longer only for a
+    single word), indented like a list item's continuation when it is one; a break never
+    puts a word that would start a Markdown block at the start of a line."""
+    indent = len(line) - len(line.lstrip())
+    words = line.split()
+    first = words[0] if words else ""
+    hang = indent + (len(first) + 1 if first in ("-", "*", "+") or first[:-1].isdigit() else 0)
+    lines, current = [], " " * indent + first
+    for word in words[1:]:
+        if len(current) + 1 + len(word) > width and not _starts_a_block(word):
+            lines.append(current)
+            current = " " * hang + word
+        else:
+            current += " " + word
+    return [*lines, current]
+
+
+def wrap_prose(markdown: str, width: int = WIDTH) -> str:
+    """``markdown`` with every prose line longer than ``width`` wrapped (outside code)."""
+    out, in_code = [], False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        if in_code or len(line) <= width or not _is_prose(line):
+            out.append(line)
+        else:
+            out.extend(wrap(line, width))
+    return "\n".join(out)
+
+
+def demote(markdown: str) -> str:
+    """``markdown`` with every heading one level lower (``##`` -> ``###``), outside code."""
+    out, in_code = [], False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        out.append("#" + line if not in_code and line.startswith("#") else line)
+    return "\n".join(out)
+
+
+def _coverage_list(frame: pd.DataFrame, papers: tuple[str, ...]) -> list[str]:
+    rows = frame[frame["paper"].isin(papers)]
+    lines = []
+    for row in rows.itertuples():
+        where = f", {row.experiment}" if row.experiment else ""
+        lines.append(f"- **{row.item}** ({row.status}{where}): {row.how}")
+    return lines
+
+
+def _experiment_section(name: str, result: ExperimentResult | None) -> list[str]:
+    if result is None:
+        return [f"### {name}", "", "_Not run yet: no stored result._", ""]
+    parts = [demote(result.markdown.strip()), ""]
+    gaps = gap_summary(result)
+    if not gaps.empty and name != "table3":
+        parts += ["Gap summary (ours − paper):", "", markdown_table(gaps, digits=3), ""]
+    gap_notes = note(f"gaps-{name}")
+    if gap_notes:
+        parts += ["What we know about the gaps:", "", gap_notes, ""]
+    return parts
+
+
 def build_report(results: dict[str, ExperimentResult | None], source_dir: Path) -> str:
-    """The full markdown of ``REPRODUCTION.md``."""
+    """The full markdown of ``REPRODUCTION.md``: an introduction, then one part per paper
+    and one beyond the papers, each opening with what it reproduces and how."""
+    listed = {name for *_, names in PARTS for name in names}
+    unlisted = tuple(name for name in results if name not in listed)
+    headings = [f"Part {i}: {title}" for i, (title, *_) in enumerate(PARTS, start=1)]
     parts = [
         "# Reproducing the papers",
         "",
-        INTRO.strip(),
+        note("intro"),
         "",
         "Regenerate this file from the stored results (seconds, no computation):",
         "",
@@ -85,21 +202,28 @@ def build_report(results: dict[str, ExperimentResult | None], source_dir: Path) 
             f"({machine.get('blas')}), scikit-learn {machine.get('scikit-learn')}.",
             "",
         ]
-    parts += [coverage_markdown(results), ""]
-    for name, result in results.items():
-        if result is None:
-            parts += [f"## {name}", "", "_Not run yet: no stored result._", ""]
-            continue
-        section = result.markdown.strip()
-        parts += [section, ""]
-        gaps = gap_summary(result)
-        if not gaps.empty and name != "table3":
-            parts += ["Gap summary (ours − paper):", "", markdown_table(gaps, digits=3), ""]
-        note = GAP_NOTES.get(name)
-        if note:
-            parts += ["What we know about the gaps:", "", note.strip(), ""]
-    from lab.experiments.table2 import lam_choice_markdown
+    coverage = coverage_frame(results)
+    counts = ", ".join(f"{s}: {n}" for s, n in coverage["status"].value_counts().items())
+    parts += [
+        f"Every table and figure of the five papers is listed at the start of its paper's part "
+        f"({len(coverage)} in all; {counts}). The parts:",
+        "",
+        *(f"- [{heading}](#{slug(heading)})" for heading in headings),
+        "",
+    ]
+    for heading, (_, key, papers, names) in zip(headings, PARTS, strict=True):
+        parts += [f"## {heading}", "", note(f"part-{key}"), ""]
+        covered = _coverage_list(coverage, papers)
+        if covered:
+            parts += ["What became of each of its tables and figures:", "", *covered, ""]
+        if key == "beyond":
+            names = names + unlisted
+        for name in names:
+            if name in results:
+                parts += _experiment_section(name, results[name])
+        if key == "beyond":
+            from lab.experiments.table2 import lam_choice_markdown
 
-    lam_tables = lam_choice_markdown(results.get("table2")).strip()
-    parts += [HELDOUT_NOTES.strip().replace(LAM_TABLES, lam_tables), ""]
-    return "\n".join(parts).rstrip() + "\n"
+            lam_tables = lam_choice_markdown(results.get("table2")).strip()
+            parts += [note("beyond-heldout").replace(LAM_TABLES, lam_tables), ""]
+    return wrap_prose("\n".join(parts)).rstrip() + "\n"

@@ -31,18 +31,13 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell, _load
+from lab.experiments._methods import LINEUPS
 from lab.plots.style import SERIES_COLORS
 
 __all__ = ["EXPERIMENT"]
 
 _TASKS = ("ionosphere", "breast", "australian", "diabetes", "letter", "satellite")
-_METHODS = (
-    "kmeans",
-    "itersvr|mmc-rand|mmc-nmi|mmc-f",
-    "mspc-mpm",
-    "mspc-mpm-std",
-    "mspc-mpm-monotone",
-)
+_METHODS = LINEUPS["afs"]
 
 
 def _params(method: str, config: Config) -> dict:

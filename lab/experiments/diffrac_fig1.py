@@ -33,10 +33,11 @@ from lab.experiments._base import (
 )
 from lab.experiments._cells import Cell
 from lab.experiments._generated import failed_cell, score_fit, seeded_plan
+from lab.experiments._methods import LINEUPS
 
 __all__ = ["EXPERIMENT", "compute", "noise_dims"]
 
-_METHODS = ("kmeans", "diffrac-convex", "diffrac", "mspc-mpm")
+_METHODS = LINEUPS["diffrac-fig1"]
 _TASKS = ("bumps+0", "bumps+10", "bumps+20", "bumps+30")
 
 

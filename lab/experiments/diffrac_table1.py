@@ -37,10 +37,11 @@ from lab.experiments._base import (
 )
 from lab.experiments._cells import Cell, cell_result
 from lab.experiments._generated import failed_cell, score_fit, seeded_plan
+from lab.experiments._methods import LINEUPS
 
 __all__ = ["EXPERIMENT", "PAPER", "compute", "matching_pairs", "supervision"]
 
-_METHODS = ("kmeans", "diffrac")
+_METHODS = LINEUPS["diffrac-table1"]
 _TASKS = ("digits-ml0", "digits-ml20", "digits-ml40")
 
 #: The paper's Table 1, MNIST with the linear kernel: ``{level: {method: (mean, std)}}``.

@@ -40,6 +40,7 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell
+from lab.experiments._methods import LINEUPS
 from lab.experiments._select import select
 
 __all__ = ["EXPERIMENT", "MEASURES", "grid_search_mmc"]
@@ -55,7 +56,7 @@ _TASKS = (
     "letter",
     "satellite",
 )
-_METHODS = ("kmeans", "spectral", "mmc-error", "mmc-nmi", "mmc-rand", "mmc-f", "mspc-mpm")
+_METHODS = LINEUPS["mmc-digits"]
 
 #: Our method standing for each of the paper's columns, per measure.
 _PAPER_COLUMN = {

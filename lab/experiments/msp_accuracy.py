@@ -29,6 +29,7 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell
+from lab.experiments._methods import LINEUPS
 from lab.experiments._select import select
 from lab.plots.style import HIGHLIGHT_RED, POINT_BLUE
 
@@ -178,7 +179,7 @@ EXPERIMENT = Experiment(
     name="msp-accuracy",
     title="MSPC paper, Figs. 2-3: MSP and accuracy",
     paper="Huang et al., Maximin Separation Probability Clustering, Figs. 2-3",
-    methods=("mspc-mpm",),
+    methods=LINEUPS["msp-accuracy"],
     tasks=(*_UCI, "satimage:*", "digits:*"),
     options={"grid": {}, "fixed_lam": 0.1, "seed": 0},
     plan=plan,

@@ -31,12 +31,13 @@ from lab.experiments._base import (
 )
 from lab.experiments._cells import Cell
 from lab.experiments._generated import failed_cell, score_fit, seeded_plan
+from lab.experiments._methods import LINEUPS
 
 __all__ = ["EXPERIMENT", "compute", "parse_task", "subset"]
 
 _PAIRS = ("digits:1v4", "digits:1v7", "digits:3v5", "digits:5v8")
 _SIZES = (20, 60, 100)
-_METHODS = ("kmeans", "spectral", "mvc-soft", "mvc-hard")
+_METHODS = LINEUPS["mvc-fig2"]
 
 
 def parse_task(task: str) -> tuple[str, int]:

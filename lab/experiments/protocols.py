@@ -38,7 +38,7 @@ import pandas as pd
 
 from clustering._lam import effective_lam
 from datasets.scaling import PAPER_FACTORS
-from lab.evaluation import MSP_REFERENCE_LAM, heldout_msp
+from lab.evaluation import MSP_REFERENCE_LAM, MSP_REFERENCE_REGULARIZER
 from lab.experiments._stats import SCORES, LamChoice, fit_line, lam_choice, pearson
 from lab.experiments.evaluator import (
     Evaluator,
@@ -357,6 +357,7 @@ def lam_sweep(
     progress: Progress = None,
     *,
     msp_lam: float | None = SWEEP_MSP_LAM,
+    msp_regularizer: str | None = None,
     random_state: int | None = 0,
     evaluator: Evaluator | None = None,
 ) -> LamSweep:
@@ -386,7 +387,11 @@ def lam_sweep(
         Other estimator parameters (``lam`` is overridden).
     progress : callable(fraction, message) or None
     msp_lam : float or None, keyword-only, default=SWEEP_MSP_LAM (0.01)
-        ``lam`` of the MSPs used for selection; ``None`` uses each run's own ``lam``.
+        ``lam`` of the MSPs used for selection; ``None`` uses each run's own ``lam``. The
+        lab passes its one MSP ``lam`` (the sidebar's), so a labeling of the sweep shows
+        the MSP it shows on every other page.
+    msp_regularizer : str or None, keyword-only
+        ``Lambda`` of those MSPs (default: the method's ``regularizer``).
     random_state : int or None, keyword-only, default=0
     evaluator : callable or None, keyword-only
         Replaces :func:`evaluate_fit` (same signature), e.g. with a cached version.
@@ -418,20 +423,28 @@ def lam_sweep(
     for i, lam in enumerate(lams):
         report(progress, i / len(lams), f"λ = {lam:g} ({i + 1} of {len(lams)})")
         run_params = {**dict(params or {}), "lam": lam}
-        outcome = fit(key, run_params, X, y, msp_lam=None, random_state=random_state)
-        msp, heldout = outcome.msp, outcome.msp_heldout
-        if msp_lam is not None and outcome.ok and outcome.labels is not None:
-            regularizer = outcome.msp_regularizer
-            lam_m = effective_lam(msp_lam, regularizer)
-            msp = msp_or_nan(X, outcome.labels, lam_m, regularizer)
-            heldout = _nan(heldout_msp(X, outcome.labels, lam_m, regularizer))
+        regularizer = str(run_params.get("regularizer", _default_regularizer(key)))
+        # Both MSPs at the sweep's one lam are measured inside the (cached) evaluator: a
+        # page that passes a cached evaluator computes them once per server, not per visit.
+        scale = (
+            {}
+            if msp_lam is None
+            else {
+                "msp_lam": effective_lam(msp_lam, msp_regularizer or regularizer),
+                "msp_regularizer": msp_regularizer or regularizer,
+            }
+        )
+        outcome = fit(key, run_params, X, y, random_state=random_state, **scale)
+        own = outcome.msp
+        if scale and outcome.ok and outcome.labels is not None:
+            own = msp_or_nan(X, outcome.labels, effective_lam(lam, regularizer), regularizer)
         rows.append(
             {
                 "lam": lam,
-                "msp": msp,
-                "msp_heldout": heldout,
+                "msp": outcome.msp,
+                "msp_heldout": outcome.msp_heldout,
                 "accuracy": outcome.accuracy,
-                "own_msp": outcome.msp,
+                "own_msp": own,
                 "seconds": outcome.seconds,
                 "error": outcome.error,
             }
@@ -444,8 +457,12 @@ def lam_sweep(
     )
 
 
-def _nan(value) -> float:
-    return np.nan if value is None else float(value)
+def _default_regularizer(key: str) -> str:
+    from clustering.registry import ALGORITHMS
+
+    spec = ALGORITHMS.get(key)
+    defaults = spec.defaults() if spec is not None else {}
+    return str(defaults.get("regularizer", MSP_REFERENCE_REGULARIZER))
 
 
 # --------------------------------------------------------------------------------------------
@@ -477,6 +494,7 @@ def msp_accuracy_family(
     progress: Progress = None,
     *,
     msp_lam: float | None = None,
+    msp_regularizer: str | None = None,
     random_state: int | None = 0,
     evaluator: Evaluator | None = None,
 ) -> pd.DataFrame:
@@ -491,8 +509,9 @@ def msp_accuracy_family(
     params : mapping or None
         Estimator parameters.
     progress : callable(fraction, message) or None
-    msp_lam : float or None, keyword-only
-        See :func:`evaluate_fit` (default: the method's own ``lam``, as in the paper).
+    msp_lam, msp_regularizer : float or None, str or None, keyword-only
+        See :func:`evaluate_fit` (default: the method's own ``lam`` and ``Lambda``, as in
+        the paper).
     random_state : int or None, keyword-only, default=0
     evaluator : callable or None, keyword-only
         Replaces :func:`evaluate_fit` (same signature), e.g. with a cached version.
@@ -512,7 +531,15 @@ def msp_accuracy_family(
     for i, (name, X, y) in enumerate(tasks):
         report(progress, i / max(len(tasks), 1), f"{name} ({i + 1} of {len(tasks)})")
         X = np.asarray(X, dtype=np.float64)
-        outcome = fit(key, params, X, y, msp_lam=msp_lam, random_state=random_state)
+        outcome = fit(
+            key,
+            params,
+            X,
+            y,
+            msp_lam=msp_lam,
+            msp_regularizer=msp_regularizer,
+            random_state=random_state,
+        )
         rows.append(
             {
                 "name": str(name),

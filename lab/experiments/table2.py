@@ -31,6 +31,7 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell
+from lab.experiments._methods import LINEUPS
 from lab.experiments._select import select
 
 __all__ = ["EXPERIMENT"]
@@ -45,18 +46,7 @@ _SLOW_REASON = (
 )
 
 _TASKS = ("ionosphere", "breast", "australian", "diabetes", "letter", "satellite", "spam")
-_METHODS = (
-    "kmeans",
-    "itersvr",
-    "mvc-soft",
-    "lda-kmeans",
-    "dis-kmeans",
-    "mspc-mpm",
-    "mspc-gep",
-    "mspc-eig",
-    "mspc-mpm-monotone",
-    "mspc-gep-monotone",
-)
+_METHODS = LINEUPS["table2"]
 
 
 def _overrides(options) -> dict:

@@ -24,21 +24,13 @@ from lab.experiments._base import (
     skipped_markdown,
 )
 from lab.experiments._cells import Cell
+from lab.experiments._methods import LINEUPS
 from lab.experiments.table2 import _SLOW, _SLOW_REASON, chosen_params
 
 __all__ = ["EXPERIMENT"]
 
 _TASKS = ("letter", "satellite", "spam")
-_METHODS = (
-    "kmeans",
-    "itersvr",
-    "mvc-soft",
-    "lda-kmeans",
-    "dis-kmeans",
-    "mspc-mpm",
-    "mspc-gep",
-    "mspc-eig",
-)
+_METHODS = LINEUPS["table3"]
 
 
 def plan(config: Config) -> list[Cell]:

@@ -26,9 +26,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
+from lab.experiments.protocols import SCORES, LamSweep, lam_choice
+from lab.plots._common import _LAYOUT, MARKERS, _color, _empty, _marker
 from lab.plots.grid import grow_margins, tidy_layout, two_panels
-from lab.plots.style import GUIDE_GREY, OKABE_ITO, TEMPLATE, relayout, series_color
+from lab.plots.msp_accuracy import line_within_unit, msp_accuracy_figure
+from lab.plots.style import GUIDE_GREY, PAPER, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -41,37 +43,7 @@ __all__ = [
     "theorem1_figure",
 ]
 
-#: Marker shapes, one per series (all available in WebGL traces too).
-MARKERS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star")
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-
-#: Above this many points a scatter is drawn with WebGL.
-WEBGL_THRESHOLD = 500
-
-_LAYOUT = {
-    "template": TEMPLATE,
-    "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
-    "font": {"size": 13},
-}
-
-
-def _color(i: int) -> str:
-    return OKABE_ITO[i % len(OKABE_ITO)]
-
-
-def _marker(i: int) -> str:
-    return MARKERS[i % len(MARKERS)]
-
-
-def _empty(title: str, message: str, height: int, axes: bool = False) -> go.Figure:
-    fig = go.Figure()
-    fig.add_annotation(
-        text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5, font_size=14
-    )
-    relayout(fig, **_LAYOUT, title=title, height=height)
-    fig.update_xaxes(visible=axes)
-    fig.update_yaxes(visible=axes, range=[0, 100] if axes else None)
-    return fig
 
 
 def sensitivity_figure(
@@ -83,7 +55,7 @@ def sensitivity_figure(
     factors: Sequence[float] = (),
     message: str = "No successful runs to plot.",
 ) -> go.Figure:
-    """Mean accuracy (%) against the scaling factor, one line per method (MSPC paper Fig. 1).
+    """Mean accuracy against the scaling factor, one line per method (MSPC paper Fig. 1).
 
     Parameters
     ----------
@@ -100,7 +72,8 @@ def sensitivity_figure(
     Returns
     -------
     go.Figure
-        x: factor on a log2 axis (1, 2, 4, 8, 16); y: accuracy in percent.
+        x: factor on a log2 axis (1, 2, 4, 8, 16); y: accuracy (a fraction, as the
+        lab's tables write it).
     """
     fig = go.Figure()
     if summary is None or summary.empty or summary["accuracy_mean"].isna().all():
@@ -114,25 +87,25 @@ def sensitivity_figure(
         if error in ("sem", "std"):
             bars = {
                 "type": "data",
-                "array": 100 * part[f"accuracy_{error}"].to_numpy(),
+                "array": part[f"accuracy_{error}"].to_numpy(),
                 "visible": True,
                 "thickness": 1.2,
             }
         fig.add_trace(
             go.Scatter(
                 x=part["factor"],
-                y=100 * part["accuracy_mean"],
+                y=part["accuracy_mean"],
                 error_y=bars,
                 mode="lines+markers",
                 name=str(method),
                 line={"color": color, "dash": _DASHES[i % len(_DASHES)], "width": 2},
                 marker={"symbol": _marker(i), "size": 10, "color": color},
                 customdata=np.stack(
-                    [100 * part["accuracy_std"].to_numpy(), part["n_runs"].to_numpy()], axis=1
+                    [part["accuracy_std"].to_numpy(), part["n_runs"].to_numpy()], axis=1
                 ),
                 hovertemplate=(
-                    f"<b>{method}</b><br>factor %{{x:g}}<br>mean accuracy %{{y:.1f}}%"
-                    "<br>std %{customdata[0]:.1f} points over %{customdata[1]} runs"
+                    f"<b>{method}</b><br>factor %{{x:g}}<br>mean accuracy %{{y:.3f}}"
+                    "<br>std %{customdata[0]:.3f} over %{customdata[1]} runs"
                     "<extra></extra>"
                 ),
             )
@@ -145,140 +118,13 @@ def sensitivity_figure(
         title={"text": title, "subtitle": {"text": what.get(error, "")}},
         height=height,
         xaxis_title="scaling factor a of the chosen feature",
-        yaxis_title="mean clustering accuracy (%)",
+        yaxis_title="mean clustering accuracy",
         hovermode="closest",
     )
     span = max(np.log10(factors[-1] / factors[0]), 1.0)  # the placeholder's x range
     ends = np.log10([factors[0], factors[-1]]) + np.array([-0.06, 0.06]) * span
     ticks = {"tickvals": factors, "ticktext": [f"{f:g}" for f in factors], "showgrid": True}
     return tidy_layout(fig.update_xaxes(type="log", **ticks, range=None if fig.data else ends))
-
-
-def msp_accuracy_figure(
-    table: pd.DataFrame,
-    *,
-    x: str = "msp",
-    y: str = "accuracy",
-    name: str = "name",
-    title: str = "MSP against clustering accuracy",
-    highlight: Sequence[str] = (),
-    height: int = 460,
-    x_label: str = "MSP",
-) -> go.Figure:
-    """Scatter of an MSP (x) against accuracy (y), one point per run, with the fitted line.
-
-    The least-squares line is drawn only where it stays within accuracy [0, 1] (0 % to
-    100 %), over the range of the points' MSPs.
-
-    Parameters
-    ----------
-    table : DataFrame
-        One row per run with columns ``x``, ``y`` and ``name`` (e.g. from
-        :func:`lab.experiments.protocols.msp_accuracy_family`, or a ``lam_sweep`` table with
-        ``name`` set to the ``lam``); rows with NaN are left out.
-    x, y, name : str
-        Column names.
-    title : str
-        Pearson's r and the number of points are appended.
-    highlight : sequence of str
-        Names of points to mark with a star (e.g. the ``lam`` chosen by MSP).
-    height : int
-    x_label : str, default="MSP"
-        What the x column is ("held-out MSP", "in-sample MSP"): the hover text and the x
-        axis title.
-
-    Returns
-    -------
-    go.Figure
-        Accuracy in percent; WebGL (``go.Scattergl``) above ``WEBGL_THRESHOLD`` points.
-    """
-    if table is None or table.empty:
-        return _empty(title, "No runs to plot.", height)
-    data = table[[name, x, y]].copy()
-    data = data[np.isfinite(data[x].astype(float)) & np.isfinite(data[y].astype(float))]
-    if data.empty:
-        return _empty(title, "Every run failed or has no accuracy (no true classes).", height)
-    r = pearson(data[x], data[y])
-    slope, intercept = fit_line(data[x], data[y])
-    trace = go.Scattergl if len(data) > WEBGL_THRESHOLD else go.Scatter
-    fig = go.Figure()
-    fig.add_trace(
-        trace(
-            x=data[x],
-            y=100 * data[y].astype(float),
-            mode="markers",
-            name="runs",
-            text=data[name].astype(str),
-            marker={
-                "color": _color(0),
-                "symbol": "circle",
-                "size": 9,
-                "line": {"width": 1, "color": "white"},
-            },
-            hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
-            "accuracy %{y:.1f}%<extra></extra>",
-        )
-    )
-    xs = line_within_unit(slope, intercept, float(data[x].min()), float(data[x].max()))
-    if xs is not None:
-        fig.add_trace(
-            go.Scatter(
-                x=xs,
-                y=100 * (slope * xs + intercept),
-                mode="lines",
-                name=f"least squares: accuracy = {slope:.2f}·MSP + {intercept:.2f}",
-                line={"color": _color(3), "dash": "dash", "width": 2},
-                hoverinfo="skip",
-            )
-        )
-    marked = data[data[name].astype(str).isin([str(h) for h in highlight])]
-    if not marked.empty:
-        fig.add_trace(
-            go.Scatter(
-                x=marked[x],
-                y=100 * marked[y].astype(float),
-                mode="markers",
-                name="highlighted",
-                text=marked[name].astype(str),
-                marker={"symbol": "star", "size": 16, "color": _color(1)},
-                hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
-                "accuracy %{y:.1f}%<extra></extra>",
-            )
-        )
-    r_text = "r undefined (fewer than 3 points or no spread)" if np.isnan(r) else f"r = {r:.2f}"
-    relayout(
-        fig,
-        **_LAYOUT,
-        title={"text": f"{title} — Pearson {r_text}, {len(data)} points"},
-        height=height,
-        xaxis_title=f"{x_label} (no labels needed)",
-        yaxis_title="clustering accuracy (%)",
-        hovermode="closest",
-    )
-    tidy_layout(fig)
-    return fig
-
-
-def line_within_unit(slope: float, intercept: float, lo: float, hi: float) -> np.ndarray | None:
-    """The x values (50, from ``lo`` to ``hi`` or less) where ``slope * x + intercept``
-    lies in [0, 1]; ``None`` if nowhere or the line is undefined.
-
-    Examples
-    --------
-    >>> xs = line_within_unit(2.0, -0.5, 0.0, 1.0)
-    >>> float(xs[0]), float(xs[-1])
-    (0.25, 0.75)
-    """
-    if not (np.isfinite(slope) and np.isfinite(intercept) and hi >= lo):
-        return None
-    if slope != 0:
-        ends = sorted(((0.0 - intercept) / slope, (1.0 - intercept) / slope))
-        lo, hi = max(lo, ends[0]), min(hi, ends[1])
-    elif not 0.0 <= intercept <= 1.0:
-        return None
-    if hi < lo:
-        return None
-    return np.linspace(lo, hi, 50)
 
 
 def lam_sweep_figure(
@@ -427,7 +273,8 @@ def scaling_comparison_figure(
     Returns
     -------
     go.Figure
-        Two panels of grouped bars (accuracy in %, MSP).
+        Two panels of grouped bars (accuracy and MSP, both fractions with three decimals,
+        as the lab's tables write them).
     """
     if comparison is None or comparison.empty:
         return _empty(title, "Choose at least one method.", height)
@@ -435,8 +282,8 @@ def scaling_comparison_figure(
     traces = []
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
         color = _color(0) if when == "before" else _color(1)
-        for col, (metric, scale) in enumerate((("accuracy", 100.0), ("msp", 1.0)), start=1):
-            values = comparison[f"{metric}_{when}"].astype(float) * scale
+        for col, metric in enumerate(("accuracy", "msp"), start=1):
+            values = comparison[f"{metric}_{when}"].astype(float)
             traces.append(
                 go.Bar(
                     x=comparison["method"],
@@ -447,12 +294,7 @@ def scaling_comparison_figure(
                     marker={"color": color, "pattern": {"shape": pattern}},
                     # More than four methods: no room for the numbers above the bars (the
                     # table above the chart has them).
-                    text=None
-                    if many
-                    else [
-                        ("" if np.isnan(v) else f"{v:.1f}" if scale > 1 else f"{v:.3f}")
-                        for v in values
-                    ],
+                    text=None if many else [("" if np.isnan(v) else f"{v:.3f}") for v in values],
                     textposition="outside",
                     offsetgroup=j,
                     hovertemplate=f"%{{x}} {when}: %{{y:.3f}}<extra></extra>",
@@ -463,9 +305,9 @@ def scaling_comparison_figure(
     # The two panels as make_subplots(1, 2, subplot_titles=...) lays them out, written once:
     # make_subplots and add_trace(row=, col=) were half of this figure's build time, which
     # every slider step on Feature scaling pays (bench/RESULTS.md).
-    fig = go.Figure(data=traces, layout=two_panels(("clustering accuracy (%)", "MSP")))
+    fig = go.Figure(data=traces, layout=two_panels(("clustering accuracy", "MSP")))
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
-    fig.layout.yaxis.range = [0, 110]
+    fig.layout.yaxis.range = [0, 1.1]
     fig.layout.yaxis2.range = [0, 1.1]
     if many:  # method names upright would overlap: read them bottom to top
         fig.update_xaxes(tickangle=-90)
@@ -566,7 +408,7 @@ def lower_bound_figure(
                 "cmin": 0,
                 "cmax": 0.5,
                 "colorbar": {"title": "smaller cluster<br>fraction", "thickness": 12},
-                "line": {"width": 1, "color": "white"},
+                "line": {"width": 1, "color": PAPER},
             },
             hovertemplate=(
                 "<b>%{text}</b><br>κ² %{x:.4f}<br>bound (4) %{y:.4f}"

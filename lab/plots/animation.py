@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from lab.animation import MSPCStep, ScalingSweep
-from lab.plots.style import FAILED_GREY, INK, OKABE_ITO, TEMPLATE, relayout
+from lab.plots.style import FAILED_GREY, INK, OKABE_ITO, PAPER, TEMPLATE, relayout
 
 __all__ = ["mspc_steps_figure", "scaling_animation_figure"]
 
@@ -193,7 +193,7 @@ def scaling_animation_figure(
                     "symbol": symbols,
                     "size": 7,
                     "opacity": 0.8,
-                    "line": {"width": 0.5, "color": "white"},
+                    "line": {"width": 0.5, "color": PAPER},
                 },
                 name=sweep.methods[m],
                 showlegend=False,

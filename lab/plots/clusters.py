@@ -32,6 +32,7 @@ from lab.plots.style import (
     INK,
     MID_GREY,
     OKABE_ITO,
+    PAPER,
     TEMPLATE,
     cluster_colors,
     relayout,
@@ -277,7 +278,7 @@ def cluster_scatter(
                     "symbol": CLASS_SYMBOLS[sym % len(CLASS_SYMBOLS)],
                     "size": marks["size"],
                     "opacity": marks["opacity"],
-                    "line": {"width": 0.5 if marks["size"] >= 6 else 0, "color": "white"},
+                    "line": {"width": 0.5 if marks["size"] >= 6 else 0, "color": PAPER},
                 },
                 customdata=rows,
                 hovertemplate=hover,
@@ -394,7 +395,7 @@ def margin_histogram(
             go.Histogram(
                 x=signed[mask],
                 name=f"cluster {c}: {mask.sum()} points, {100 * frac:.0f}% beyond ρ/2",
-                marker={"color": color, "line": {"width": 0.5, "color": "white"}},
+                marker={"color": color, "line": {"width": 0.5, "color": PAPER}},
                 opacity=0.65,
                 xbins={"start": lo, "end": hi + size, "size": size},
             )

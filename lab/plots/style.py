@@ -33,6 +33,10 @@ MID_GREY = "#333333"
 GUIDE_GREY = "#555555"
 FAILED_GREY = "#B0B0B0"
 ERROR_RED = "#B00020"
+#: The paper's colour: the figures' background and the outline that keeps touching markers
+#: apart; and the half-transparent backdrop of a label drawn over points.
+PAPER = "white"
+LABEL_BACKDROP = "rgba(255,255,255,0.8)"
 #: The stored experiment figures' colours: plotly's first six series colours (the AFS
 #: curves), the MSP vs accuracy points and their highlighted choice.
 SERIES_COLORS = ("#636EFA", "#EF553B", "#00CC96", "#AB63FA", "#FFA15A", "#19D3F3")
@@ -316,8 +320,8 @@ _AXIS = {
 #: plotly's "plotly_white", which carries defaults for every trace type.
 TEMPLATE = go.layout.Template(
     layout={
-        "paper_bgcolor": "white",
-        "plot_bgcolor": "white",
+        "paper_bgcolor": PAPER,
+        "plot_bgcolor": PAPER,
         "colorway": list(OKABE_ITO),
         "xaxis": _AXIS,
         "yaxis": _AXIS,

@@ -41,7 +41,7 @@ from streamlit import config
 from streamlit.components.v1 import declare_component
 from streamlit.elements.plotly_chart import PlotlyChartSelectionSerde
 
-from ..text import defang_plotly
+from lab.plots.safe_text import safe_figure, safe_json
 
 __all__ = [
     "SharedChart",
@@ -210,9 +210,9 @@ def figure_json(figure: Any) -> str:
     """The figure's plotly JSON (a :class:`SharedChart` carries its own, made once)."""
     if isinstance(figure, SharedChart):
         return figure.json
-    # Texts may hold a user's column names or labels: no <a href> (or other tag that
-    # reaches outside) may come out of them.
-    return defang_plotly(pio.to_json(figure, validate=False))
+    # Texts may hold a user's column names or labels: no link, attribute or other tag
+    # that reaches outside may come out of them.
+    return safe_json(pio.to_json(figure, validate=False))
 
 
 @dataclass(frozen=True, eq=False)
@@ -277,11 +277,23 @@ def chart(
 ) -> Any:
     """Draw ``figure`` under ``key`` (required: it names the graph that later reruns
     update). ``on_select="rerun"`` with ``selection_mode`` "lasso" or "box" returns the
-    selection as ``st.plotly_chart`` does; otherwise ``None``."""
-    target = st if where is None else where
+    selection as ``st.plotly_chart`` does; otherwise ``None``. ``where``: the container to
+    draw in (default: the current one)."""
+    if where is not None and where is not st:
+        with where:  # the component is drawn in the current container
+            return chart(
+                figure,
+                key=key,
+                width=width,
+                on_select=on_select,
+                selection_mode=selection_mode,
+                config=config,
+                **plotly_kwargs,
+            )
+    target = st
     if not use_component() or plotly_kwargs:
         return target.plotly_chart(
-            _figure_of(figure),
+            safe_figure(_figure_of(figure)),
             key=key,
             width=width,
             on_select=on_select,

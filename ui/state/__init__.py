@@ -16,6 +16,8 @@ per-method params   get_algorithm_params / …   ``ap=mspc-mpm.init=eig``
 scaling factors     get_scaling_factors / …    ``scale=3:16,5:0.5`` (feature index: factor)
 2-D view            get_view / set_view        ``view=pca``, ``view=features:0,2``
 presenter mode      get_presenter / set_…      ``present=1`` (left out when off)
+Theorem 5's ρ       get_rho / set_rho          ``rho=0.3`` (left out at 0.5)
+the Lecture's step  get_lecture_step / set_…   ``step=3`` (only on the Lecture's pages)
 uploaded file       get_upload / set_upload    ``upload=<token>`` (see below)
 clusters k          get_n_clusters / set_…     ``k=3`` (left out for 2)
 ==================  =========================  ============================================
@@ -69,11 +71,13 @@ from ._data import (
 from ._links import (
     UPLOAD_URL_KEY,
     init,
+    open_link,
     set_url_value,
     sync_from_url,
     sync_to_url,
     upload_link_note,
     url_params,
+    url_seed,
     url_value,
 )
 from ._session import (
@@ -92,13 +96,16 @@ from ._session import (
     get_algorithms,
     get_constraints,
     get_lam,
+    get_lecture_step,
     get_n_clusters,
     get_presenter,
     get_regularizer,
+    get_rho,
     get_scaling_factors,
     get_scaling_preset,
     get_view,
     keep_widget_in,
+    lecture_step_here,
     propose_n_clusters,
     record,
     record_start,
@@ -108,9 +115,11 @@ from ._session import (
     set_algorithm_params,
     set_algorithms,
     set_lam,
+    set_lecture_step,
     set_n_clusters,
     set_presenter,
     set_regularizer,
+    set_rho,
     set_scaling_factors,
     set_scaling_preset,
     set_view,
@@ -148,9 +157,11 @@ __all__ = [
     "get_data_choice",
     "get_dataset",
     "get_lam",
+    "get_lecture_step",
     "get_n_clusters",
     "get_presenter",
     "get_regularizer",
+    "get_rho",
     "get_scaling_factors",
     "get_scaling_preset",
     "get_upload",
@@ -161,6 +172,8 @@ __all__ = [
     "init",
     "keep_widget_in",
     "lam_grid",
+    "lecture_step_here",
+    "open_link",
     "propose_n_clusters",
     "record",
     "record_start",
@@ -171,9 +184,11 @@ __all__ = [
     "set_algorithms",
     "set_data_choice",
     "set_lam",
+    "set_lecture_step",
     "set_n_clusters",
     "set_presenter",
     "set_regularizer",
+    "set_rho",
     "set_scaling_factors",
     "set_scaling_preset",
     "set_upload",
@@ -186,6 +201,7 @@ __all__ = [
     "sync_to_url",
     "upload_link_note",
     "url_params",
+    "url_seed",
     "url_value",
     "user_chose_data",
     "widget_value",
