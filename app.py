@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import demos as ui_demos
-from ui import lesson, presenter, state, widgets
+from ui import lesson, presenter, shared, state, widgets
 
 ROOT = Path(__file__).resolve().parent
 #: The tab icon, served by the app itself: a ``:material/...:`` page icon would make the
@@ -237,6 +237,8 @@ def page_title(path: Path) -> str:
 
 
 if __name__ == "__main__":
+    # One student's clear-cache message does not empty the whole class's caches (ui.shared).
+    shared.refuse_clear_cache()
     st.set_page_config(page_title="Discriminative Clustering Lab", page_icon=FAVICON, layout="wide")
     # Every numbered file in pages/ is a page, in file-name order; pages added later by
     # others appear without touching this file.

@@ -49,7 +49,7 @@ a fresh server (a cold run, what a presenter sees first); the other interactions
 session and step to values not computed before where the widget allows it.
 
 Run: ``python bench/bench_browser.py`` (``--repeats 5`` by default; ``--quick`` = 2 repeats).
-Needs ``/usr/bin/chromium`` (``tests/install_chromium.sh``) and ``playwright``.
+Needs ``/usr/bin/chromium`` (``tests/install_system_packages.sh``) and ``playwright``.
 """
 
 from __future__ import annotations
@@ -173,8 +173,6 @@ def streamlit_server(
             "127.0.0.1",
             "--browser.gatherUsageStats",
             "false",
-            "--server.fileWatcherType",
-            "none",
         ],
         cwd=app_dir or APP_DIR,
         env=env,
@@ -538,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     repeats = 2 if args.quick else args.repeats
     only = set(args.only or TARGETS_S)
     if not Path(CHROMIUM).exists():
-        print(f"{CHROMIUM} is missing: run tests/install_chromium.sh", file=sys.stderr)
+        print(f"{CHROMIUM} is missing: run tests/install_system_packages.sh", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
 

@@ -17,7 +17,7 @@ from clustering.mspc import INITS
 from lab import plots
 from lab.animation import DEFAULT_FACTORS, PRESETS
 from lab.experiments import protocols
-from ui import alerts, cache, downloads, lesson, presenter, state, widgets
+from ui import alerts, cache, downloads, lesson, presenter, shared, state, widgets
 from ui import analysis as ua
 from ui import demos as ui_demos
 from ui import scaling as ui_scaling
@@ -496,7 +496,8 @@ with st.expander("5 · Sensitivity to feature scaling (the MSPC paper's Fig. 1)"
         stored = state.widget_value("fs.sensitivity")
         if stored is None or stored["signature"][0] != current.fingerprint:
             presenter.chart(
-                plots.sensitivity_figure(
+                shared.figure(
+                    plots.sensitivity_figure,
                     None,
                     factors=factor_list,
                     message="Press “Run the experiment” to draw the curves.",
@@ -525,7 +526,7 @@ with st.expander("5 · Sensitivity to feature scaling (the MSPC paper's Fig. 1)"
                 help="Standard error: how precisely the mean is known. Standard deviation: how "
                 "much single repetitions vary (which feature was scaled matters).",
             )
-            fig = plots.sensitivity_figure(summary, error=error_kind)
+            fig = shared.figure(plots.sensitivity_figure, summary, error=error_kind)
             presenter.chart(fig, where=figure_slot, key="fs.s.figure", width="stretch")
             failed = runs[runs["error"] != ""]
             if not failed.empty:

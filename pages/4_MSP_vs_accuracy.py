@@ -15,7 +15,7 @@ import streamlit as st
 from clustering import ALGORITHMS
 from lab import plots
 from lab.experiments import protocols
-from ui import alerts, downloads, lesson, presenter, state, widgets
+from ui import alerts, downloads, lesson, presenter, shared, state, widgets
 from ui import analysis as ua
 from ui.text import number, plain
 
@@ -182,7 +182,7 @@ else:
         )
         c[3].metric("best accuracy", number(choice.best_accuracy))
         presenter.chart(
-            plots.lam_sweep_figure(ua.as_sweep(table), by=score),
+            shared.figure(plots.lam_sweep_figure, ua.as_sweep(table), by=score),
             where=more,
             key="mva.sweep",
             width="stretch",

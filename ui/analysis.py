@@ -35,6 +35,7 @@ from lab.experiments import families, protocols
 
 from . import cache, state
 from .model import FACTOR_OPTIONS, snap_factor
+from .shared import SharedCache, freeze
 
 __all__ = [
     "FACTOR_OPTIONS",
@@ -96,20 +97,32 @@ def feature_order(X: np.ndarray) -> np.ndarray:
 cached_evaluator = cache.fit_on
 
 
+#: Finished experiments kept for the whole class (:mod:`ui.shared`): a sweep or a family
+#: depends only on its inputs, so each is computed once per server, not once per student.
+_EXPERIMENTS = SharedCache("ui.analysis.run_with_progress", max_entries=32)
+
+
 def run_with_progress(
     experiment: Callable[..., Any], *args: Any, text: str = "Running…", **kwargs: Any
 ) -> Any:
-    """Run ``experiment(*args, progress=..., evaluator=cached_evaluator, **kwargs)`` with a
-    progress bar that disappears when it is done."""
-    bar = st.progress(0.0, text=text)
+    """``experiment(*args, progress=..., evaluator=cached_evaluator, **kwargs)``, computed
+    once per server for these inputs (:class:`ui.shared.SharedCache`, keyed by the
+    experiment and its arguments, arrays by a hash of their values) with a progress bar
+    while it runs. The result is shared by every session: do not change it."""
+    key = (f"{experiment.__module__}.{experiment.__qualname__}", freeze(args), freeze(kwargs))
 
-    def progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{text} {message}")
+    def compute() -> Any:
+        bar = st.progress(0.0, text=text)
 
-    try:
-        return experiment(*args, progress=progress, evaluator=cached_evaluator, **kwargs)
-    finally:
-        bar.empty()
+        def progress(fraction: float, message: str) -> None:
+            bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{text} {message}")
+
+        try:
+            return experiment(*args, progress=progress, evaluator=cached_evaluator, **kwargs)
+        finally:
+            bar.empty()
+
+    return _EXPERIMENTS.get(key, compute)
 
 
 # ----------------------------------------------------------------------------------------
@@ -487,10 +500,10 @@ def sweep_is_cheap(key: str, n_samples: int, n_features: int, n_runs: int) -> bo
     """Whether ``n_runs`` fits of ``key`` on ``n_samples x n_features`` data are predicted
     to take together at most the auto-run limit (a page may then run them unasked)."""
     from clustering._cost import predict_cost
-    from lab.budget import AUTO_RUN_SECONDS, auto_run
+    from lab.budget import RUN, decide
 
     cost = predict_cost(key, n_samples, n_features)
-    return auto_run(cost) and cost.seconds * n_runs <= AUTO_RUN_SECONDS
+    return all(verdict == RUN for verdict in decide([cost] * n_runs))
 
 
 #: Set by a Home demo's button: MSP vs accuracy computes its family on arrival.
