@@ -242,7 +242,8 @@ def nonsense_splits(
     ``groups`` a random group of that many points against the rest, then a random half
     against the other half (none of them knows the classes); with ``search_from``, the
     labeling MSPC's search reaches from a random group of that size (the paper's
-    alternation of MPM fits and relabelling, scored by the in-sample MSP); then the named labelings of ``extra`` (e.g. a fitted clustering).
+    alternation of MPM fits and relabelling, scored by the in-sample MSP); then the named
+    labelings of ``extra`` (e.g. a fitted clustering).
 
     Both MSPs use ``lam`` and ``regularizer``; the held-out MSP is
     :func:`lab.evaluation.heldout_msp` (the one every page shows), so a cluster of fewer
