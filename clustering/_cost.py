@@ -40,6 +40,7 @@ __all__ = [
     "Cost",
     "check_cost",
     "predict_cost",
+    "refusal",
     "registry_key",
 ]
 
@@ -284,10 +285,18 @@ def check_cost(
     params = dict(params or {})
     cost = predict_cost(key, n_samples, n_features, params)
     if cost.refused:
-        fix = _FIXES.get(_model_name(key, params), "use a subsample or fewer features")
-        raise TooExpensiveError(
-            f"{key} on {n_samples} samples x {n_features} features is predicted to take "
-            f"{cost.describe()}, above this machine's cap of {_fmt_seconds(HARD_CAP_SECONDS)} "
-            f"and {_fmt_bytes(HARD_CAP_BYTES)}. Fix: {fix}."
-        )
+        raise refusal(key, n_samples, n_features, params, cost)
     return cost
+
+
+def refusal(
+    key: str, n_samples: int, n_features: int, params: Mapping[str, Any] | None, cost: Cost
+) -> TooExpensiveError:
+    """The :class:`TooExpensiveError` :func:`check_cost` raises for a run predicted at
+    ``cost`` (above the hard cap), built from that prediction without making it again."""
+    fix = _FIXES.get(_model_name(key, dict(params or {})), "use a subsample or fewer features")
+    return TooExpensiveError(
+        f"{key} on {n_samples} samples x {n_features} features is predicted to take "
+        f"{cost.describe()}, above this machine's cap of {_fmt_seconds(HARD_CAP_SECONDS)} "
+        f"and {_fmt_bytes(HARD_CAP_BYTES)}. Fix: {fix}."
+    )

@@ -33,3 +33,14 @@ class TooExpensiveError(ProblemTooLargeError):
     the predicted time and peak memory, the cap it exceeds, and what to change (fewer
     samples, a cheaper setting of the method, another method).
     """
+
+
+class NoStructureWarning(UserWarning):
+    """A clustering's held-out MSP is at the level the same search reaches on Gaussian noise
+    of the data's shape (:mod:`clustering._reference`): the labels are one cut of the data,
+    not evidence of separate groups."""
+
+
+class SmallClusterWarning(UserWarning):
+    """A cluster is too small to score: with fewer than two points nothing of it can be held
+    out, so its held-out MSP is 0 and no bound is measured."""

@@ -3,6 +3,8 @@
 - :func:`msp_score` — Minimum Separation Probability of a labeling (MSPC paper, Definition 1).
 - :func:`msp_heldout_score` — the same bound for an MPM evaluated on points it was not
   fitted to (:mod:`clustering.msp_heldout`): the label-free score the lab ranks labelings by.
+- :func:`heldout_structure` — whether a labeling's held-out MSP is above the level the
+  search reaches on Gaussian noise of the data's shape (structure) or at it (none).
 - :func:`clustering_accuracy`, :func:`clustering_error` — best one-to-one matching of
   clusters to classes (Hungarian algorithm).
 - :func:`nmi`, :func:`rand_index`, :func:`f_measure` — the measures of the multivariate-loss
@@ -16,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ._compat import check_random_state
 from ._lam import DEFAULT_LAM
 from ._moments import binary_labels
 from .mpm import fit_mpm_to_labels
@@ -29,6 +32,7 @@ __all__ = [
     "contingency",
     "external_scores",
     "f_measure",
+    "heldout_structure",
     "msp_heldout_score",
     "msp_score",
     "nmi",
@@ -84,6 +88,58 @@ def msp_score(X, labels, lam: float = DEFAULT_LAM, regularizer: str = "diag") ->
     labels01 = binary_labels(labels, X.shape[0])
     sol, _, _ = fit_mpm_to_labels(X, labels01, lam, regularizer)
     return sol.alpha
+
+
+def heldout_structure(
+    X,
+    labels,
+    lam: float = DEFAULT_LAM,
+    regularizer: str = "diag",
+    *,
+    random_state=None,
+) -> dict:
+    """Whether a labeling's held-out MSP shows structure or is at the level of noise.
+
+    The held-out MSP (:func:`msp_heldout_score`) measures how separable a labeling is on
+    points its MPM was not fitted to; any cut of structureless data has some (Gaussian
+    noise, 100 x 3: about 0.5). The reference is the held-out MSP that
+    :class:`clustering.MSPC` (defaults, as many clusters as ``labels``) reaches on Gaussian
+    noise with ``X``'s size (at most 2000 points), dimension and correlations
+    (:mod:`clustering._reference`); the labeling shows structure when its held-out MSP
+    exceeds the reference by more than 0.05. For a model fitted with defaults and an int
+    ``random_state``, ``heldout_structure(X, m.labels_, random_state=m.random_state)``
+    gives ``m.msp_heldout_reference_`` and ``m.structure_found_``.
+
+    Returns
+    -------
+    dict
+        ``msp_heldout`` (of ``labels``, its splits drawn from ``random_state``),
+        ``reference`` and ``structure`` (bool).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.vstack([rng.normal(0, 1, (100, 3)), rng.normal(4, 1, (100, 3))])
+    >>> out = heldout_structure(X, np.repeat([0, 1], 100), random_state=0)
+    >>> out["structure"], out["msp_heldout"] > out["reference"] + 0.05
+    (True, True)
+    """
+    from ._reference import STRUCTURE_MARGIN, reference_heldout
+    from .msp_heldout import heldout_seed
+    from .mspc import MSPC
+
+    X = _check_X(X, lam)
+    score = msp_heldout_score(X, labels, lam, regularizer, random_state=random_state)
+    k = np.unique(np.asarray(labels)).shape[0]
+    seed = heldout_seed(random_state, check_random_state(random_state))
+    model = MSPC(lam=lam, regularizer=regularizer, n_clusters=k)
+    reference = reference_heldout(model, X, seed)
+    return {
+        "msp_heldout": score,
+        "reference": reference,
+        "structure": bool(score > reference + STRUCTURE_MARGIN),
+    }
 
 
 def contingency(labels_true, labels_pred) -> np.ndarray:

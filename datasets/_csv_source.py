@@ -16,8 +16,10 @@ import numpy as np
 from ._base import DatasetError
 from ._csv_text import (
     _SAVE_AS_CSV,
+    _count,
     _decode,
     _header_row,
+    _line_count,
     _looks_numeric,
     _prescan,
     _read_source,
@@ -30,11 +32,12 @@ from ._csv_text import (
 MIN_ROWS = 4
 
 
-def _check_limits(max_bytes: Any, max_rows: Any, max_columns: Any) -> None:
+def _check_limits(max_bytes: Any, max_rows: Any, max_columns: Any, max_cells: Any = 1) -> None:
     for limit_name, limit in (
         ("max_bytes", max_bytes),
         ("max_rows", max_rows),
         ("max_columns", max_columns),
+        ("max_cells", max_cells),
     ):
         if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
             raise DatasetError(f"{limit_name} must be a positive whole number, got {limit!r}.")
@@ -108,6 +111,26 @@ class _Head:
     unnamed: frozenset[int]
     header_end: int
     notes: tuple[str, ...]
+    width: int = 0  # values in the first row, trailing empty ones included
+
+
+def _check_cells(payload: bytes, base: int, head: _Head, max_cells: int) -> int:
+    """Refuse a file whose rows times columns exceed ``max_cells``, by counting its lines
+    (:func:`~datasets._csv_text._line_count`, an upper bound: blank lines are not counted)
+    before any cell is parsed: what a file costs to read grows with its cells, not its
+    bytes (a file of ``0,`` holds one cell in two bytes). Returns that count of cells."""
+    rows = max(0, _line_count(payload, base) - (1 if head.has_header else 0))
+    # Empty values at the ends of rows are read too (and dropped later): they count.
+    columns = max(len(head.header), head.width)
+    cells = rows * columns
+    if cells > max_cells:
+        raise DatasetError(
+            f"The file has about {cells:,} cells ({_count(rows, 'row')} × "
+            f"{_count(columns, 'column')}); the limit is {max_cells:,} cells, what "
+            "this server reads within about 1 GB of memory. Keep only the columns you need, "
+            "or upload a random sample of the rows."
+        )
+    return cells
 
 
 def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:
@@ -128,6 +151,7 @@ def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:
         )
     header_cells, header_end = first
     header = [h.strip() for h in header_cells]
+    width = len(header)
     # Trailing empty header cells (a delimiter at the end of the header line) are ignored.
     while len(header) > 1 and header[-1] == "":
         header.pop()
@@ -159,5 +183,12 @@ def _head(text: str, delimiter: str | None, max_columns: int) -> _Head:
             seen[h] = j
 
     return _Head(
-        delimiter, decimal_comma, header, has_header, frozenset(unnamed), header_end, tuple(notes)
+        delimiter,
+        decimal_comma,
+        header,
+        has_header,
+        frozenset(unnamed),
+        header_end,
+        tuple(notes),
+        width,
     )

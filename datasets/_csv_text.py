@@ -379,6 +379,54 @@ _FIRST_NON_BLANK = re.compile(rb"\S")
 _CHUNK = 1 << 24
 
 
+def _fast_scan(payload: bytes, offset: int, delimiter: str, n_columns: int) -> None:
+    """In a file without double quotes, raise :func:`_wrong_length` for the first row
+    whose values are not one per column, by counting delimiters per line in NumPy over
+    bounded chunks (no Python ``csv``): only the lines whose count is off are split in
+    Python, to skip blank ones and allow empty values after the last column, as
+    :func:`_scan_rows` does. Returns without a verdict when the file has quotes, a delimiter
+    of several bytes, one column or no line feed: :func:`_scan_rows` decides then."""
+    code = delimiter.encode("utf-8")
+    if (
+        len(code) != 1
+        or n_columns < 2
+        or payload.find(b'"', offset) >= 0
+        or payload.find(b"\n", offset) < 0
+    ):
+        return
+    array = np.frombuffer(payload, dtype=np.uint8)
+    want, carry = n_columns - 1, 0
+    line_no, line_start = payload.count(b"\n", 0, offset) + 1, offset
+
+    def check(start: int, end: int, count: int, line: int) -> None:
+        if count == want:
+            return
+        values = payload[start:end].decode("utf-8", "replace").rstrip("\r").split(delimiter)
+        if not any(v.strip() for v in values):
+            return  # a blank line
+        if len(values) < n_columns or any(v.strip() for v in values[n_columns:]):
+            raise _wrong_length(line, len(values), n_columns, delimiter)
+
+    for lo in range(offset, len(payload), _CHUNK):
+        chunk = array[lo : min(len(payload), lo + _CHUNK)]
+        cum = np.cumsum(chunk == code[0], dtype=np.int32)
+        ends = np.flatnonzero(chunk == 10)
+        if len(ends) == 0:
+            carry += int(cum[-1])
+            continue
+        at_ends = cum[ends].astype(np.int64)
+        counts = np.diff(at_ends, prepend=0)
+        counts[0] += carry
+        carry = int(cum[-1]) - int(at_ends[-1])
+        for k in np.flatnonzero(counts != want):
+            start = line_start if k == 0 else lo + int(ends[k - 1]) + 1
+            check(start, lo + int(ends[k]), int(counts[k]), line_no + int(k))
+        line_no += len(ends)
+        line_start = lo + int(ends[-1]) + 1
+    if line_start < len(payload):
+        check(line_start, len(payload), carry, line_no)
+
+
 def _byte_counts(data: bytes, start: int, end: int, value: int) -> tuple[int, int]:
     """How many bytes of ``data[start:end]`` equal ``value``, and how many of those follow
     a line end (``\\n`` or ``\\n\\r``; with ``value`` the line end: the empty lines).
@@ -404,6 +452,16 @@ def _byte_counts(data: bytes, start: int, end: int, value: int) -> tuple[int, in
     return total, after_end
 
 
+def _line_count(data: bytes, start: int = 0) -> int:
+    """An upper bound of the non-blank lines of ``data[start:]`` (line ends minus the empty
+    and ``\\r``-only lines; a value spanning lines between quotes counts as several), by
+    counting bytes (:func:`_byte_counts`)."""
+    ends, blank = _byte_counts(data, start, len(data), 10)
+    if ends == 0:
+        ends, blank = _byte_counts(data, start, len(data), 13)[0], 0  # classic Mac OS line ends
+    return ends + (not data.endswith((b"\n", b"\r"))) - blank
+
+
 def _prescan(
     data: bytes, delimiter: str | None, max_rows: int, max_columns: int, start: int = 0
 ) -> None:
@@ -418,13 +476,8 @@ def _prescan(
     of rows is refused in a fraction of a second, before Python's ``csv`` or pandas build a
     single cell.
     """
-    ends, blank = _byte_counts(data, start, len(data), 10)
-    if ends == 0:
-        ends, blank = _byte_counts(data, start, len(data), 13)[0], 0  # classic Mac OS line ends
-    if ends > max_rows:
-        n_lines = ends + (not data.endswith((b"\n", b"\r")))
-        if n_lines - blank - 1 > max_rows:
-            raise _too_many_rows(max_rows)
+    if _line_count(data, start) - 1 > max_rows:
+        raise _too_many_rows(max_rows)
     first = _FIRST_NON_BLANK.search(data, start)
     if first is None:
         return

@@ -24,16 +24,18 @@ import numpy as np
 
 from ._base import Dataset, DatasetError, format_names
 from ._csv_columns import _INDEX_NAMES, _NA_TOKENS, _Column, _is_row_number, _label_values
-from ._csv_source import MIN_ROWS, _check_limits, _head, _load_text
-from ._csv_table import _pandas, _read_table
+from ._csv_source import MIN_ROWS, _check_cells, _check_limits, _head, _load_text
+from ._csv_table import _pandas, _read_table, decide_columns, first_rows
 from ._csv_text import (
     _DELIMITER_NAMES,
     _count,
+    _line_count,
 )
 from .label_guess import LabelGuess, guess_label_column
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_CELLS",
     "DEFAULT_MAX_COLUMNS",
     "DEFAULT_MAX_ROWS",
     "GUESS_ROWS",
@@ -50,6 +52,11 @@ DEFAULT_MAX_BYTES = 200_000_000
 DEFAULT_MAX_ROWS = 1_000_000
 #: Most columns accepted by default.
 DEFAULT_MAX_COLUMNS = 2_000
+#: Most cells (rows x columns) accepted by default: what a read costs grows with the cells,
+#: not the bytes. The densest file at this limit (10,000 x 2,000 cells of ``0``, 40 MB) was
+#: read in 1.3 s at 355 MB above the process's own memory on the 2-core machine (40 M cells:
+#: 3.9 s and 716 MB); bench/RESULTS.md, "Hostile uploads".
+DEFAULT_MAX_CELLS = 20_000_000
 #: Rows the label-column guess of :func:`preview_csv` looks at (the first ones).
 GUESS_ROWS = 20_000
 #: Column names recognised as the label column (case-insensitive), in order of preference.
@@ -122,6 +129,7 @@ def read_csv(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_rows: int = DEFAULT_MAX_ROWS,
     max_columns: int = DEFAULT_MAX_COLUMNS,
+    max_cells: int = DEFAULT_MAX_CELLS,
     name: str | None = None,
 ) -> Dataset:
     """Read a CSV file into a :class:`~datasets.Dataset`, or explain why it cannot be used.
@@ -149,8 +157,9 @@ def read_csv(
     encoding : str, optional
         The text encoding. By default UTF-8 (with or without a byte-order mark) and
         UTF-16/32 with a byte-order mark are recognised; other text is refused with advice.
-    max_bytes, max_rows, max_columns : int
-        Limits (defaults 200 MB, 1,000,000 data rows, 2,000 columns).
+    max_bytes, max_rows, max_columns, max_cells : int
+        Limits (defaults 200 MB, 1,000,000 data rows, 2,000 columns, 20,000,000 cells:
+        rows times columns, counted before any cell is parsed).
     name : str, optional
         Name of the data set (default: the file name).
 
@@ -189,7 +198,7 @@ def read_csv(
     """
     if missing not in ("drop", "mean"):
         raise DatasetError(f"missing must be 'drop' or 'mean', got {missing!r}.")
-    _check_limits(max_bytes, max_rows, max_columns)
+    _check_limits(max_bytes, max_rows, max_columns, max_cells)
     if delimiter is not None and (not isinstance(delimiter, str) or len(delimiter) != 1):
         raise DatasetError(f"delimiter must be a single character, got {delimiter!r}.")
 
@@ -214,19 +223,21 @@ def read_csv(
         delimiter=delimiter,
         max_rows=int(max_rows),
         max_columns=int(max_columns),
+        max_cells=int(max_cells),
     )
 
 
 @dataclass(frozen=True)
 class CsvPreview:
     """What the Data page shows of an upload before reading it: its columns (named as
-    :func:`read_csv` names them) and the label-column guess (``None`` when the rows cannot
-    be split)."""
+    :func:`read_csv` names them), the label-column guess (``None`` when the rows cannot be
+    split) and its cells (rows times columns, counted as the cell limit counts them)."""
 
     columns: tuple[str, ...]
     label_guess: LabelGuess | None
     encoding: str
     delimiter: str
+    cells: int = 0
 
 
 def preview_csv(
@@ -237,13 +248,14 @@ def preview_csv(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_rows: int = DEFAULT_MAX_ROWS,
     max_columns: int = DEFAULT_MAX_COLUMNS,
+    max_cells: int = DEFAULT_MAX_CELLS,
 ) -> CsvPreview:
     """The columns of an uploaded CSV file and a guess of its label column, read with the
     same limits, decoding and delimiter as :func:`read_csv` (the guess looks at the first
-    :data:`GUESS_ROWS` rows).
+    :data:`GUESS_ROWS` rows, fewer in a wide file: at most about 1,000,000 cells).
 
     Raises :class:`~datasets.DatasetError` where :func:`read_csv` would refuse the file's
-    size, rows, columns, encoding or header.
+    size, rows, columns, cells, encoding or header.
 
     Examples
     --------
@@ -252,7 +264,7 @@ def preview_csv(
     >>> p.columns, p.label_guess.column, p.encoding
     (('x', 'y', 'species'), 'species', 'UTF-16')
     """
-    _check_limits(max_bytes, max_rows, max_columns)
+    _check_limits(max_bytes, max_rows, max_columns, max_cells)
     text, payload, base, _, used_encoding = _load_text(
         source,
         encoding=encoding,
@@ -262,25 +274,33 @@ def preview_csv(
         max_columns=int(max_columns),
     )
     head = _head(text, delimiter, int(max_columns))
+    cells = _check_cells(payload, base, head, int(max_cells))
     offset = base + (
         len(text[: head.header_end].encode("utf-8", "surrogatepass")) if head.has_header else 0
     )
     del text
     guess = None
+    width, n_first = len(head.header), first_rows(len(head.header))
     try:
         frame = _pandas(
             payload,
             offset,
             head.delimiter,
-            len(head.header),
-            text_columns=list(range(len(head.header))),
-            nrows=GUESS_ROWS,
+            width,
+            text_columns=list(range(width)),
+            nrows=min(GUESS_ROWS, n_first),  # cells bounded too
         )
+    except Exception:  # rows pandas cannot split: read_csv names the line
+        frame = None
+    if frame is not None and n_first <= GUESS_ROWS and _line_count(payload, offset) > n_first:
+        # read_csv's first-rows rule (no label chosen yet): no column of numbers, refused.
+        decide_columns(frame, width, None, head.header, head.decimal_comma, n_first)
+    try:
         frame.columns = head.header
         guess = guess_label_column(_typed(frame))
     except Exception:  # rows pandas cannot split: read_csv names the line
         guess = None
-    return CsvPreview(tuple(head.header), guess, used_encoding, head.delimiter)
+    return CsvPreview(tuple(head.header), guess, used_encoding, head.delimiter, cells)
 
 
 def _typed(frame: Any) -> Any:
@@ -309,8 +329,10 @@ def _parse(
     delimiter: str | None,
     max_rows: int,
     max_columns: int,
+    max_cells: int,
 ) -> Dataset:
     head = _head(text, delimiter, max_columns)
+    _check_cells(payload, base, head, max_cells)
     delimiter, decimal_comma, header = head.delimiter, head.decimal_comma, head.header
     has_header, unnamed, header_end = head.has_header, set(head.unnamed), head.header_end
     notes: list[str] = list(head.notes)
@@ -329,11 +351,19 @@ def _parse(
         label_index=label_index,
         has_header=has_header,
         max_rows=max_rows,
+        header=header,
+        decimal_comma=decimal_comma,
+        max_cells=max_cells,
     )
-    columns = [_Column(h, j) for j, h in enumerate(header) if j != label_index]
-    for column in columns:
-        column.add(cells[column.index], decimal_comma)
-        cells[column.index] = None
+    columns = []
+    for j, h in enumerate(header):
+        if j == label_index:
+            continue
+        column = cells[j] if isinstance(cells[j], _Column) else _Column(h, j)  # decided early
+        if column is not cells[j]:
+            column.add(cells[j], decimal_comma)
+        columns.append(column)
+        cells[j] = None
     label_cells = cells[label_index] if label_index is not None else None
     del cells
 

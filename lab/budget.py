@@ -7,7 +7,11 @@ widget) only when it is cheap, and asks first otherwise:
 * :func:`auto_run`: a run predicted below both :data:`AUTO_RUN_SECONDS` and
   :data:`AUTO_RUN_BYTES`;
 * :func:`within_budget`: of several runs started together, those that also stay within
-  :data:`AUTO_RUN_SECONDS` of predicted time in all.
+  :data:`AUTO_RUN_SECONDS` of predicted time in all;
+* :func:`decide`: the rule every caller applies (the Cluster page's plan, the cached fits,
+  the Compare grid, the sweeps): each run of a batch, given its predicted cost (computed
+  once by the caller) and whether the user clicked for it, is :data:`RUN`, :data:`WAITS`
+  for a click or :data:`REFUSED` (above the hard cap).
 
 >>> from clustering._cost import predict_cost
 >>> auto_run(predict_cost("kmeans", 200, 2))
@@ -22,7 +26,16 @@ from collections.abc import Sequence
 
 from clustering._cost import Cost
 
-__all__ = ["AUTO_RUN_BYTES", "AUTO_RUN_SECONDS", "auto_run", "within_budget"]
+__all__ = [
+    "AUTO_RUN_BYTES",
+    "AUTO_RUN_SECONDS",
+    "REFUSED",
+    "RUN",
+    "WAITS",
+    "auto_run",
+    "decide",
+    "within_budget",
+]
 
 #: A run predicted below both limits may start without a click.
 AUTO_RUN_SECONDS = 10.0
@@ -32,6 +45,45 @@ AUTO_RUN_BYTES = 1 << 30
 def auto_run(cost: Cost) -> bool:
     """Cheap enough to start without asking (below both auto-run limits)."""
     return cost.seconds <= AUTO_RUN_SECONDS and cost.peak_bytes <= AUTO_RUN_BYTES
+
+
+#: What :func:`decide` says of a run.
+RUN, WAITS, REFUSED = "run", "waits", "refused"
+
+
+def decide(
+    costs: Sequence[Cost],
+    clicked: Sequence[bool] | None = None,
+    seconds: float = AUTO_RUN_SECONDS,
+) -> list[str]:
+    """Which of several runs started together, in this order, start now: the lab's one
+    auto-run rule.
+
+    A run above the hard cap (:attr:`Cost.refused`) is :data:`REFUSED`, clicked or not.
+    A clicked run is :data:`RUN`. Any other runs when it is under the auto-run limits
+    (:func:`auto_run`) and, with the unclicked runs started before it, stays within
+    ``seconds`` of predicted time; else it :data:`WAITS` for a click (a later, cheaper one
+    may still start).
+
+    >>> costs = [Cost(6.0, 0), Cost(6.0, 0), Cost(3.0, 0), Cost(20.0, 0)]
+    >>> decide(costs, [False, False, False, True])
+    ['run', 'waits', 'run', 'run']
+    >>> decide([Cost(1e9, 0)], [True])
+    ['refused']
+    """
+    clicked = [False] * len(costs) if clicked is None else list(clicked)
+    out, total = [], 0.0
+    for cost, click in zip(costs, clicked, strict=True):
+        if cost.refused:
+            out.append(REFUSED)
+        elif click:
+            out.append(RUN)
+        elif auto_run(cost) and total + cost.seconds <= seconds:
+            total += cost.seconds
+            out.append(RUN)
+        else:
+            out.append(WAITS)
+    return out
 
 
 def within_budget(costs: Sequence[Cost], seconds: float = AUTO_RUN_SECONDS) -> list[bool]:
@@ -45,9 +97,4 @@ def within_budget(costs: Sequence[Cost], seconds: float = AUTO_RUN_SECONDS) -> l
     >>> within_budget([Cost(6.0, 0), Cost(6.0, 0), Cost(3.0, 0), Cost(20.0, 0)])
     [True, False, True, False]
     """
-    out, total = [], 0.0
-    for cost in costs:
-        ok = auto_run(cost) and total + cost.seconds <= seconds
-        total += cost.seconds if ok else 0.0
-        out.append(ok)
-    return out
+    return [verdict == RUN for verdict in decide(costs, seconds=seconds)]

@@ -6,7 +6,7 @@ feature is measured in units ten times smaller, two Gaussians, two moons, a bund
 :func:`compare_grid` fits every (row, method) cell, in parallel with joblib, and returns one
 :class:`CompareCell` per cell with its labels, accuracy, MSP and time. A cell whose predicted
 cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit, or would take the
-grid past it with the cells before it (:func:`lab.budget.within_budget`), is not
+grid past it with the cells before it (:func:`lab.budget.decide`), is not
 started; it carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
 
 No Streamlit here; the app caches :func:`compare_grid` in :mod:`ui.compare`.
@@ -22,11 +22,27 @@ from typing import Any
 import numpy as np
 
 from clustering._cost import predict_cost
-from lab.budget import AUTO_RUN_SECONDS, auto_run, within_budget
+from lab.budget import AUTO_RUN_SECONDS, RUN, auto_run, decide
 from lab.evaluation import fit_and_evaluate
 from lab.projections import pca_view
 
-__all__ = ["CompareCell", "CompareRow", "compare_grid", "row_coords", "standard_rows"]
+__all__ = [
+    "IDLE_WORKER_SECONDS",
+    "MAX_JOBS",
+    "CompareCell",
+    "CompareRow",
+    "compare_grid",
+    "row_coords",
+    "standard_rows",
+]
+
+#: The most worker processes a grid uses (each holds the lab's imports, ~0.23 GB): joblib's
+#: loky pool is one per server process, shared by every session's grid, so this bounds them
+#: all.
+MAX_JOBS = 2
+#: A worker idle this long exits (loky's default is 300 s: the workers of one Compare visit
+#: stayed for minutes after everyone had left).
+IDLE_WORKER_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -59,17 +75,18 @@ class CompareCell:
     extra: dict = field(default_factory=dict)
 
     def corner(self) -> str:
-        """The panel's corner text, two lines: ``acc 0.96 · MSP 0.89<br>held-out 0.85 ·
-        0.12 s`` (or why it is empty); "MSP" is the in-sample MSP."""
+        """The panel's corner text, two lines: ``acc 0.960 · MSP 0.889<br>held-out 0.850 ·
+        0.12 s`` (or why it is empty); "MSP" is the in-sample MSP. Accuracy and MSPs have
+        three decimals, as in every table of the lab."""
         if self.status == "skipped":  # the reason goes under the grid: a panel is narrow
             return "not run<br>(see below)"
         if self.status == "error":
             return "failed"
         parts = []
         if self.accuracy is not None:
-            parts.append(f"acc {self.accuracy:.2f}")
-        parts.append("MSP " + ("–" if self.msp is None else f"{self.msp:.2f}"))
-        second = ["held-out " + ("–" if self.msp_heldout is None else f"{self.msp_heldout:.2f}")]
+            parts.append(f"acc {self.accuracy:.3f}")
+        parts.append("MSP " + ("–" if self.msp is None else f"{self.msp:.3f}"))
+        second = ["held-out " + ("–" if self.msp_heldout is None else f"{self.msp_heldout:.3f}")]
         if self.seconds is not None:
             second.append(f"{self.seconds:.2f} s")
         # Two short lines, so that the corner fits a panel a quarter of a 1280 px page wide.
@@ -172,7 +189,8 @@ def compare_grid(
         Asked of every method; a two-cluster method (``binary_only``) is ``"skipped"`` with
         the reason when it is above 2.
     n_jobs : int, default=2
-        joblib workers (processes); 1 fits in this process.
+        joblib workers (processes), at most :data:`MAX_JOBS`; 1 fits in this process.
+        Workers exit after :data:`IDLE_WORKER_SECONDS` without work.
 
     Returns
     -------
@@ -205,18 +223,20 @@ def compare_grid(
                 message = f"two-cluster method (k = {n_clusters})"
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=message)
                 continue
-            cost = predict_cost(key, n, d, params.get(key))
-            if not auto_run(cost):
-                grid[i][j] = CompareCell(row.name, key, "skipped", message=cost.describe())
-            else:
-                jobs.append((i, j))
-                costs.append(cost)
-    # All panels together stay within the auto-run time (within_budget), in grid order.
-    fits = within_budget(costs)
-    for (i, j), cost, ok in zip(jobs, costs, fits, strict=True):
-        if not ok:
-            message = f"{cost.describe()}, past the grid's {AUTO_RUN_SECONDS:.0f} s with the others"
+            jobs.append((i, j))
+            costs.append(predict_cost(key, n, d, params.get(key)))
+    # The lab's one auto-run rule (lab.budget.decide), in grid order: all panels together
+    # stay within the auto-run time; nothing here is clicked.
+    verdicts = decide(costs)
+    for (i, j), cost, verdict in zip(jobs, costs, verdicts, strict=True):
+        if verdict != RUN:
+            message = (
+                f"{cost.describe()}, past the grid's {AUTO_RUN_SECONDS:.0f} s with the others"
+                if auto_run(cost)
+                else cost.describe()
+            )
             grid[i][j] = CompareCell(rows[i].name, methods[j], "skipped", message=message)
+    fits = [verdict == RUN for verdict in verdicts]
     jobs = [job for job, ok in zip(jobs, fits, strict=True) if ok]
     if jobs:
         tasks = [
@@ -230,7 +250,11 @@ def compare_grid(
         else:
             # max_nbytes=None: no memory-mapped temporary folder (the inputs are small), so nothing
             # is left for loky's resource tracker to clean up when workers are killed.
-            done = Parallel(n_jobs=n_jobs, max_nbytes=None)(tasks)
+            done = Parallel(
+                n_jobs=min(int(n_jobs), MAX_JOBS),
+                max_nbytes=None,
+                idle_worker_timeout=IDLE_WORKER_SECONDS,
+            )(tasks)
         for (i, j), cell in zip(jobs, done, strict=True):
             grid[i][j] = cell
     return [[c for c in row if c is not None] for row in grid]

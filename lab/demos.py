@@ -339,6 +339,7 @@ def breast_story(
 def tasks_story(
     *,
     key: str = "mspc-mpm",
+    params: Mapping[str, Any] | None = None,
     lam: float = DEFAULT_LAM,
     regularizer: str = MSP_REFERENCE_REGULARIZER,
     fit: Fit = fit_and_evaluate,
@@ -347,14 +348,14 @@ def tasks_story(
     """The MSPC paper's Figs. 2-3 as the MSP vs accuracy page opens them: per family of
     tasks, Pearson's r between MSPC's held-out MSP and its accuracy, beside the paper's r.
 
-    Every task is clustered with ``lam`` and ``regularizer`` and both MSPs measured with
-    them. ``table`` has one row per family (:func:`lab.experiments.families.families_summary`),
-    ``facts["runs"]`` one per task; the caption is
-    :func:`lab.experiments.families.families_verdict` of those runs.
+    Every task is clustered with ``params`` (default: the method's defaults), ``lam`` and
+    ``regularizer``, and both MSPs measured with them. ``table`` has one row per family
+    (:func:`lab.experiments.families.families_summary`), ``facts["runs"]`` one per task;
+    the caption is :func:`lab.experiments.families.families_verdict` of those runs.
     """
     from lab.experiments import families
 
-    params = {"lam": float(lam), "regularizer": regularizer}
+    params = {**dict(params or {}), "lam": float(lam), "regularizer": regularizer}
     runs = families.families_table(
         key,
         params,

@@ -73,7 +73,13 @@ def fmt(value: float) -> str:
 
 
 def _r(value: float) -> str:
-    return f"{value:.2f}"
+    return f"{_shown(value):.2f}"
+
+
+def _shown(r: float) -> float:
+    """r as the screen shows it (two decimals, no "-0.00"): every word about r is decided
+    on this value, so a sentence never says "r = 0.50" and "does not follow"."""
+    return round(float(r), 2) + 0.0
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -165,8 +171,8 @@ def correlation(
     --------
     >>> print(correlation([0.9, 0.8, 0.7, 0.6], [0.97, 0.9, 0.8, 0.85], what="tasks"))
     ... # doctest: +NORMALIZE_WHITESPACE
-    Over these 4 tasks the held-out MSP follows accuracy closely: r = 0.82, and the higher
-    held-out MSP has the higher accuracy in 5 of 6 pairs of tasks.
+    Over these 4 tasks the held-out MSP follows accuracy closely: r = 0.82; the higher MSP
+    has the higher accuracy in 5 of 6 pairs.
     >>> v = correlation([0.9, 0.8, 0.7], [0.8, 0.9, 0.95])
     >>> v.kind, v.text.split(":")[0]
     ('against', 'Over these 3 runs the held-out MSP runs against accuracy')
@@ -181,7 +187,8 @@ def correlation(
             "undefined",
             numbers,
         )
-    pairs = f"in {concordant} of {_plural(total, 'pair')} of {what}"
+    pairs = f"in {concordant} of {_plural(total, 'pair')}"
+    r = _shown(r)
     if r >= CLOSELY_R:
         kind, verb = "closely", f"follows {target} closely"
     elif r >= FOLLOWS_R:
@@ -191,13 +198,14 @@ def correlation(
     else:
         kind = "none"
         verb = f"does not follow {target} (the lab says it follows from r = {FOLLOWS_R:g})"
+    short = score_name.split()[-1]  # "MSP": the sentence has named it in full already
     if kind == "against":
-        tail = f"the higher {score_name} has the lower {target} in {discordant} of " + (
-            f"{_plural(total, 'pair')} of {what}"
+        tail = f"the higher {short} has the lower {target} in {discordant} of " + (
+            _plural(total, "pair")
         )
     else:
-        tail = f"the higher {score_name} has the higher {target} {pairs}"
-    text = f"{head} the {score_name} {verb}: r = {_r(r)}, and {tail}."
+        tail = f"the higher {short} has the higher {target} {pairs}"
+    text = f"{head} the {score_name} {verb}: r = {_r(r)}; {tail}."
     return Verdict(text, kind, numbers)
 
 
@@ -220,10 +228,11 @@ def compare_correlations(
     numbers = {"r_a": r_a, "r_b": r_b}
     if not (np.isfinite(r_a) and np.isfinite(r_b)):
         return Verdict("", "undefined", numbers)
+    r_a, r_b = _shown(r_a), _shown(r_b)
     both = f"r = {_r(r_a)} with the {name_a}, {_r(r_b)} with the {name_b}"
     follows_a, follows_b = r_a >= FOLLOWS_R, r_b >= FOLLOWS_R
     if follows_a and follows_b:
-        if abs(round(r_a, 2) - round(r_b, 2)) < TIE_R:
+        if abs(r_a - r_b) < TIE_R - 1e-9:
             return Verdict(f"Both MSPs follow accuracy about equally ({both}).", "tie", numbers)
         closer, kind = (name_a, "a") if r_a > r_b else (name_b, "b")
         return Verdict(f"The {closer} follows accuracy more closely ({both}).", kind, numbers)
@@ -367,8 +376,8 @@ def selection_cost(
     --------
     >>> print(selection_cost([1e-4, 1, 100], [0.9, 0.8, 0.7], [0.892, 0.971, 0.95]))
     ... # doctest: +NORMALIZE_WHITESPACE
-    Choosing λ by the largest held-out MSP picks λ = 0.0001, with accuracy 0.892; the most
-    accurate λ, 1, reaches 0.971: choosing by the held-out MSP costs 0.079 of accuracy here.
+    Choosing λ by the largest held-out MSP picks λ = 0.0001, with accuracy 0.892; the best
+    λ, 1, reaches 0.971: a cost of 0.079 in accuracy.
     """
     v = np.asarray(values, dtype=float).ravel()
     s = np.asarray(score, dtype=float).ravel()
@@ -400,9 +409,8 @@ def selection_cost(
             numbers,
         )
     return Verdict(
-        picked + f", with accuracy {fmt(chosen_acc)}; the most accurate {param}, {v[j]:g}, "
-        f"reaches {fmt(best_acc)}: choosing by the {score_name} costs {cost:.3f} of accuracy "
-        "here.",
+        picked + f", with accuracy {fmt(chosen_acc)}; the best {param}, {v[j]:g}, reaches "
+        f"{fmt(best_acc)}: a cost of {cost:.3f} in accuracy.",
         "costs",
         numbers,
     )

@@ -79,7 +79,7 @@ def _upload_section(choice):
         key="data.upload",
         help="A table with a header row and one row per sample. Numeric columns become "
         "features; a column called label, class, y or target (or the one you pick below) "
-        "holds the classes, if you have them. Missing values: see below.",
+        "holds the classes, if you have them. Missing values: see below. " + uploads.limits_text(),
     )
     # A new file (the uploader's id) is checked, hashed and stored once, not on every rerun.
     if file is not None and state.get_upload_file_id() != file.file_id:
@@ -94,7 +94,8 @@ def _upload_section(choice):
         if state.get_upload_name():
             st.info(
                 f"The file '{plain(state.get_upload_name())}' is no longer on the server "
-                "(uploads are kept only while a browser uses them). Upload it again to use it."
+                "(uploads are kept for an hour after the last browser using them has closed, "
+                "while there is room). Upload it again to use it."
             )
         else:
             st.info("Upload a file to use it; the lab keeps the current data until then.")

@@ -15,7 +15,7 @@ import streamlit as st
 from clustering import ALGORITHMS
 from lab import plots
 from lab.experiments import protocols
-from ui import alerts, downloads, presenter, state, widgets
+from ui import alerts, downloads, lesson, presenter, shared, state, widgets
 from ui import analysis as ua
 from ui.text import number, plain
 
@@ -24,13 +24,19 @@ state.init()
 
 LAM_METHODS = [k for k, s in ALGORITHMS.items() if any(p.name == "lam" for p in s.params)]
 
-st.title("MSP vs accuracy")
-current = widgets.data_caption()
+lesson.header("MSP vs accuracy", "Does a higher MSP come with a more accurate clustering?")
+current = state.get_current_data()
 ds = current.dataset
+if current.error:  # a link's data could not be used: said first
+    widgets.data_caption(current)
+# The lesson first: its controls beside its figure, the verdict under the figure.
+box = lesson.layout()
+controls = box.controls
 
 # ---- controls -----------------------------------------------------------------------------
-state.seed_widget("mva.family", ua.url_view())
-state.seed_widget("mva.score", ua.url_value("axis", "msp_heldout", list(protocols.SCORES)))
+# The view and the axis follow the link (a Lecture step, a shared link, Home's button).
+ua.seed_view("mva.family")
+state.url_seed("mva.score", "axis", "msp_heldout", list(protocols.SCORES))
 
 with st.sidebar:
     st.header("Settings")
@@ -57,7 +63,7 @@ with st.sidebar:
     params = widgets.algorithm_params(key, widget_prefix="mva.param")
 
 widgets.link_warnings()
-view = st.radio(
+view = controls.radio(
     "View",
     list(ua.VIEWS),
     key="mva.family",
@@ -68,7 +74,7 @@ view = st.radio(
     f"{protocols.DEFAULT_LAMS[0]:g} … {protocols.DEFAULT_LAMS[-1]:g}, the MSP as a way "
     "to choose λ without labels.",
 )
-score = st.radio(
+score = controls.radio(
     "MSP on the x axis",
     list(protocols.SCORES),
     key="mva.score",
@@ -82,7 +88,7 @@ score = st.radio(
 )
 label = protocols.SCORES[score]
 fit_params = {**params, "regularizer": reg}
-st.caption(widgets.msp_note(lam, reg))
+controls.caption(widgets.msp_note(lam, reg, short=True))
 
 signature = (view, key, tuple(sorted(fit_params.items())), lam, reg, current.fingerprint)
 stored = state.widget_value("mva.result")
@@ -95,9 +101,9 @@ else:
     cheap = ua.sweep_is_cheap(key, ds.n_samples, ds.n_features, len(protocols.DEFAULT_LAMS))
 pressed = False
 if not (fresh or cheap):
-    pressed = st.button("Compute", type="primary", key="mva.run")
+    pressed = controls.button("Compute", type="primary", key="mva.run")
 if not fresh and (pressed or asked or cheap):
-    with alerts.guard("The runs could not be computed"):
+    with box.figure, alerts.guard("The runs could not be computed"):
         if view == "tasks":
             table = ua.run_with_progress(
                 ua.families_table, key, fit_params, lam, reg, text="Clustering every task…"
@@ -120,13 +126,10 @@ if not fresh and (pressed or asked or cheap):
         stored = state.widget_value("mva.result")
 
 if stored is None or stored["signature"][:2] != signature[:2]:
-    st.info(
-        "These runs are predicted to take longer than the lab starts by itself: press "
-        "**Compute** to run them (runs already computed come back at once)."
-    )
+    box.figure.info(ua.wait_message(view, ALGORITHMS[key].name))
 else:
     if stored["signature"] != signature:
-        st.warning("The settings changed since these runs — press **Compute** again.")
+        box.figure.warning("The settings changed since these runs — press **Compute** again.")
     table = stored["table"]
     failed = table[table["error"] != ""]
     if view == "tasks":
@@ -135,19 +138,20 @@ else:
             x=score,
             x_label=label,
             group="family",
-            title=f"{ALGORITHMS[key].name}: {label} against accuracy, task by task",
+            title=f"{ALGORITHMS[key].name}, one point per task",
         )
-        presenter.chart(fig, key="mva.scatter", width="stretch")
-        verdict = ua.families_verdict(table, score)
-        st.markdown(verdict.text, help="Computed from the points of the chart.")
-        summary = ua.families_summary(table)
-        st.dataframe(
-            summary,
-            hide_index=True,
-            width="stretch",
-            column_config=ua.summary_columns(),
+        lesson.chart(box, fig, key="mva.scatter")
+        box.verdict(
+            ua.families_verdict(table, score).text, help="Computed from the points of the chart."
         )
-        st.caption(ua.paper_note())
+        with lesson.more("Each family: both MSPs' r beside the paper's", key="mva.more.r"):
+            st.dataframe(
+                ua.families_summary(table),
+                hide_index=True,
+                width="stretch",
+                column_config=ua.summary_columns(),
+            )
+            st.caption(ua.paper_note())
     else:
         choice = protocols.lam_choice(table, score)
         highlight = [f"λ = {choice.lam:g}"] if choice.lam == choice.lam else []
@@ -155,12 +159,16 @@ else:
             table,
             x=score,
             x_label=label,
-            title=f"{ALGORITHMS[key].name} on {ds.name}: {label} against accuracy across λ",
+            title=f"{ALGORITHMS[key].name} on {ds.name}, one point per λ",
             highlight=highlight,
         )
-        presenter.chart(fig, key="mva.scatter", width="stretch")
-        st.markdown(ua.sweep_verdict(table, score), help="Computed from the points of the chart.")
-        c = st.columns(4)
+        lesson.chart(box, fig, key="mva.scatter")
+        box.verdict(ua.sweep_verdict(table, score), help="Computed from the points of the chart.")
+        more = lesson.more("The λ each choice picks, and both MSPs against λ", key="mva.more.lam")
+        compared = ua.sweep_comparison(table, score)
+        if compared:
+            more.markdown(compared, help="Computed from the runs of the chart.")
+        c = more.columns(4)
         c[0].metric(
             f"λ by the {label}",
             number(choice.lam, "g"),
@@ -173,12 +181,12 @@ else:
             help="What an oracle that knows the true classes would pick.",
         )
         c[3].metric("best accuracy", number(choice.best_accuracy))
-        with st.expander("Both MSPs and accuracy against λ"):
-            presenter.chart(
-                plots.lam_sweep_figure(ua.as_sweep(table), by=score),
-                key="mva.sweep",
-                width="stretch",
-            )
+        presenter.chart(
+            shared.figure(plots.lam_sweep_figure, ua.as_sweep(table), by=score),
+            where=more,
+            key="mva.sweep",
+            width="stretch",
+        )
     if not failed.empty:
         st.warning(
             f"{len(failed)} run(s) failed and are left out: "
@@ -188,14 +196,17 @@ else:
                 )[:800]
             )
         )
-    with st.expander("Every run"):
+    with lesson.more("Every run", key="mva.more.runs"):
         st.dataframe(
             table,
             hide_index=True,
             width="stretch",
-            column_config=widgets.msp_column_config(
-                lam, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
-            ),
+            column_config={
+                **widgets.msp_column_config(
+                    lam, reg, columns={"msp": "msp", "msp_heldout": "msp_heldout"}
+                ),
+                "accuracy": st.column_config.NumberColumn("accuracy", format="%.3f"),
+            },
         )
         d = st.columns(2)
         downloads.download_figure(fig, "msp-vs-accuracy", key="mva.download.fig", container=d[0])
@@ -208,4 +219,8 @@ else:
             container=d[1],
         )
 
+if not current.error:
+    widgets.data_caption(current)
+ua.record_url_value("fam", view)
+ua.record_url_value("axis", score)
 ua.sync_to_url({"fam": view, "method": key, "axis": score})

@@ -15,7 +15,7 @@ import streamlit as st
 
 from clustering import ALGORITHMS
 from lab import plots
-from ui import alerts, cache, learn, presenter, state, widgets
+from ui import alerts, cache, learn, lesson, presenter, state, widgets
 from ui import analysis as ua
 from ui.text import plain
 
@@ -24,26 +24,32 @@ state.init()
 
 #: The digits pair the held-out demonstration opens on.
 HELDOUT_PAIR = "digits:1v3"
+#: The lessons of the page's first screen (``topic=`` in the link).
+TOPICS = {
+    "mpm": "The MPM and its bound",
+    "heldout": "In sample or held out",
+    "theorem5": "Theorem 5: margins",
+}
 
 
 def section(title: str, theory, *, subheader: bool = False):
-    """A section's title and its two columns, the theory (``learn.THEORY``) written in the
-    left one; returns both columns (stacked in presenter mode at 1280 px)."""
-    (st.subheader if subheader else st.header)(title)
+    """A section, folded under the lesson: an expander titled ``title`` with two columns, the
+    theory (``learn.THEORY``) written in the left one; returns both columns (stacked in
+    presenter mode at 1280 px)."""
     key = "learn-" + "".join(ch for ch in title.lower() if ch.isalnum())[:32]
-    left, right = presenter.columns([1, 1], key=key)
+    left, right = presenter.columns([1, 1], key=key, where=st.expander(title))
     with left:
         for element, text in theory:
             getattr(st, element)(text)
     return left, right
 
 
-st.title("Learn: the ideas behind MSPC")
-st.markdown(
-    "Each result of the MSPC paper (Huang, Zhang, Song & Chen, AAAI 2015) next to a small "
-    "experiment on the current data. Change λ, Λ or the data set and the experiments follow."
-)
-current = widgets.data_caption()
+with lesson.header(
+    "Learn: the ideas behind MSPC",
+    "Each result of the MSPC paper (Huang, Zhang, Song & Chen, AAAI 2015) beside a live "
+    "experiment on the current data.",
+):
+    current = widgets.data_caption()
 ds = current.dataset
 X, y = ds.X, ds.y
 binary_y = learn.n_clusters_of(y) == 2
@@ -84,6 +90,55 @@ if learn.n_clusters_of(labels) != 2:
     st.stop()
 
 lam_eff = ua.effective_lam(lam, reg)
+
+# ---- the lesson: one result, its control, its figure and verdict -----------------------------
+box = lesson.layout()
+with box.controls:
+    state.url_seed("learn.topic", "topic", "mpm", list(TOPICS))
+    topic = st.radio("Topic", list(TOPICS), key="learn.topic", format_func=TOPICS.get)
+    state.record_url_value("topic", topic)
+    state.seed_widget("learn.ho.pair", HELDOUT_PAIR)
+    if topic == "heldout":
+        st.selectbox(
+            "Pair of handwritten digits",
+            ua.digits_pairs(),
+            key="learn.ho.pair",
+            help="scikit-learn's 8x8 digits: each pair of classes is a two-cluster task with 64 "
+            "pixel features (constant pixels dropped) and about 360 images, features scaled to "
+            "[-1, 1].",
+        )
+    elif topic == "theorem5":
+        state.seed("learn.t5.rho", state.KEYS.RHO)
+        state.record(
+            state.KEYS.RHO,
+            st.slider(
+                "ρ",
+                0.0,
+                1.0,
+                step=0.05,
+                key="learn.t5.rho",
+                help="The relative margin to check is ρ/2: ρ = 0 asks only for the right side "
+                "of the hyperplane, ρ = 1 for half the distance between the cluster means.",
+            ),
+        )
+pair = str(state.widget_value("learn.ho.pair", HELDOUT_PAIR))
+rho = state.get_rho()
+with alerts.guard("The lesson could not be computed"):
+    if topic == "heldout":
+        splits, _ = learn.heldout_splits(pair, mspc_params, lam_eff, reg)
+        lesson.chart(box, plots.heldout_bars_figure(splits), key="learn.lesson.heldout")
+        box.verdict(learn.heldout_verdict(splits), help=learn.heldout_note(splits))
+    else:
+        mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)
+        margins = X @ mpm["w"] - mpm["b"]
+        if topic == "mpm":
+            fig = plots.margin_histogram(margins, labels, title=f"MPM hyperplane for the {source}")
+            lesson.chart(box, fig, key="learn.lesson.mpm")
+            box.verdict(learn.mpm_note(mpm, source))
+        else:
+            fig = plots.margin_histogram(margins, labels, mpm["alpha"], rho)
+            lesson.chart(box, fig, key="learn.lesson.t5", title_lines=1)
+            box.verdict(learn.theorem5_note(margins, labels, mpm["alpha"], rho))
 
 # ---- 1. MPM -------------------------------------------------------------------------------
 left, right = section("1 · The Minimax Probability Machine", learn.THEORY["mpm"])
@@ -155,35 +210,16 @@ with right:
 left, right = section(
     "In sample or held out: does the rule generalise?", learn.THEORY["heldout"], subheader=True
 )
-with left:
-    state.seed_widget("learn.ho.pair", HELDOUT_PAIR)
-    pair = st.selectbox(
-        "Pair of handwritten digits",
-        ua.digits_pairs(),
-        key="learn.ho.pair",
-        help="scikit-learn's 8x8 digits: each pair of classes is a two-cluster task with 64 "
-        "pixel features (constant pixels dropped) and about 360 images, features scaled to "
-        "[-1, 1].",
-    )
-splits = None
 with right, alerts.guard("The MSPs could not be computed"):
-    pair_ds = cache.load_bundled(pair, True)
-    extra: tuple = ()
-    if "mspc-mpm" in ALGORITHMS:
-        pair_fit = ua.cached_evaluator("mspc-mpm", mspc_params, pair_ds.X, pair_ds.y)
-        if pair_fit.ok:
-            extra = (("MSPC (MPM) clustering", ua.as_bytes(pair_fit.labels)),)
-    splits = ua.nonsense_splits(
-        state.fingerprint(pair_ds.X, pair_ds.y), lam_eff, reg, extra, pair_ds.X, pair_ds.y
-    )
+    splits, pair_ds = learn.heldout_splits(pair, mspc_params, lam_eff, reg)
     st.caption(
-        f"**{plain(pair)}**: {pair_ds.n_samples} images, {pair_ds.n_features} features; "
-        f"λ = {lam_eff:g}, Λ = {reg}."
+        f"**{plain(pair)}** (the pair chosen above, topic 'In sample or held out'): "
+        f"{pair_ds.n_samples} images, {pair_ds.n_features} features; λ = {lam_eff:g}, Λ = {reg}."
     )
-    presenter.chart(
-        plots.heldout_bars_figure(splits, height=400), key="learn.ho.bars", width="stretch"
-    )
-if splits is not None:
+    if topic != "heldout":  # else it is the lesson's figure
+        presenter.chart(
+            plots.heldout_bars_figure(splits, height=400), key="learn.ho.bars", width="stretch"
+        )
     st.dataframe(
         splits[["labeling", "msp", "msp_heldout", "accuracy", "sizes"]],
         hide_index=True,
@@ -301,16 +337,7 @@ left, right = section(
     "5 · Theorem 5: a high MSP guarantees a large relative margin", learn.THEORY["theorem5"]
 )
 with left:
-    rho = st.slider(
-        "ρ",
-        0.0,
-        1.0,
-        0.5,
-        step=0.05,
-        key="learn.t5.rho",
-        help="The relative margin to check is ρ/2: ρ = 0 asks only for the right side of "
-        "the hyperplane, ρ = 1 for half the distance between the cluster means.",
-    )
+    st.caption(f"ρ is {rho:g} here: set it above, topic 'Theorem 5: margins'.")
 with right:
     with alerts.guard("The guarantee could not be computed"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)

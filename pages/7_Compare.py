@@ -13,19 +13,26 @@ import streamlit as st
 
 import datasets
 from lab import plots
-from ui import alerts, compare, presenter, state, widgets
+from ui import alerts, compare, lesson, presenter, state, widgets
 from ui.text import plain
 
 st.set_page_config(page_title="Compare · Discriminative Clustering Lab", layout="wide")
 state.init()
 
-st.title("Compare")
-current = widgets.data_caption()
+with lesson.header(
+    "Compare", "The chosen methods on several data sets: who changes its answer with the data?"
+):
+    current = widgets.data_caption()
 
 with st.sidebar:
     keys, k, lam, reg = widgets.method_settings(current)
     tasks = datasets.list_datasets("tasks")
-    state.seed_widget("compare.bundled", "breast" if "breast" in tasks else tasks[0])
+    # The current data are the last row: the bundled row starts on another task (breast,
+    # or ionosphere when the current data are breast), so the grid shows no task twice.
+    others = [
+        t for t in ("breast", "ionosphere", *tasks) if t in tasks and t != current.dataset.name
+    ]
+    state.seed_widget("compare.bundled", others[0] if others else tasks[0])
     bundled = st.selectbox(
         "Bundled task (row 5)",
         tasks,
@@ -40,7 +47,8 @@ with st.sidebar:
         "shown when it has more than two features).",
     )
 
-with presenter.theory_expander("How to read the grid", expanded=False):
+box = lesson.layout()
+with st.expander("How to read the grid"):
     st.markdown(
         "Each row is one data set, each column one method. Within a row every panel shows "
         "the same points on the same axes (the two features, or the first two principal "
@@ -55,7 +63,7 @@ with presenter.theory_expander("How to read the grid", expanded=False):
     )
 
 if not keys:
-    st.info("Choose at least one method in the sidebar.")
+    box.figure.info("Choose at least one method in the sidebar.")
 else:
     params = {key: state.get_algorithm_params(key) for key in keys}
     st.caption(widgets.msp_note(lam, reg))
@@ -68,6 +76,26 @@ else:
             msp=(lam, reg),
             n_clusters=k,
         )
+        names = [str(r[0]) for r in rows]
+        with box.controls:
+            state.keep_widget_in("compare.row", list(range(len(rows))), 0)
+            shown = st.radio(
+                "Data set", list(range(len(rows))), key="compare.row", format_func=names.__getitem__
+            )
+        first = compare.column_groups(len(keys))[0]
+        lesson.chart(
+            box,
+            plots.compare_figure(
+                [rows[shown]],
+                [keys[j] for j in first],
+                [[cells[shown][j] for j in first]],
+                font_size=12,
+                panel_height=lesson.figure_height() - 90,
+            ),
+            key="compare.lesson",
+        )
+        box.verdict(compare.row_verdict(names[shown], cells[shown]))
+        grid = st.expander("Every data set: the full grid")
         big = presenter.enabled()
         # At most four methods a figure: nine columns in one would leave panels too narrow
         # for their titles and corners at 1280 px. In presenter mode the panels are taller
@@ -80,7 +108,7 @@ else:
                 font_size=12,
                 panel_height=260 if big else 210,
             )
-            presenter.chart(fig, key=f"compare.grid.{part}", width="stretch")
+            presenter.chart(fig, key=f"compare.grid.{part}", width="stretch", where=grid)
         skipped = [c for row in cells for c in row if c.status == "skipped"]
         failed = [c for row in cells for c in row if c.status == "error"]
         if skipped:

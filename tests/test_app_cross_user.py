@@ -86,7 +86,7 @@ def _walk(at, file: tuple[str, bytes]) -> dict[str, str]:
         at.switch_page(page)
         if page.endswith("2_Cluster.py"):
             at.run()
-            at.radio(key="view").set_value("features")
+            at.selectbox(key="view").set_value("features")
         at.run()
         assert not at.exception, (page, [e.message for e in at.exception])
         shown[page] = _shown(at)

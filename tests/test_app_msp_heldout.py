@@ -84,8 +84,10 @@ def test_the_verdict_states_the_runs_numbers_and_words_r_by_its_sign_and_size(la
         best = ok["accuracy"].max()
         assert f"picks λ = {chosen['lam']:g}, with accuracy {chosen['accuracy']:.3f}" in note
         cost = float(f"{best:.3f}") - float(f"{chosen['accuracy']:.3f}")
-        assert (f"costs {cost:.3f} of accuracy" in note) == (cost > 0)
-        if "more closely" in note:
+        assert (f"a cost of {cost:.3f} in accuracy" in note) == (cost > 0)
+        # The two MSPs compared (under the lesson): "(r = ... with the held-out MSP, ...)".
+        compared = " ".join(m.value for m in at.markdown if "(r = " in m.value)
+        if "more closely" in compared:
             other = "msp" if score == "msp_heldout" else "msp_heldout"
             r_other = np.corrcoef(ok[other], ok["accuracy"])[0, 1]
             assert min(r, r_other) >= 0.5
@@ -137,6 +139,7 @@ def learn():
     for key, value in {
         "data": "synthetic:two_gaussians",
         "gen": "n_samples=80;n_features=2",
+        "topic": "heldout",  # the lesson whose figure the pair control moves
     }.items():
         at.query_params[key] = value
     at.run()
@@ -281,7 +284,7 @@ def test_compare_corners_give_both_msps():
     from lab.compare import CompareCell
 
     cell = CompareCell("row", "kmeans", "ok", accuracy=0.9, msp=0.8, msp_heldout=0.7, seconds=0.1)
-    assert cell.corner() == "acc 0.90 · MSP 0.80<br>held-out 0.70 · 0.10 s"
+    assert cell.corner() == "acc 0.900 · MSP 0.800<br>held-out 0.700 · 0.10 s"
 
 
 def test_learn_says_why_the_held_out_msp_is_undefined_without_a_regulariser():

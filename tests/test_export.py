@@ -50,7 +50,7 @@ def _require_export():
     except ImportError:
         missing = "kaleido is not installed"
     if browser is None or not Path(browser).exists():
-        missing = "no Chromium-family browser (tests/install_chromium.sh)"
+        missing = "no Chromium-family browser (tests/install_system_packages.sh)"
     if missing:
         if in_ci:
             pytest.fail(missing)

@@ -77,3 +77,26 @@ def test_multiclass_searches_never_end_below_their_start(kwargs):
     m = _fit(X, random_state=0, **kwargs)
     assert m.start_msp_ == m.history_[0]
     assert m.msp_ >= m.start_msp_ * (1 - 1e-12)
+
+
+def test_the_default_does_not_cut_off_a_small_group_along_a_discrete_feature():
+    """Two balanced Gaussian classes plus a feature that is 1 on 8 % of the points (whatever
+    their class) and 0 elsewhere: the MSP of the cut along it, 1 / (2 sqrt(lam p (1 - p))),
+    exceeds the classes', and k-means on whitened features proposes it; the held-out
+    multi-start keeps a labeling whose smallest cluster has at least N / 8 points."""
+    from clustering._starts import MIN_CLUSTER_FRACTION, eligible
+    from clustering.metrics import clustering_accuracy
+
+    rng = np.random.default_rng(0)
+    n = 400
+    y = np.repeat([0, 1], n // 2)
+    X = rng.normal(size=(n, 6)) + 2.5 * y[:, None] * np.r_[1.0, 1.0, 0, 0, 0, 0]
+    flag = np.zeros(n)
+    flag[rng.choice(n, 32, replace=False)] = 1.0
+    X = np.column_stack([X, flag])
+    small = flag.astype(int)
+    assert msp_score(X, small) > msp_score(X, y)  # the criterion prefers the small group
+    assert not eligible(small, X.shape[1]) and eligible(y, X.shape[1])
+    m = _fit(X, random_state=0)
+    assert np.bincount(m.labels_).min() >= MIN_CLUSTER_FRACTION * n / 2
+    assert clustering_accuracy(y, m.labels_) > 0.9

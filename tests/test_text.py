@@ -135,6 +135,12 @@ LAB_OWNED = {
     "d",
     "PRESETS[preset].label",  # the animation's presets
     "PRESETS[preset].feature",
+    "PRESETS['break'].label",
+    "PRESETS['rescue'].label",
+    "chosen.name",  # a registered method's display name (Cluster's lesson)
+    "number",  # the Lecture's steps: their numbers, titles and questions
+    "step.title",
+    "step.question",
     "held or 'the other feature stays at ×1'",
     "experiment.paper",  # the experiments' registry
     "name",

@@ -165,10 +165,55 @@ def test_only_ended_sessions_that_had_an_upload_cause_a_collection(monkeypatch):
     assert len(timers) == 1 and collections == [102.0]
 
 
-def test_release_after_is_streamlits_wait_for_a_disconnected_session():
+def test_an_upload_is_kept_an_hour_after_its_last_session_and_never_less_than_streamlit():
     import streamlit as st
 
-    assert uploads.release_after() == float(st.get_option("server.disconnectedSessionTTL"))
+    ttl = float(st.get_option("server.disconnectedSessionTTL"))
+    assert uploads.release_after() == max(uploads.KEEP_SECONDS, ttl) >= 3600.0
+    # The link of a closed tab still works minutes later (issue 33 item 7: it died at 30 s).
+    store = uploads._Store()
+    store.put("tokenAAAA", _entry(b"x" * 10), holder="uploader")
+    store.release("uploader", now=0.0)
+    assert store.purge(now=600.0, after=uploads.release_after()) == 0
+    assert store.get("tokenAAAA", holder="student") is not None
+
+
+def _costly(cost: int) -> dict:
+    return {**_entry(b"z"), "cost": cost}
+
+
+def test_an_upload_over_the_budget_is_refused_and_nothing_held_is_lost(monkeypatch):
+    monkeypatch.setattr(uploads, "BUDGET", 1000)
+    store = uploads._Store()
+    store.put("heldAAAAA", _costly(400), holder="a")
+    store.put("heldBBBBB", _costly(400), holder="b")
+    with pytest.raises(uploads.OverBudget, match=r"holds 0 MB .* needs 0 MB"):
+        store.put("newCCCCCC", _costly(300), holder="c")
+    assert list(store.files) == ["heldAAAAA", "heldBBBBB"]
+    # Replacing one's own upload counts the new file instead of the old one.
+    store.put("heldAAAAA", _costly(600), holder="a")
+    assert store.size() == 1000
+
+
+def test_uploads_no_session_uses_give_way_to_a_new_one(monkeypatch):
+    monkeypatch.setattr(uploads, "BUDGET", 1000)
+    store = uploads._Store()
+    store.put("oldAAAAAA", _costly(500), holder="gone")
+    store.put("olderBBBB", _costly(400), holder="gone2")
+    store.release("gone", now=0.0)
+    store.release("gone2", now=1.0)
+    store.put("heldCCCCC", _costly(450), holder="c")
+    assert list(store.files) == ["olderBBBB", "heldCCCCC"]  # the oldest unused went first
+    assert store.size() <= 1000
+
+
+def test_the_cost_of_an_upload_counts_its_parsed_cells():
+    from datasets.upload import preview_csv
+
+    data = b"a,b,c\n" + b"1,2,3\n" * 10
+    cells = preview_csv(data).cells
+    assert cells == 30
+    assert uploads.upload_cost(len(data), cells) == len(data) + 8 * 30
 
 
 # ---- through the Data page -----------------------------------------------------------------
@@ -204,3 +249,23 @@ def test_the_page_holds_its_upload_for_its_session():
     store = uploads._store()
     assert store.holders.get(token)  # the page's session holds it
     assert token not in store.unheld_since
+
+
+def test_a_full_server_refuses_a_new_upload_with_a_message_and_keeps_the_others(monkeypatch):
+    store = uploads._Store()
+    monkeypatch.setattr(uploads, "_store", lambda: store)
+    first, second = _table(20), _table(21)
+    cost = uploads.upload_cost(len(first), 41 * 3)  # 40 rows and the header, 3 columns
+    monkeypatch.setattr(uploads, "BUDGET", cost + cost // 2)
+    owner = upload_csv(open_app(DATA_PAGE), "first.csv", first)
+    assert _holding(first) == [owner.session_state["dcl.upload_token"]]
+    other = upload_csv(open_app(DATA_PAGE), "second.csv", second)
+    shown = " ".join(str(e.value) for e in other.error) + " ".join(
+        str(e.value) for e in other.markdown
+    )
+    assert "all uploads may take together" in shown and "Upload a smaller file" in shown
+    assert not other.exception
+    assert _holding(second) == [] and other.session_state["dcl.upload_token"] == ""
+    assert _holding(first) == [owner.session_state["dcl.upload_token"]]  # nothing lost
+    owner.run()
+    assert owner.session_state["dcl.data"].name == "first.csv"

@@ -35,6 +35,7 @@ from lab.experiments import families, protocols
 
 from . import cache, state
 from .model import FACTOR_OPTIONS, snap_factor
+from .shared import SharedCache, freeze
 
 __all__ = [
     "FACTOR_OPTIONS",
@@ -57,16 +58,20 @@ __all__ = [
     "pair_source_of",
     "paper_note",
     "random_labelings_bound",
+    "record_url_value",
     "run_with_progress",
+    "seed_view",
     "set_url_value",
     "snap_factor",
     "summary_columns",
+    "sweep_comparison",
     "sweep_verdict",
     "sync_to_url",
     "tasks_are_cheap",
     "theorem1_table",
     "url_value",
     "url_view",
+    "wait_message",
 ]
 
 
@@ -92,20 +97,32 @@ def feature_order(X: np.ndarray) -> np.ndarray:
 cached_evaluator = cache.fit_on
 
 
+#: Finished experiments kept for the whole class (:mod:`ui.shared`): a sweep or a family
+#: depends only on its inputs, so each is computed once per server, not once per student.
+_EXPERIMENTS = SharedCache("ui.analysis.run_with_progress", max_entries=32)
+
+
 def run_with_progress(
     experiment: Callable[..., Any], *args: Any, text: str = "Running…", **kwargs: Any
 ) -> Any:
-    """Run ``experiment(*args, progress=..., evaluator=cached_evaluator, **kwargs)`` with a
-    progress bar that disappears when it is done."""
-    bar = st.progress(0.0, text=text)
+    """``experiment(*args, progress=..., evaluator=cached_evaluator, **kwargs)``, computed
+    once per server for these inputs (:class:`ui.shared.SharedCache`, keyed by the
+    experiment and its arguments, arrays by a hash of their values) with a progress bar
+    while it runs. The result is shared by every session: do not change it."""
+    key = (f"{experiment.__module__}.{experiment.__qualname__}", freeze(args), freeze(kwargs))
 
-    def progress(fraction: float, message: str) -> None:
-        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{text} {message}")
+    def compute() -> Any:
+        bar = st.progress(0.0, text=text)
 
-    try:
-        return experiment(*args, progress=progress, evaluator=cached_evaluator, **kwargs)
-    finally:
-        bar.empty()
+        def progress(fraction: float, message: str) -> None:
+            bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{text} {message}")
+
+        try:
+            return experiment(*args, progress=progress, evaluator=cached_evaluator, **kwargs)
+        finally:
+            bar.empty()
+
+    return _EXPERIMENTS.get(key, compute)
 
 
 # ----------------------------------------------------------------------------------------
@@ -138,7 +155,7 @@ def family_correlations(table: pd.DataFrame) -> dict[str, float]:
 # ----------------------------------------------------------------------------------------
 
 #: The page's views: the paper's experiment across tasks (the default) and the λ sweep.
-VIEWS = {"tasks": "Across tasks (the paper's Figs. 2-3)", "lam": "Across λ on {data}"}
+VIEWS = {"tasks": "Across tasks (paper's Figs. 2-3)", "lam": "Across λ on {data}"}
 #: Values of the link's ``fam`` that older links carry, all now the view across tasks.
 _LEGACY_VIEWS = ("uci", *(f"pairs:{s}" for s in datasets.PAIR_SOURCES))
 
@@ -148,6 +165,24 @@ def url_view() -> str:
     task families, or ``"lam"``."""
     value = state.url_value("fam", "tasks", [*VIEWS, *_LEGACY_VIEWS])
     return value if value in VIEWS else "tasks"
+
+
+def record_url_value(name: str, value: str) -> None:
+    """Note what a control seeded by :func:`ui.state.url_seed` shows, for the link, keeping
+    the control's own key (:func:`ui.state.set_url_value` drops it, so that a value set from
+    elsewhere, a Lecture step or Home's button, reaches the control: called for the value the
+    control itself shows, it would undo the user's next click)."""
+    state.record(f"dcl.url.{name}", str(value))
+
+
+def seed_view(widget_key: str) -> None:
+    """Seed the view control from the link's ``fam`` (:func:`ui.state.url_seed`, so a
+    Lecture step or a link opened later moves it); an older link's task family is the view
+    across tasks."""
+    state.url_seed(widget_key, "fam", "tasks", [*VIEWS, *_LEGACY_VIEWS])
+    if state.widget_value(widget_key) not in VIEWS:
+        state.set_url_value("fam", "tasks")
+        state.set_widget(widget_key, "tasks")
 
 
 #: The registry keys whose fits on the paper's tasks are measured to be quick together: the
@@ -170,6 +205,21 @@ def tasks_are_cheap(key: str, params: Mapping[str, Any]) -> bool:
             if not auto_run(predict_cost(key, ds.n_samples, ds.n_features, dict(params))):
                 return False
     return True
+
+
+def wait_message(view: str, method: str) -> str:
+    """Why a view waits for its button (:func:`tasks_are_cheap`, :func:`sweep_is_cheap`)."""
+    if view == "tasks":
+        return (
+            f"{method} on the paper's 67 tasks has not been measured to be quick (the lab "
+            "starts this view by itself for MSPC only): press **Compute** to run it (runs "
+            "already computed come back at once)."
+        )
+    return (
+        f"{len(protocols.DEFAULT_LAMS)} runs of {method} on these data are predicted to take "
+        "longer than the lab starts by itself: press **Compute** to run them (runs already "
+        "computed come back at once)."
+    )
 
 
 def families_table(
@@ -239,8 +289,8 @@ def paper_note() -> str:
 
 def sweep_verdict(table: pd.DataFrame, score: str) -> str:
     """The λ sweep's verdict: whether ``score`` follows accuracy across λ here (worded by
-    :func:`lab.verdicts.correlation`), what choosing λ by it costs
-    (:func:`lab.verdicts.selection_cost`) and how the two MSPs compare."""
+    :func:`lab.verdicts.correlation`) and what choosing λ by it costs
+    (:func:`lab.verdicts.selection_cost`)."""
     name = protocols.SCORES[score]
     ok = table[table["error"] == ""]
     parts = [
@@ -250,14 +300,18 @@ def sweep_verdict(table: pd.DataFrame, score: str) -> str:
         parts.append(
             verdicts.selection_cost(ok["lam"], ok[score], ok["accuracy"], score_name=name).text
         )
+    return " ".join(parts)
+
+
+def sweep_comparison(table: pd.DataFrame, score: str) -> str:
+    """How the two MSPs' r across λ compare (:func:`lab.verdicts.compare_correlations`;
+    ``""`` when either is undefined)."""
+    ok = table[table["error"] == ""]
     rs = family_correlations(ok)
     other = "msp" if score == "msp_heldout" else "msp_heldout"
-    compared = verdicts.compare_correlations(
-        rs[score], rs[other], name, protocols.SCORES[other]
+    return verdicts.compare_correlations(
+        rs[score], rs[other], protocols.SCORES[score], protocols.SCORES[other]
     ).text
-    if compared:
-        parts.append(compared)
-    return " ".join(parts)
 
 
 def as_sweep(table: pd.DataFrame) -> protocols.LamSweep:
@@ -446,10 +500,10 @@ def sweep_is_cheap(key: str, n_samples: int, n_features: int, n_runs: int) -> bo
     """Whether ``n_runs`` fits of ``key`` on ``n_samples x n_features`` data are predicted
     to take together at most the auto-run limit (a page may then run them unasked)."""
     from clustering._cost import predict_cost
-    from lab.budget import AUTO_RUN_SECONDS, auto_run
+    from lab.budget import RUN, decide
 
     cost = predict_cost(key, n_samples, n_features)
-    return auto_run(cost) and cost.seconds * n_runs <= AUTO_RUN_SECONDS
+    return all(verdict == RUN for verdict in decide([cost] * n_runs))
 
 
 #: Set by a Home demo's button: MSP vs accuracy computes its family on arrival.

@@ -27,18 +27,20 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering._cost import Cost, check_cost, predict_cost
-from clustering.exceptions import TooExpensiveError
+from clustering._cost import Cost, predict_cost, refusal
 from datasets.synthetic import check_generator
 from lab import projections
-from lab.budget import AUTO_RUN_SECONDS, auto_run, within_budget
+from lab.budget import AUTO_RUN_SECONDS, REFUSED, WAITS, auto_run, decide
 from lab.evaluation import FitOutcome, fit_and_evaluate
 
+from . import work
 from .model import DataChoice, fingerprint, numbers_part
+from .uploads import reading
 
 __all__ = [
     "AUTO_RUN_SECONDS",
     "WAITS_FOR_CLICK",
+    "cost_of",
     "dataset_fingerprint",
     "fit",
     "fit_many",
@@ -102,9 +104,10 @@ def read_upload(
         column = None
     elif label_column == "__none__":
         column = False
-    dataset = datasets.read_csv(_content, label_column=column, missing=missing, name=name)
-    dataset = dataset.replace(name=name)
-    return datasets.normalize(dataset) if normalize else dataset
+    with reading():  # one upload read at a time on the server: their peaks do not add up
+        dataset = datasets.read_csv(_content, label_column=column, missing=missing, name=name)
+        dataset = dataset.replace(name=name)
+        return datasets.normalize(dataset) if normalize else dataset
 
 
 def forget_read_uploads() -> None:
@@ -173,6 +176,10 @@ def upload_digest(upload: Mapping[str, Any]) -> str:
     return upload.get("digest") or hashlib.blake2b(upload["content"], digest_size=12).hexdigest()
 
 
+def _call(fn, *args, **kwargs):
+    return fn(*args, **kwargs)
+
+
 def _as_pairs(pairs: Sequence[Sequence[int]] | None) -> tuple[tuple[int, int], ...]:
     return tuple((int(i), int(j)) for i, j in (pairs or ()))
 
@@ -188,9 +195,14 @@ def _fit(
     msp_regularizer: str | None,
     _X: np.ndarray,
     _y: np.ndarray | None,
+    _in_child: bool = False,
 ) -> FitOutcome:
+    # A long fit runs where it can be stopped when its session ends (ui.work); a stopped
+    # fit raises work.Cancelled, which is not cached.
+    run = work.run_in_child if _in_child else _call
     try:
-        return fit_and_evaluate(
+        return run(
+            fit_and_evaluate,
             key,
             dict(params),
             _X,
@@ -200,6 +212,8 @@ def _fit(
             msp_lam=msp_lam,
             msp_regularizer=msp_regularizer,
         )
+    except work.Cancelled:
+        raise
     except Exception as err:  # the app never shows a traceback; report the bug as text
         from clustering import ALGORITHMS
 
@@ -218,6 +232,29 @@ def _fit(
 WAITS_FOR_CLICK = "WaitsForClick"
 
 
+def cost_of(key: str, n_samples: int, n_features: int, params: Mapping[str, Any]) -> Cost | None:
+    """:func:`clustering._cost.predict_cost` of one fit, or ``None`` for a key that is not
+    registered (its fit then reports that). The one prediction of a fit whose caller has
+    none (:func:`fit`, :func:`fit_many`)."""
+    try:
+        return predict_cost(key, n_samples, n_features, dict(params))
+    except KeyError:
+        return None
+
+
+def _not_started(key: str, params: Mapping[str, Any], error: str, error_type: str) -> FitOutcome:
+    from clustering import ALGORITHMS
+
+    spec = ALGORITHMS.get(key)
+    return FitOutcome(
+        key=key,
+        name=spec.name if spec else key,
+        params=dict(params),
+        error=error,
+        error_type=error_type,
+    )
+
+
 def fit(
     key: str,
     params: Mapping[str, Any],
@@ -230,7 +267,8 @@ def fit(
     msp_regularizer: str | None = None,
     *,
     clicked: bool = False,
-    over_budget: bool = False,
+    cost: Cost | None = None,
+    decision: str | None = None,
 ) -> FitOutcome:
     """Fit the algorithm registered as ``key`` (cached).
 
@@ -250,52 +288,46 @@ def fit(
         ``lam``/``Lambda`` for the MSP column (the same for every method on a page).
     clicked : bool, default=False
         The user asked for this run with a button. Without a click, a run predicted above
-        the auto-run limits (:func:`lab.budget.auto_run`) is not started.
-    over_budget : bool, default=False
-        Set by :func:`fit_many`: with the fits started before it, this one would pass the
-        auto-run time, so without a click it is not started either.
+        the auto-run limits (:func:`lab.budget.decide`) is not started.
+    cost : Cost, optional
+        The fit's predicted cost, when the caller has it (:func:`ui.runs.plan`,
+        :func:`fit_many`): it is not predicted again. Otherwise :func:`cost_of`.
+    decision : str, optional
+        :func:`lab.budget.decide`'s verdict for this fit within its batch
+        (:func:`fit_many`); otherwise decided for this fit alone.
 
     Returns
     -------
     FitOutcome
         Never raises for a failing method: ``result.error`` holds the message. A run
-        predicted above this machine's hard cap (:func:`clustering._cost.check_cost`) is
-        not started: its result carries the :class:`~clustering.exceptions.TooExpensiveError`
-        message. A run above the auto-run limits without ``clicked`` is not started either:
-        its ``error_type`` is :data:`WAITS_FOR_CLICK` and the message gives the prediction.
+        predicted above this machine's hard cap is not started: its result carries the
+        :class:`~clustering.exceptions.TooExpensiveError` message. A run that waits for a
+        click is not started either: its ``error_type`` is :data:`WAITS_FOR_CLICK` and the
+        message gives the prediction.
     """
     X = np.asarray(X)
-    from clustering import ALGORITHMS
-
-    spec = ALGORITHMS.get(key)
     n, d = X.shape[0], X.shape[1] if X.ndim == 2 else 1
-    try:
-        cost = check_cost(key, n, d, dict(params))
-    except TooExpensiveError as err:
-        return FitOutcome(
-            key=key,
-            name=spec.name if spec else key,
-            params=dict(params),
-            error=str(err),
-            error_type=type(err).__name__,
-        )
-    except KeyError:  # not registered: _fit reports it
-        cost = None
-    if cost is not None and not clicked and (over_budget or not auto_run(cost)):
-        why = (
-            "with the methods before it, above what the lab starts without a click"
-            if auto_run(cost)
-            else "above what the lab starts without a click"
-        )
-        return FitOutcome(
-            key=key,
-            name=spec.name if spec else key,
-            params=dict(params),
-            error=f"predicted to take {cost.describe()} on {n:,} samples × {d:,} features, "
-            f"{why}. Start it with its button on the Cluster page, or choose fewer methods, "
-            "fewer samples or a cheaper setting.",
-            error_type=WAITS_FOR_CLICK,
-        )
+    if cost is None:
+        cost = cost_of(key, n, d, params)
+    if cost is not None:
+        verdict = decision or decide([cost], [clicked])[0]
+        if verdict == REFUSED:
+            err = refusal(key, n, d, params, cost)
+            return _not_started(key, params, str(err), type(err).__name__)
+        if verdict == WAITS:
+            why = (
+                "with the methods before it, above what the lab starts without a click"
+                if auto_run(cost)
+                else "above what the lab starts without a click"
+            )
+            return _not_started(
+                key,
+                params,
+                f"predicted to take {cost.describe()} on {n:,} samples × {d:,} features, "
+                f"{why}. Start it with its button on the Cluster page, or choose fewer "
+                "methods, fewer samples or a cheaper setting.",
+                WAITS_FOR_CLICK,
+            )
     return _fit(
         key,
         tuple(sorted(dict(params).items())),
@@ -306,6 +338,7 @@ def fit(
         msp_regularizer,
         X,
         y,
+        cost is not None and cost.seconds > work.CHILD_SECONDS,
     )
 
 
@@ -323,6 +356,8 @@ def fit_many(
     progress: bool = True,
     clicked: bool | Sequence[str] = False,
     budget: float = AUTO_RUN_SECONDS,
+    costs: Mapping[str, Cost] | None = None,
+    decisions: Mapping[str, str] | None = None,
 ) -> list[FitOutcome]:
     """:func:`fit` for several algorithms, with a progress bar when ``progress`` is true.
 
@@ -330,31 +365,27 @@ def fit_many(
     are already in them); ``msp_lam``/``msp_regularizer`` are the MSP column's λ and Λ for
     every method. Constraints go only to the methods whose spec accepts them. ``clicked``:
     the keys (or ``True`` for all) the user started with a button (see :func:`fit`).
-    The others start only while their predicted times add up to at most ``budget``
-    (:func:`lab.budget.within_budget`); past it they wait for a click.
+    ``costs``: each key's predicted cost when the caller has it (:func:`ui.runs.plan`),
+    else predicted here, once; ``decisions``: :func:`lab.budget.decide`'s verdicts when the
+    caller has made them (:func:`ui.runs.run_planned`), else made here with ``budget``:
+    without a click, the fits together stay within ``budget`` seconds of predicted time.
     """
     from clustering import ALGORITHMS
 
     clicked_keys = set(keys) if clicked is True else set() if clicked is False else set(clicked)
-    # The same budget as ui.runs: without a click, the fits of one call together stay within
-    # the auto-run time; a fit past it waits (WAITS_FOR_CLICK).
-    unclicked = [k for k in keys if k not in clicked_keys]
-    costs = []
-    for key in unclicked:
-        try:
-            costs.append(predict_cost(key, X.shape[0], X.shape[1], params.get(key, {})))
-        except KeyError:
-            costs.append(Cost(0.0, 0))
-    over = {k for k, ok in zip(unclicked, within_budget(costs, budget), strict=True) if not ok}
+    n, d = X.shape[0], X.shape[1]
+    known = dict(costs or {})
+    cost = {k: known[k] if k in known else cost_of(k, n, d, params.get(k, {})) for k in keys}
+    verdicts = dict(decisions or {})
+    if any(k not in verdicts for k in keys):
+        pending = [k for k in keys if k not in verdicts and cost[k] is not None]
+        made = decide([cost[k] for k in pending], [k in clicked_keys for k in pending], budget)
+        verdicts.update(zip(pending, made, strict=True))
     bar = st.progress(0.0, text="Clustering…") if progress and keys else None
     out = []
     for i, key in enumerate(keys):
         if bar is not None:
-            try:
-                cost = predict_cost(key, X.shape[0], X.shape[1], params.get(key, {}))
-                expected = f" (predicted {cost.describe()})"
-            except (KeyError, TypeError, ValueError, IndexError):
-                expected = ""
+            expected = f" (predicted {cost[key].describe()})" if cost[key] is not None else ""
             bar.progress(
                 i / len(keys),
                 text=f"Running {ALGORITHMS[key].name}{expected}: {i} of {len(keys)} done…",
@@ -372,7 +403,8 @@ def fit_many(
                 msp_lam,
                 msp_regularizer,
                 clicked=key in clicked_keys,
-                over_budget=key in over,
+                cost=cost[key],
+                decision=verdicts.get(key),
             )
         )
     if bar is not None:

@@ -179,6 +179,25 @@ def comparison_note(results: Sequence[FitOutcome]) -> str:
     ).text
 
 
+def lesson_verdict(results: Sequence[FitOutcome], shown: FitOutcome) -> tuple[str, str | None]:
+    """The Cluster lesson's sentence and its explanation (a tooltip): the methods compared as
+    :func:`comparison_note` does, its reason left to the tooltip; with one method, the shown
+    method's own numbers (its figure's title)."""
+    note = comparison_note(results)
+    if note:
+        first, _, rest = note.partition(". ")
+        claim, _, why = rest.partition(": ")
+        return f"{first}. {claim.rstrip('.')}." if claim else first, (why or None)
+    bits = [
+        f"{name} {_fmt(shown.metrics[key])}"
+        for key, name in (("msp_heldout", "held-out MSP"), ("accuracy", "accuracy"))
+        if shown.metrics.get(key) is not None and np.isfinite(shown.metrics[key])
+    ]
+    if not bits:
+        return f"{shown.name} has no score to show; add a method in the sidebar to compare.", None
+    return f"{shown.name}: {', '.join(bits)}. Add a method in the sidebar to compare.", None
+
+
 # ---- expensive extras behind buttons: the MSP-vs-k curve and MSPC's iterations --------------
 
 
@@ -361,7 +380,13 @@ def scatter_panel(
 
 
 def margin_panel(
-    data_fingerprint: str, result: FitOutcome, X: np.ndarray, rho: float, *, grid: bool
+    data_fingerprint: str,
+    result: FitOutcome,
+    X: np.ndarray,
+    rho: float,
+    *,
+    grid: bool,
+    height: int | None = None,
 ) -> SharedChart:
     """``result``'s margin histogram at ``rho`` with its MSP's Theorem 5 line (none when the
     MSP is not finite), built once for every session (``st.cache_resource``)."""
@@ -369,11 +394,13 @@ def margin_panel(
 
     def build():
         fig = plots.margin_histogram(result.margins(X), result.labels, msp, rho, title=result.name)
+        if height:
+            fig.update_layout(height=height)
         if grid:
             plots.grid_panel(fig)
         return fig
 
-    signature = (data_fingerprint, _fit_signature(result), msp, float(rho), grid)
+    signature = (data_fingerprint, _fit_signature(result), msp, float(rho), grid, height)
     return _shared("margins", signature, build)
 
 

@@ -99,3 +99,21 @@ def column_groups(n_methods: int, most: int = MAX_COLUMNS) -> list[list[int]]:
     figures = -(-n_methods // most)
     size = -(-n_methods // figures)
     return [list(range(i, min(i + size, n_methods))) for i in range(0, n_methods, size)]
+
+
+def row_verdict(row: str, cells) -> str:
+    """The Compare lesson's sentence for one data set (one row of panels): each method's
+    accuracy as its panel's corner shows it, and which has the highest held-out MSP."""
+    from lab import plots
+
+    done = [c for c in cells if c.status == "ok"]
+    if not done:
+        return f"No method ran on {row}: see the messages under the grid."
+    parts = [f"{plots.method_name(c.key)} {c.accuracy:.3f}" for c in done if c.accuracy is not None]
+    text = f"On {row}, accuracy: " + ", ".join(parts) + "." if parts else f"On {row}:"
+    scored = [c for c in done if c.msp_heldout is not None and np.isfinite(c.msp_heldout)]
+    if len(scored) > 1:
+        top = max(round(c.msp_heldout, 3) for c in scored)
+        leaders = [plots.method_name(c.key) for c in scored if round(c.msp_heldout, 3) == top]
+        text += f" Highest held-out MSP: {' = '.join(leaders)} ({top:.3f})."
+    return text

@@ -1,23 +1,26 @@
 """The Home page's demos: their numbers and captions, cached, and the buttons' setups.
 
 The numbers and captions come from :mod:`lab.demos` (each caption is decided by
-the numbers beside it), at the lab's one λ and Λ (:func:`msp_scale`, the sidebar's); every
-fit goes through :func:`ui.cache.fit_on`, so the pages the demos open show the same fits and
-MSPs without recomputing them. :func:`open_afs_trap`, :func:`open_breast` and
-:func:`open_tasks` set the session up through :mod:`ui.state` (the settings the demo ran
-with) and switch page.
+the numbers beside it), at the lab's one λ and Λ (:func:`msp_scale`, the sidebar's),
+computed once per server for every student (:func:`ui.shared.shared`, out of reach of a
+client's clear-cache); every fit goes through :func:`ui.cache.fit_on`, so the pages the
+demos open show the same fits and MSPs without recomputing them. :func:`open_afs_trap`,
+:func:`open_breast` and :func:`open_tasks` set the session up through :mod:`ui.state` (the
+settings the demo ran with) and switch page.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
+from clustering import ALGORITHMS
 from clustering._lam import effective_lam
 from lab import demos
 from lab.animation import PRESETS
 
 from . import cache, state
 from .analysis import RUN_ONCE
+from .shared import shared
 
 __all__ = [
     "AFS_CHOICE",
@@ -26,6 +29,7 @@ __all__ = [
     "afs_story",
     "afs_table",
     "breast_story",
+    "family_labels",
     "msp_scale",
     "open_afs_trap",
     "open_breast",
@@ -43,7 +47,7 @@ def msp_scale() -> tuple[float, str]:
     return effective_lam(lam, regularizer), regularizer
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@shared(max_entries=16)
 def _afs_story(lam: float, regularizer: str) -> demos.DemoStory:
     return demos.afs_trap_story(
         cache.load_choice(AFS_CHOICE), lam=lam, regularizer=regularizer, fit=cache.fit_on
@@ -56,7 +60,7 @@ def afs_story() -> demos.DemoStory:
     return _afs_story(*msp_scale())
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@shared(max_entries=16)
 def _breast_story(lam: float, regularizer: str) -> demos.DemoStory:
     return demos.breast_story(
         cache.load_choice(BREAST_CHOICE), lam=lam, regularizer=regularizer, fit=cache.fit_on
@@ -69,11 +73,16 @@ def breast_story() -> demos.DemoStory:
     return _breast_story(*msp_scale())
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@shared(max_entries=16)
 def _tasks_story(lam: float, regularizer: str) -> demos.DemoStory:
     from .analysis import family_tasks
 
-    return demos.tasks_story(lam=lam, regularizer=regularizer, fit=cache.fit_on, load=family_tasks)
+    # The parameters as MSP vs accuracy passes them (every UI parameter, defaults included),
+    # so the page finds these fits in the cache.
+    params = ALGORITHMS["mspc-mpm"].defaults()
+    return demos.tasks_story(
+        params=params, lam=lam, regularizer=regularizer, fit=cache.fit_on, load=family_tasks
+    )
 
 
 def tasks_story() -> demos.DemoStory:
@@ -128,13 +137,34 @@ def open_tasks() -> None:
     st.switch_page("pages/4_MSP_vs_accuracy.py")
 
 
+def family_labels(summary) -> list[str]:
+    """The tasks demo's family names with their number of tasks: ``"UCI tasks (7)"``."""
+    return [f"{f} ({n})" for f, n in zip(summary["family"], summary["tasks"], strict=True)]
+
+
 #: The AFS story's conditions as the Home table names them (rows, in this order).
 AFS_CONDITIONS = {"x1": "×1", "break": "noise ×10", "rescue": "+ signal ×10"}
 
 
 def afs_table(story: demos.DemoStory):
     """The AFS story's accuracies as shown on Home: one row per condition (×1, the break,
-    the rescue), one column per method (the story's method names)."""
+    the rescue), one column per method (the story's method names). Made once per story
+    object (a shared :func:`afs_story` is one object for the whole class); do not change
+    it."""
+    made = _AFS_TABLES.get(id(story))
+    if made is not None and made[0] is story:
+        return made[1]
+    table = _afs_table(story)
+    if len(_AFS_TABLES) >= 16:  # one per λ and Λ in use: the memo stays small
+        _AFS_TABLES.clear()
+    _AFS_TABLES[id(story)] = (story, table)
+    return table
+
+
+_AFS_TABLES: dict[int, tuple[demos.DemoStory, object]] = {}
+
+
+def _afs_table(story: demos.DemoStory):
     t = story.table
     out = t.pivot(index="condition", columns="method", values="accuracy")
     out = out.reindex(index=list(AFS_CONDITIONS), columns=list(dict.fromkeys(t["method"])))

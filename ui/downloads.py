@@ -111,9 +111,11 @@ def download_labels(
 def download_figure(
     figure, file_name: str, key: str, *, label: str = "Figure (HTML)", container: Any = st
 ) -> None:
-    """Download a plotly figure as a self-contained interactive HTML file (works offline;
-    the file is built only when the button is pressed), its texts through the sanitiser
-    (:mod:`lab.plots.safe_text`: no link, style or other attribute from a user's names)."""
+    """Download a plotly figure (or a :class:`ui.chart.SharedChart`'s) as a self-contained
+    interactive HTML file (works offline; the file is built only when the button is
+    pressed), its texts through the sanitiser (:mod:`lab.plots.safe_text`: no link, style or
+    other attribute from a user's names)."""
+    figure = getattr(figure, "figure", figure)  # a SharedChart's own figure
 
     def build() -> str:
         return safe_html(figure, include_plotlyjs=True, full_html=True)

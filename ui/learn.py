@@ -214,9 +214,9 @@ def labelings_note(table: pd.DataFrame, searched: str = "MSPC (MPM) clustering")
             parts.append(f"MSPC's search reached {value:.3f}, as high to three decimals.")
         else:
             parts.append(
-                f"MSPC's search reached {value:.3f}, below it: the search returns the labeling "
-                "of largest MSP it visited from its start (never below the start's), not the "
-                "largest of all labelings."
+                f"MSPC's search reached {value:.3f}, below it: the search alternates from its "
+                "start until the labels stop changing and returns its last labeling, whose MSP "
+                "can be below the start's, not the largest of all labelings."
             )
     elif searched == best:
         parts[0] = f"The largest MSP here is the one MSPC's search found ({rows[best]:.3f})."
@@ -449,3 +449,48 @@ def random_transform(seed: int, n_features: int, rescale: bool) -> tuple[tuple, 
         return tuple(float(f) for f in factors), factors, float("nan")
     P = rng.normal(size=(n_features, n_features)) + 2.0 * np.eye(n_features)
     return tuple(tuple(float(v) for v in row) for row in P), P, float(np.linalg.cond(P))
+
+
+def mpm_note(mpm: dict, source: str) -> str:
+    """The MPM lesson's sentence, from :func:`ui.analysis.mpm_on_labels`'s numbers."""
+    return (
+        f"For the {source}, each cluster lands on its side with probability at least p = "
+        f"{mpm['alpha']:.3f} (κ = {mpm['kappa']:.2f}) under every distribution with these "
+        f"means and covariances; in this sample {100 * mpm['train_accuracy']:.1f}% of the "
+        "points do."
+    )
+
+
+def heldout_splits(pair: str, mspc_params: dict, lam: float, regularizer: str):
+    """The in-sample / held-out table of a digits ``pair`` (:func:`ui.analysis.
+    nonsense_splits`, with MSPC (MPM)'s clustering when registered) and the pair's data set."""
+    from clustering import ALGORITHMS
+
+    from . import analysis as ua
+    from . import cache, state
+
+    pair_ds = cache.load_bundled(pair, True)
+    extra: tuple = ()
+    if "mspc-mpm" in ALGORITHMS:
+        pair_fit = ua.cached_evaluator("mspc-mpm", mspc_params, pair_ds.X, pair_ds.y)
+        if pair_fit.ok:
+            extra = (("MSPC (MPM) clustering", ua.as_bytes(pair_fit.labels)),)
+    table = ua.nonsense_splits(
+        state.fingerprint(pair_ds.X, pair_ds.y), lam, regularizer, extra, pair_ds.X, pair_ds.y
+    )
+    return table, pair_ds
+
+
+def heldout_verdict(table: pd.DataFrame) -> str:
+    """The held-out lesson's one sentence (:func:`heldout_note` says the rest): how high the
+    random splits score in sample and held out, against the true classes."""
+    ok = table[np.isfinite(table["msp"].astype(float)) & np.isfinite(table["msp_heldout"])]
+    rand, true = ok[ok["kind"] == "random"], ok[ok["kind"] == "true classes"]
+    if rand.empty or true.empty:
+        return heldout_note(table)
+    row = true.iloc[0]
+    return (
+        f"{len(rand)} random splits score up to {rand['msp'].max():.3f} in sample but at most "
+        f"{rand['msp_heldout'].max():.3f} held out; the true classes score {row['msp']:.3f} "
+        f"and {row['msp_heldout']:.3f}."
+    )

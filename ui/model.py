@@ -32,8 +32,12 @@ __all__ = [
     "DEFAULT_VIEW",
     "FACTOR_OPTIONS",
     "LAM_PARAM",
+    "LECTURE_STEPS",
+    "LECTURE_STEP_PARAM",
     "N_CLUSTERS_PARAM",
     "N_CLUSTERS_RANGE",
+    "RHO_PARAM",
+    "RHO_STEP",
     "VIEWS",
     "CurrentData",
     "DataChoice",
@@ -43,6 +47,7 @@ __all__ = [
     "numbers_part",
     "snap_factor",
     "snap_lam",
+    "snap_rho",
 ]
 
 #: The 2-D views of the Cluster page (``"features:i,j"`` for two raw features).
@@ -257,3 +262,16 @@ LAM_PARAM = Param("lam", "float", DEFAULT_LAM, "Regulariser weight.", *LAM_RANGE
 #: The number of clusters the lab offers (the control's range; ten colours and shapes).
 N_CLUSTERS_PARAM = Param("k", "int", 2, "Number of clusters every method is asked for.", 2, 10)
 N_CLUSTERS_RANGE = (int(N_CLUSTERS_PARAM.low), int(N_CLUSTERS_PARAM.high))
+
+#: ρ, Theorem 5's relative margin threshold (the Cluster and Learn pages' slider), on a grid
+#: of 0.05.
+RHO_PARAM = Param("rho", "float", 0.5, "Relative margin threshold of Theorem 5.", 0.0, 1.0)
+RHO_STEP = 0.05
+#: The steps of the Lecture (:mod:`ui.lecture`), numbered from 1; 0 is "not in the Lecture".
+LECTURE_STEPS = 7
+LECTURE_STEP_PARAM = Param("step", "int", 1, "The Lecture's step.", 1, LECTURE_STEPS)
+
+
+def snap_rho(rho: float) -> float:
+    """ρ on the slider's grid (0, 0.05, ..., 1)."""
+    return round(round(min(max(float(rho), 0.0), 1.0) / RHO_STEP) * RHO_STEP, 2)

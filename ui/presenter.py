@@ -74,7 +74,7 @@ h3 {{ font-size: 1.9rem !important; }}
 [data-testid="stSlider"] > label + div {{ padding-top: 1rem; }}
 [data-testid="stBaseButton-primary"] p, [data-testid="stBaseButton-secondary"] p,
 [data-testid="stMetricLabel"] p, [data-testid="stWidgetLabel"] p {{
-  white-space: normal !important; overflow-wrap: anywhere; }}
+  white-space: normal !important; overflow-wrap: break-word; word-break: normal; }}
 </style>
 """
 
@@ -189,6 +189,9 @@ def sidebar() -> Any:
     state.record(state.KEYS.PRESENTER, bool(on))
     state.set_widget(_FIGURES, [])
     if on:
+        # A projector's width goes to the lesson: the sidebar starts collapsed (its arrow,
+        # top left, opens it again for the toggle and the slides).
+        st.set_page_config(initial_sidebar_state="collapsed")
         st.html(CSS)
     return st.sidebar.empty()
 

@@ -8,9 +8,10 @@ It sits between a control (a widget or a link) and a fit:
 * a method whose prediction is under the auto-run limits (:func:`lab.budget.auto_run`) runs by
   itself; any other waits for its own button, which shows the prediction
   (:meth:`Cost.describe`);
-* every fit, started by itself or by a click, goes through :func:`ui.cache.fit`, the one
-  place that checks the cost (:func:`~clustering._cost.check_cost`) and turns a
-  :class:`~clustering.exceptions.TooExpensiveError` into the result's message.
+* :func:`run_planned` applies the lab's one auto-run rule (:func:`lab.budget.decide`) to
+  those predictions and hands each fit its cost and verdict (:func:`ui.cache.fit_many`), so
+  a fit's cost is predicted once, here, and a refused run's result is the
+  :class:`~clustering.exceptions.TooExpensiveError` message.
 
 Clicked runs are remembered per method and settings (:func:`ui.state.approve_runs`), so a
 result stays on screen until a setting of that method changes. The parameters a method is
@@ -28,7 +29,7 @@ import numpy as np
 
 from clustering import ALGORITHMS
 from clustering._cost import Cost, predict_cost
-from lab.budget import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, auto_run, within_budget
+from lab.budget import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, RUN, WAITS, auto_run, decide
 from lab.evaluation import FitOutcome
 
 from . import cache, state
@@ -159,13 +160,17 @@ def run_planned(
     """
     approved = state.approved_runs()
     planned = [p for p in planned if not p.unavailable]
-    # Without a click, the cheap runs start only while together they stay within the
-    # auto-run time (within_budget): three methods of 8 s each do not start 24 s of work.
-    candidates = [p for p in planned if autorun and p.auto_run and p.signature not in approved]
-    fits = within_budget([p.cost for p in candidates])
-    auto = {p.key for p, ok in zip(candidates, fits, strict=True) if ok}
-    now = [p for p in planned if p.refused or p.signature in approved or p.key in auto]
-    waiting = [p for p in planned if p not in now]
+    clicked = [p.signature in approved for p in planned]
+    # The lab's one auto-run rule (lab.budget.decide) on the costs plan() predicted: without a
+    # click, the cheap runs start only while together they stay within the auto-run time
+    # (three methods of 8 s each do not start 24 s of work); with autorun off, none does.
+    verdicts = decide([p.cost for p in planned], clicked)
+    if not autorun:
+        pairs = zip(verdicts, clicked, strict=True)
+        verdicts = [WAITS if v == RUN and not c else v for v, c in pairs]
+    now = [p for p, v in zip(planned, verdicts, strict=True) if v != WAITS]
+    waiting = [p for p, v in zip(planned, verdicts, strict=True) if v == WAITS]
+    verdict = {p.key: v for p, v in zip(planned, verdicts, strict=True)}
     msp_lam, msp_regularizer = msp if msp is not None else (None, None)
     results = cache.fit_many(
         [p.key for p in now],
@@ -178,6 +183,8 @@ def run_planned(
         msp_lam=msp_lam,
         msp_regularizer=msp_regularizer,
         clicked=[p.key for p in now if p.signature in approved],
+        costs={p.key: p.cost for p in now},
+        decisions={p.key: verdict[p.key] for p in now},
     )
     return {r.key: r for r in results}, waiting
 

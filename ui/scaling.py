@@ -291,3 +291,36 @@ def two_cluster_labelings(y, results: Sequence[FitOutcome]) -> dict[str, np.ndar
         if r.ok and r.labels is not None and np.unique(r.labels).shape[0] == 2:
             out[f"{r.name}'s clustering (before)"] = np.asarray(r.labels)
     return out
+
+
+#: At most this many methods are named in the lesson's verdict (the figure shows them all).
+VERDICT_METHODS = 4
+
+
+def lesson_verdict(table: pd.DataFrame, scaled: bool) -> str:
+    """The Feature scaling lesson's one sentence, from the numbers of its figure (accuracy
+    before and after the rescaling, or the held-out MSP without true classes) and the share
+    of labels each method changed."""
+    if table.empty:
+        return "No method ran: choose one in the sidebar."
+    if not scaled:
+        return "Every factor is ×1, so before and after agree: move a factor to rescale a feature."
+    metric, label = ("accuracy", "accuracy")
+    if table["accuracy_before"].isna().all():
+        metric, label = ("msp_heldout", "held-out MSP")
+    parts = []
+    for row in table.head(VERDICT_METHODS).itertuples():
+        before, after = getattr(row, f"{metric}_before"), getattr(row, f"{metric}_after")
+        if pd.isna(before) or pd.isna(after):
+            parts.append(f"{row.method} did not run on both")
+            continue
+        moved = "labels unchanged" if row.changed == 0 else f"{row.changed:.0%} of labels changed"
+        before, after = f"{before:.3f}", f"{after:.3f}"  # as the figure and tables show them
+        parts.append(f"{row.method} {before} → {after} ({moved})")
+    return f"After the rescaling, {label}: " + "; ".join(parts) + "."
+
+
+def msp_change(change: float) -> str:
+    """A Theorem 1 metric's change: ``"change 0"`` when exactly none, else signed in
+    scientific notation (``"change +3.1e-13"``)."""
+    return "change 0" if change == 0 else f"change {change:+.1e}"

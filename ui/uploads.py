@@ -12,13 +12,17 @@ session state keeps only the file's name and hash, never its bytes, so nothing o
 outlives what the store releases.
 
 The store keeps an upload while a browser session uses it (the session that uploaded it, and
-any that opened its link), and for :func:`release_after` seconds after the last of them has
-ended (closed or reloaded: a reload finds it again within that time). A session's end is
-seen when its connection closes (a session-scoped ``st.cache_resource`` whose ``on_release``
-lets go of the session's uploads). Uploads no session uses are also bounded: the last
-:data:`MAX_FILES` (at most :data:`MAX_BYTES` in all). A refused file is never stored. The
-store is lost when the server stops, so a link carries an upload only on this server while
-it runs. A token belongs to the session that made it: a session that opened someone else's
+any that opened its link), and for :data:`KEEP_SECONDS` (an hour, :func:`release_after`)
+after the last of them has ended (closed or reloaded: a reload, or someone opening its link,
+finds it again within that time). A session's end is seen when its connection closes (a
+session-scoped ``st.cache_resource`` whose ``on_release`` lets go of the session's uploads).
+Every upload counts against one server-wide budget (:data:`BUDGET`, by :func:`upload_cost`:
+its bytes and its parsed table): a new upload that would not fit beside the uploads sessions
+use is refused (:class:`OverBudget`, a message for the user) and nothing else is dropped for
+it; uploads no session uses give way, oldest first, to a new one, and at most
+:data:`MAX_FILES` of them are kept. A refused file is never stored. The store is lost when
+the server stops, so a link carries an upload only on this server while it runs. A token
+belongs to the session that made it: a session that opened someone else's
 link reads that upload, and writes its own under a new token (:mod:`ui.state`), so nobody's
 upload is replaced by another's.
 """
@@ -40,29 +44,105 @@ import streamlit as st
 
 from datasets import DatasetError
 from datasets.label_guess import LabelGuess
-from datasets.upload import CsvPreview, preview_csv
+from datasets.upload import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_CELLS,
+    DEFAULT_MAX_COLUMNS,
+    DEFAULT_MAX_ROWS,
+    CsvPreview,
+    preview_csv,
+)
 
 __all__ = [
-    "MAX_BYTES",
+    "BUDGET",
+    "CELL_BYTES",
+    "KEEP_SECONDS",
     "MAX_FILES",
     "TOKEN_PATTERN",
     "Mark",
+    "OverBudget",
     "forget",
     "guess_label",
     "hold",
+    "keeping_policy",
     "let_go",
+    "limits_text",
     "new_token",
     "preview",
+    "reading",
     "recall",
     "release_after",
     "remember",
     "track_session",
+    "upload_cost",
 ]
 
 #: How many uploads no session uses the server keeps for reloads (the oldest is dropped first).
 MAX_FILES = 16
-#: Most bytes of uploads no session uses the server keeps (the oldest are dropped first).
-MAX_BYTES = 400_000_000
+#: Seconds an upload stays on the server after the last session using it has ended (within
+#: :data:`BUDGET`): a lesson's length, so a link shared in class keeps working after its
+#: uploader closed the tab.
+KEEP_SECONDS = 3600.0
+#: What all uploads on the server may take at once, counted by :func:`upload_cost`. Four of
+#: the densest uploads the reader accepts (20,000,000 cells) cost 4 x 200 MB.
+BUDGET = 1_000_000_000
+#: Bytes a parsed cell takes in the session that reads it (float64).
+CELL_BYTES = 8
+
+
+def upload_cost(size: int, cells: int) -> int:
+    """What an upload costs the server: its bytes in the store and its table parsed
+    (:data:`CELL_BYTES` a cell; ``cells`` as :class:`datasets.upload.CsvPreview` counts them).
+
+    Examples
+    --------
+    >>> upload_cost(40_000_000, 20_000_000)
+    200000000
+    """
+    return int(size) + CELL_BYTES * int(cells)
+
+
+class OverBudget(Exception):
+    """A new upload does not fit in :data:`BUDGET` beside the uploads sessions use; the
+    message says so for the user."""
+
+
+#: One read of an upload at a time on the server (the preview and the parse): a read's
+#: memory is transient but large (a file at the cell limit took about +400 MB), so four
+#: uploaded at once are read one after the other instead of all together.
+_READ_LOCK = threading.Lock()
+
+
+def reading():
+    """Hold while reading an upload (:func:`preview`, :func:`ui.cache.read_upload`):
+    one such read runs at a time on the server; the others wait their turn."""
+    return _READ_LOCK
+
+
+def limits_text() -> str:
+    """The reader's limits in words (the Data page's uploader help)."""
+    return (
+        f"At most {DEFAULT_MAX_BYTES // 1_000_000} MB, {DEFAULT_MAX_ROWS:,} rows, "
+        f"{DEFAULT_MAX_COLUMNS:,} columns and {DEFAULT_MAX_CELLS:,} cells (rows × columns)."
+    )
+
+
+def keeping_policy() -> str:
+    """How long the server keeps an upload, in words (the Data page and the README say
+    the same)."""
+    return (
+        "The file stays on this server, in memory, while a browser uses it and for "
+        f"{KEEP_SECONDS / 3600:g} hour after the last one has closed, as long as the "
+        f"server's room for all uploads ({BUDGET / 1e6:,.0f} MB, counting each file and "
+        "its table) allows: when that room is full, new uploads are refused, and files no "
+        "browser uses give way first, oldest first."
+    )
+
+
+def _cost(entry: dict[str, Any]) -> int:
+    return int(entry.get("cost") or len(entry.get("content", b"")))
+
+
 #: What an upload token in a link looks like.
 TOKEN_PATTERN = re.compile(r"^[A-Za-z0-9_-]{8,32}$")
 
@@ -75,7 +155,8 @@ def preview(content_digest: str, _content: bytes) -> tuple[CsvPreview | None, st
     :func:`datasets.read_csv` would refuse with the same message. Cached by the bytes'
     ``content_digest`` (:func:`ui.cache.upload_digest`)."""
     try:
-        return preview_csv(_content), None
+        with reading():
+            return preview_csv(_content), None
     except DatasetError as err:
         return None, str(err)
 
@@ -102,7 +183,18 @@ class _Store:
         self.unheld_since: dict[str, float] = {}
 
     def put(self, token: str, entry: dict[str, Any], holder: str | None) -> None:
+        """Keep ``entry`` under ``token``; raises :class:`OverBudget` when it does not fit
+        in :data:`BUDGET` beside the entries sessions hold (the rest give way)."""
         with self.lock:
+            held = sum(_cost(e) for t, e in self.files.items() if t in self.holders and t != token)
+            cost = _cost(entry)
+            if held + cost > BUDGET:
+                raise OverBudget(
+                    f"The server holds {held / 1e6:,.0f} MB of uploads for the people using "
+                    f"them now; this file needs {cost / 1e6:,.0f} MB (its bytes and its table "
+                    f"read), more than the {BUDGET / 1e6:,.0f} MB all uploads may take together "
+                    "leave. Upload a smaller file (fewer rows or columns), or try again later."
+                )
             self.files[token] = dict(entry)
             self.files.move_to_end(token)
             if holder is not None:
@@ -152,7 +244,8 @@ class _Store:
             return min(self.unheld_since.values()) + after if self.unheld_since else None
 
     def size(self) -> int:
-        return sum(len(e.get("content", b"")) for e in self.files.values())
+        """What the kept uploads cost (:func:`upload_cost`)."""
+        return sum(_cost(e) for e in self.files.values())
 
     def _hold(self, token: str, holder: str) -> None:
         self.holders.setdefault(token, set()).add(holder)
@@ -174,14 +267,12 @@ class _Store:
         self.unheld_since.pop(token, None)
 
     def _make_room(self) -> None:
-        """Drop the oldest entries no session uses while over :data:`MAX_FILES` or
-        :data:`MAX_BYTES` (counting only those entries; the newest one always stays)."""
+        """Drop the oldest entries no session uses while they are more than
+        :data:`MAX_FILES` or all entries cost more than :data:`BUDGET` (the newest one
+        always stays)."""
         while True:
             free = [t for t in self.files if t not in self.holders]
-            over = len(free) > MAX_FILES or (
-                len(free) > 1
-                and sum(len(self.files[t].get("content", b"")) for t in free) > MAX_BYTES
-            )
+            over = len(free) > MAX_FILES or (sum(_cost(e) for e in self.files.values()) > BUDGET)
             newest = next(reversed(self.files))
             victims = [t for t in free if t != newest]
             if not over or not victims:
@@ -195,13 +286,15 @@ def _store() -> _Store:
 
 
 def release_after() -> float:
-    """Seconds an upload stays after the last session using it has ended: Streamlit's own
-    wait for a disconnected browser to come back (``server.disconnectedSessionTTL``), so a
-    session that resumes, or a reload, still finds its upload."""
+    """Seconds an upload stays after the last session using it has ended
+    (:data:`KEEP_SECONDS`), and never less than Streamlit's own wait for a disconnected
+    browser to come back (``server.disconnectedSessionTTL``), so a session that resumes, a
+    reload or a student opening the link later still finds it."""
     try:
-        return float(st.get_option("server.disconnectedSessionTTL"))
+        ttl = float(st.get_option("server.disconnectedSessionTTL"))
     except Exception:  # an option this Streamlit does not have
-        return 120.0
+        ttl = 120.0
+    return max(KEEP_SECONDS, ttl)
 
 
 class Mark:
@@ -315,8 +408,9 @@ def new_token() -> str:
 
 
 def remember(token: str, entry: dict[str, Any]) -> None:
-    """Keep ``entry`` (``name``, ``content``, ``digest``, ``choice``) under ``token``, held
-    by the current session; whatever was under ``token`` before is dropped."""
+    """Keep ``entry`` (``name``, ``content``, ``digest``, ``choice``, ``cost``) under
+    ``token``, held by the current session; whatever was under ``token`` before is dropped.
+    Raises :class:`OverBudget` when it does not fit in :data:`BUDGET`."""
     _store().put(token, entry, _holder())
 
 

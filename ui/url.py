@@ -39,12 +39,15 @@ from datasets.synthetic import GENERATORS
 from .model import (
     FACTOR_OPTIONS,
     LAM_PARAM,
+    LECTURE_STEP_PARAM,
     N_CLUSTERS_PARAM,
     N_CLUSTERS_RANGE,
+    RHO_PARAM,
     VIEWS,
     DataChoice,
     default_normalize,
     snap_lam,
+    snap_rho,
 )
 
 __all__ = [
@@ -154,6 +157,8 @@ class Decoded:
     view: str | None = None
     presenter: bool | None = None
     n_clusters: int | None = None
+    rho: float | None = None
+    lecture_step: int | None = None
     warnings: list[str] = field(default_factory=list)
 
 
@@ -346,6 +351,8 @@ def decode(params: Mapping[str, str], repeated: Iterable[str] = ()) -> Decoded:
         ("view", lambda: _decode_view(params["view"], out)),
         ("present", lambda: _decode_presenter(params["present"], out)),
         ("k", lambda: _decode_n_clusters(params["k"], out)),
+        ("rho", lambda: _decode_rho(params["rho"], out)),
+        ("step", lambda: _decode_lecture_step(params["step"], out)),
     ]
     for key, step in steps:
         if key != "data" and params.get(key) is None:
@@ -408,6 +415,8 @@ def encode(
     view: str,
     presenter: bool = False,
     n_clusters: int = 2,
+    rho: float = RHO_PARAM.default,
+    lecture_step: int = 0,
 ) -> dict[str, str]:
     """The query parameters of a state (the inverse of :func:`decode`)."""
     out: dict[str, str] = {}
@@ -434,6 +443,10 @@ def encode(
         out["present"] = "1"
     if int(n_clusters) != 2:
         out["k"] = str(int(n_clusters))
+    if snap_rho(rho) != RHO_PARAM.default:
+        out["rho"] = encode_value(snap_rho(rho))
+    if lecture_step:
+        out["step"] = str(int(lecture_step))
     # A value too long for a link is left out (the decoder would refuse it).
     return {k: v for k, v in out.items() if len(v) <= MAX_VALUE_CHARS}
 
@@ -446,3 +459,20 @@ def _decode_n_clusters(text: str, out: Decoded) -> None:
         out.n_clusters = decode_param(N_CLUSTERS_PARAM, text)
     except ValueError as err:
         _warn(out, "k", f"{err} (kept 2)")
+
+
+# ---- Theorem 5's ρ and the Lecture's step ----------------------------------------
+
+
+def _decode_rho(text: str, out: Decoded) -> None:
+    try:
+        out.rho = snap_rho(decode_param(RHO_PARAM, text))
+    except ValueError as err:
+        _warn(out, "rho", f"{err} (kept {encode_value(RHO_PARAM.default)})")
+
+
+def _decode_lecture_step(text: str, out: Decoded) -> None:
+    try:
+        out.lecture_step = decode_param(LECTURE_STEP_PARAM, text)
+    except ValueError as err:
+        _warn(out, "step", f"{err} (the Lecture starts at step 1)")

@@ -89,8 +89,14 @@ def msp_help(kind: str, lam: float | None = None, regularizer: str | None = None
     raise ValueError(f"kind must be 'msp' or 'msp_heldout'; got {kind!r}.")
 
 
-def msp_note(lam: float, regularizer: str) -> str:
-    """The sentence naming a page's one λ and Λ of every MSP it shows."""
+def msp_note(lam: float, regularizer: str, *, short: bool = False) -> str:
+    """The sentence naming a page's one λ and Λ of every MSP it shows (``short``: beside a
+    lesson's controls)."""
+    if short:
+        return (
+            f"Every MSP here: λ = {format_number(lam)} and Λ = {regularizer}, the λ and Λ of "
+            "every page's sidebar."
+        )
     return (
         f"Every MSP on this page is computed with λ = {format_number(lam)} and Λ = "
         f"{regularizer} (the sidebar's), for every method, including those without a λ of "
@@ -380,8 +386,11 @@ def view_select(
     key: str = "view",
     *,
     container: Any = st,
+    compact: bool = False,
 ) -> str:
-    """Choose the 2-D view: PCA, discriminant direction vs residual, or two raw features.
+    """Choose the 2-D view: PCA, discriminant direction vs residual, or two raw features
+    (``compact``: a drop-down with short names, for a lesson's column of controls; the
+    feature pickers then stack).
 
     Returns ``"pca"``, ``"discriminant"`` or ``"features:i,j"`` (persisted, in the URL).
     """
@@ -397,12 +406,18 @@ def view_select(
         "features": "Two raw features",
     }
     state.seed(key, KEYS.VIEW, kind)
-    kind = container.radio(
+    if compact:
+        labels = {
+            "discriminant": "Discriminant w vs. residual",
+            "pca": "PCA",
+            "features": "Two features",
+        }
+    kind = (container.selectbox if compact else container.radio)(
         "2-D view",
         list(labels),
         key=key,
         format_func=labels.get,
-        horizontal=True,
+        **({} if compact else {"horizontal": True}),
         help="How the data are flattened to two dimensions. 'Discriminant': x is the "
         "direction the clustering separates along (the separating hyperplane is the vertical "
         "line), y the largest spread left over. 'PCA': the two directions of largest spread. "
@@ -412,7 +427,7 @@ def view_select(
         state.record(KEYS.VIEW, kind)
         return kind
     names = list(feature_names)
-    cols = container.columns(2)
+    cols = [container, container] if compact else container.columns(2)
     state.seed(f"{key}.x", KEYS.VIEW, i)
     state.seed(f"{key}.y", KEYS.VIEW, j)
     for k, default in ((f"{key}.x", i), (f"{key}.y", j)):

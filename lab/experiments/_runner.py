@@ -14,6 +14,12 @@ outside its range (a score or MSP outside [0, 1] or not finite, a negative time)
 the run log (the ``lab.experiments`` logger). A cell whose path is taken by a directory is
 computed and not cached, with a warning.
 
+What the checksum protects against: a cell file damaged by accident (a truncated write, a
+disk or copy error, a hand edit of the result that forgot the checksum). It has no key, so
+it does not protect against someone who edits a result and recomputes the checksum: such a
+cell is accepted as long as its values are in range. The cache folder is trusted as the
+rest of the checkout is; do not fill it with cells from someone you do not trust.
+
 Interrupting a run (Ctrl-C, SIGTERM) stops the loky workers before :class:`RunInterrupted`
 is raised, and each worker also watches its parent and exits within a second if the parent
 dies (SIGKILL), so no orphan keeps computing.

@@ -26,9 +26,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from lab.experiments.protocols import SCORES, LamSweep, fit_line, lam_choice, pearson
+from lab.experiments.protocols import SCORES, LamSweep, lam_choice
+from lab.plots._common import _LAYOUT, MARKERS, _color, _empty, _marker
 from lab.plots.grid import grow_margins, tidy_layout, two_panels
-from lab.plots.style import GUIDE_GREY, OKABE_ITO, PAPER, TEMPLATE, relayout, series_color
+from lab.plots.msp_accuracy import line_within_unit, msp_accuracy_figure
+from lab.plots.style import GUIDE_GREY, PAPER, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -41,37 +43,7 @@ __all__ = [
     "theorem1_figure",
 ]
 
-#: Marker shapes, one per series (all available in WebGL traces too).
-MARKERS = ("circle", "square", "diamond", "triangle-up", "x", "cross", "triangle-down", "star")
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-
-#: Above this many points a scatter is drawn with WebGL.
-WEBGL_THRESHOLD = 500
-
-_LAYOUT = {
-    "template": TEMPLATE,
-    "margin": {"l": 60, "r": 20, "t": 80, "b": 40},
-    "font": {"size": 13},
-}
-
-
-def _color(i: int) -> str:
-    return OKABE_ITO[i % len(OKABE_ITO)]
-
-
-def _marker(i: int) -> str:
-    return MARKERS[i % len(MARKERS)]
-
-
-def _empty(title: str, message: str, height: int, axes: bool = False) -> go.Figure:
-    fig = go.Figure()
-    fig.add_annotation(
-        text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5, font_size=14
-    )
-    relayout(fig, **_LAYOUT, title=title, height=height)
-    fig.update_xaxes(visible=axes)
-    fig.update_yaxes(visible=axes, range=[0, 1] if axes else None)
-    return fig
 
 
 def sensitivity_figure(
@@ -153,150 +125,6 @@ def sensitivity_figure(
     ends = np.log10([factors[0], factors[-1]]) + np.array([-0.06, 0.06]) * span
     ticks = {"tickvals": factors, "ticktext": [f"{f:g}" for f in factors], "showgrid": True}
     return tidy_layout(fig.update_xaxes(type="log", **ticks, range=None if fig.data else ends))
-
-
-def msp_accuracy_figure(
-    table: pd.DataFrame,
-    *,
-    x: str = "msp",
-    y: str = "accuracy",
-    name: str = "name",
-    title: str = "MSP against clustering accuracy",
-    highlight: Sequence[str] = (),
-    height: int = 460,
-    x_label: str = "MSP",
-    group: str | None = None,
-) -> go.Figure:
-    """Scatter of an MSP (x) against accuracy (y), one point per run, with the fitted line.
-
-    Both axes are fractions in [0, 1], as the lab's tables write them, so the line's
-    equation reads in the units of the axes. The least-squares line is drawn only where it
-    stays within accuracy [0, 1], over the range of the points' MSPs.
-
-    Parameters
-    ----------
-    table : DataFrame
-        One row per run with columns ``x``, ``y`` and ``name`` (e.g. from
-        :func:`lab.experiments.protocols.msp_accuracy_family`, or a ``lam_sweep`` table with
-        ``name`` set to the ``lam``); rows with NaN are left out.
-    x, y, name : str
-        Column names.
-    title : str
-        Without ``group``, Pearson's r and the number of points are appended.
-    highlight : sequence of str
-        Names of points to mark with a star (e.g. the ``lam`` chosen by MSP).
-    height : int
-    x_label : str, default="MSP"
-        What the x column is ("held-out MSP", "in-sample MSP"): the hover text and the x
-        axis title.
-    group : str or None
-        A column naming each point's family: one colour, one line and one r per family
-        (in the legend).
-
-    Returns
-    -------
-    go.Figure
-        WebGL (``go.Scattergl``) above ``WEBGL_THRESHOLD`` points.
-    """
-    if table is None or table.empty:
-        return _empty(title, "No runs to plot.", height)
-    columns = [name, x, y] + ([group] if group else [])
-    data = table[columns].copy()
-    data = data[np.isfinite(data[x].astype(float)) & np.isfinite(data[y].astype(float))]
-    if data.empty:
-        return _empty(title, "Every run failed or has no accuracy (no true classes).", height)
-    trace = go.Scattergl if len(data) > WEBGL_THRESHOLD else go.Scatter
-    fig = go.Figure()
-    groups = list(dict.fromkeys(data[group])) if group else [None]
-    for i, g in enumerate(groups):
-        sub = data if g is None else data[data[group] == g]
-        r = pearson(sub[x], sub[y])
-        r_text = "r undefined" if np.isnan(r) else f"r = {r:.2f}"
-        label = "runs" if g is None else f"{g} ({len(sub)}, {r_text})"
-        fig.add_trace(
-            trace(
-                x=sub[x],
-                y=sub[y].astype(float),
-                mode="markers",
-                name=label,
-                legendgroup=str(i),
-                text=sub[name].astype(str),
-                marker={
-                    "color": _color(i),
-                    "symbol": MARKERS[i % len(MARKERS)],
-                    "size": 9,
-                    "line": {"width": 1, "color": PAPER},
-                },
-                hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
-                "accuracy %{y:.3f}<extra></extra>",
-            )
-        )
-        slope, intercept = fit_line(sub[x], sub[y])
-        xs = line_within_unit(slope, intercept, float(sub[x].min()), float(sub[x].max()))
-        if xs is not None:
-            fig.add_trace(
-                go.Scatter(
-                    x=xs,
-                    y=slope * xs + intercept,
-                    mode="lines",
-                    name=f"least squares: accuracy = {slope:.2f}·MSP {intercept:+.2f}",
-                    legendgroup=str(i),
-                    showlegend=g is None,
-                    line={"color": _color(i if g is not None else 3), "dash": "dash", "width": 2},
-                    hoverinfo="skip",
-                )
-            )
-    marked = data[data[name].astype(str).isin([str(h) for h in highlight])]
-    if not marked.empty:
-        fig.add_trace(
-            go.Scatter(
-                x=marked[x],
-                y=marked[y].astype(float),
-                mode="markers",
-                name="highlighted",
-                text=marked[name].astype(str),
-                marker={"symbol": "star", "size": 16, "color": _color(1)},
-                hovertemplate=f"<b>%{{text}}</b><br>{x_label} %{{x:.3f}}<br>"
-                "accuracy %{y:.3f}<extra></extra>",
-            )
-        )
-    if group is None:
-        r = pearson(data[x], data[y])
-        r_text = "r undefined (fewer than 3 points or no spread)" if np.isnan(r) else f"r = {r:.2f}"
-        title = f"{title} — Pearson {r_text}, {len(data)} points"
-    relayout(
-        fig,
-        **_LAYOUT,
-        title={"text": title},
-        height=height,
-        xaxis_title=f"{x_label} (no labels needed)",
-        yaxis_title="clustering accuracy",
-        hovermode="closest",
-    )
-    tidy_layout(fig)
-    return fig
-
-
-def line_within_unit(slope: float, intercept: float, lo: float, hi: float) -> np.ndarray | None:
-    """The x values (50, from ``lo`` to ``hi`` or less) where ``slope * x + intercept``
-    lies in [0, 1]; ``None`` if nowhere or the line is undefined.
-
-    Examples
-    --------
-    >>> xs = line_within_unit(2.0, -0.5, 0.0, 1.0)
-    >>> float(xs[0]), float(xs[-1])
-    (0.25, 0.75)
-    """
-    if not (np.isfinite(slope) and np.isfinite(intercept) and hi >= lo):
-        return None
-    if slope != 0:
-        ends = sorted(((0.0 - intercept) / slope, (1.0 - intercept) / slope))
-        lo, hi = max(lo, ends[0]), min(hi, ends[1])
-    elif not 0.0 <= intercept <= 1.0:
-        return None
-    if hi < lo:
-        return None
-    return np.linspace(lo, hi, 50)
 
 
 def lam_sweep_figure(

@@ -27,10 +27,16 @@ from lab.plots.style import (
 __all__ = ["compare_figure"]
 
 
-def _padded(v: np.ndarray) -> list[float]:
+#: Room above the points for a panel's two-line corner text, as a share of their y span.
+CORNER_ROOM = 0.3
+
+
+def _padded(v: np.ndarray, top: float = 0.0) -> list[float]:
+    """The range of ``v`` with 6 % padding each side and ``top`` (a share of the span)
+    more above."""
     lo, hi = float(np.min(v)), float(np.max(v))
     pad = 0.06 * (hi - lo) if hi > lo else 1.0
-    return [lo - pad, hi + pad]
+    return [lo - pad, hi + pad + top * (hi - lo)]
 
 
 def compare_figure(
@@ -74,7 +80,8 @@ def compare_figure(
     )
     for i, (_, coords, y) in enumerate(rows):
         coords = np.asarray(coords, dtype=float)
-        xr, yr = _padded(coords[:, 0]), _padded(coords[:, 1])
+        # the corner text sits above the points, not over them
+        xr, yr = _padded(coords[:, 0]), _padded(coords[:, 1], top=CORNER_ROOM)
         small = coords.shape[0] <= 2000
         for j, _key in enumerate(methods):
             cell = cells[i][j]

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from lab.plots.analysis import _LAYOUT, _color, _empty
+from lab.plots._common import _LAYOUT, _color, _empty
 from lab.plots.grid import tidy_layout
 from lab.plots.style import relayout
 

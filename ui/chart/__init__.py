@@ -277,8 +277,20 @@ def chart(
 ) -> Any:
     """Draw ``figure`` under ``key`` (required: it names the graph that later reruns
     update). ``on_select="rerun"`` with ``selection_mode`` "lasso" or "box" returns the
-    selection as ``st.plotly_chart`` does; otherwise ``None``."""
-    target = st if where is None else where
+    selection as ``st.plotly_chart`` does; otherwise ``None``. ``where``: the container to
+    draw in (default: the current one)."""
+    if where is not None and where is not st:
+        with where:  # the component is drawn in the current container
+            return chart(
+                figure,
+                key=key,
+                width=width,
+                on_select=on_select,
+                selection_mode=selection_mode,
+                config=config,
+                **plotly_kwargs,
+            )
+    target = st
     if not use_component() or plotly_kwargs:
         return target.plotly_chart(
             safe_figure(_figure_of(figure)),

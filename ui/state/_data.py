@@ -39,7 +39,10 @@ def set_data_choice(choice: DataChoice, chosen: bool = True, propose_k: bool = T
     st.session_state[KEYS.DATA_CHOSEN] = bool(chosen)
     st.session_state[KEYS.DATA_ERROR] = ""
     if choice.kind == "upload":
-        _remember_upload()
+        try:
+            _remember_upload()
+        except uploads.OverBudget as err:  # a copy of a link's upload that does not fit
+            st.session_state[KEYS.DATA_ERROR] = str(err)
 
 
 def get_upload() -> dict | None:
@@ -89,15 +92,21 @@ def set_upload(name: str, content: bytes, file_id: str | None = None) -> None:
     digest = cache.upload_digest({"content": content})
     meta = {"name": str(name), "file_id": file_id, "digest": digest, "size": len(content)}
     mark_upload_session()
-    _, refused = uploads.preview(digest, content)
+    found, refused = uploads.preview(digest, content)
     cache.forget_read_uploads()  # the session's previous file, parsed
+    if found is not None:
+        meta["cost"] = uploads.upload_cost(len(content), found.cells)
     if refused:
         meta["refused"] = refused
         st.session_state[KEYS.UPLOAD] = meta
         _let_go_of_upload()
         return
     st.session_state[KEYS.UPLOAD] = meta
-    _remember_upload(content)
+    try:
+        _remember_upload(content)
+    except uploads.OverBudget as err:  # the server's uploads are full: nobody else's goes
+        st.session_state[KEYS.UPLOAD] = {**meta, "refused": str(err)}
+        _let_go_of_upload()
 
 
 def mark_upload_session() -> None:
@@ -206,6 +215,7 @@ def _remember_upload(content: bytes | None = None) -> None:
         "content": content,
         "digest": meta["digest"],
         "choice": choice if choice.kind == "upload" else None,
+        "cost": meta.get("cost"),
     }
     token = get(KEYS.UPLOAD_TOKEN)
     if token and token != get(KEYS.UPLOAD_OWN_TOKEN):
@@ -219,8 +229,8 @@ def _remember_upload(content: bytes | None = None) -> None:
     if not token:
         token = get(KEYS.UPLOAD_OWN_TOKEN) or uploads.new_token()
         st.session_state[KEYS.UPLOAD_OWN_TOKEN] = token
+    uploads.remember(token, entry)  # first: a file over the budget changes no token
     st.session_state[KEYS.UPLOAD_TOKEN] = token
-    uploads.remember(token, entry)
 
 
 def _same_upload(a: dict, b: dict) -> bool:

@@ -16,6 +16,7 @@ from ._data import (
 )
 from ._session import (
     KEYS,
+    _set,
     get,
     get_algorithm_params,
     get_algorithms,
@@ -23,13 +24,18 @@ from ._session import (
     get_n_clusters,
     get_presenter,
     get_regularizer,
+    get_rho,
     get_view,
+    lecture_step_here,
+    seed,
     set_algorithm_params,
     set_algorithms,
     set_lam,
+    set_lecture_step,
     set_n_clusters,
     set_presenter,
     set_regularizer,
+    set_rho,
     set_scaling_factors,
     set_view,
 )
@@ -77,11 +83,11 @@ def upload_link_note(upload_kind: bool = False) -> str:
     if get_data_choice().kind != "upload" and not upload_kind:
         return ""
     return (
-        "The address bar keeps this upload for a reload while the lab runs (the file stays "
-        "on this server, in memory, never in the link). Anyone who opens this link on this "
-        "server meanwhile sees the file too, read-only: a file they upload or a label column "
-        "they pick goes under a link of their own and never replaces yours. After the lab "
-        "restarts the link gives the default data set."
+        "The address bar keeps this upload for a reload (the file is never in the link). "
+        f"{uploads.keeping_policy()} Anyone who opens this link on this server meanwhile "
+        "sees the file too, read-only: a file they upload or a label column they pick goes "
+        "under a link of their own and never replaces yours. After the lab restarts the "
+        "link gives the default data set."
     )
 
 
@@ -102,6 +108,8 @@ def url_params() -> dict[str, str]:
         get_view(),
         presenter=get_presenter(),
         n_clusters=get_n_clusters(),
+        rho=get_rho(),
+        lecture_step=lecture_step_here(),
     )
     out.update(_upload_url_params())
     return out
@@ -141,6 +149,30 @@ def sync_from_url(force: bool = False) -> list[str]:
     st.session_state[KEYS.URL_READ] = True
     decoded = url.decode(_query(), repeated=_repeated())
     problems = list(decoded.warnings)
+    _apply(decoded, str(get(KEYS.PAGE) or ""))
+    if UPLOAD_URL_KEY in _repeated():
+        problems.append(f"Ignored the link's `{UPLOAD_URL_KEY}`: the link gives it more than once.")
+    else:
+        problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
+    if decoded.n_clusters is not None:  # after the upload, which may propose its own k
+        set_n_clusters(decoded.n_clusters)
+    _add_problems(problems)
+    return problems
+
+
+def open_link(params: Mapping[str, str], page: str) -> list[str]:
+    """Apply a link's parameters ``params`` to the session now, as if it had been opened on
+    the page whose URL path is ``page`` (the Lecture's steps: :mod:`ui.lecture`); returns the
+    warnings of :func:`ui.url.decode`."""
+    decoded = url.decode(params)
+    _apply(decoded, page)
+    if decoded.n_clusters is not None:
+        set_n_clusters(decoded.n_clusters)
+    return decoded.warnings
+
+
+def _apply(decoded: url.Decoded, page: str) -> None:
+    """Set the state a decoded link asks for (its upload and ``k`` aside)."""
     if decoded.data is not None:
         set_data_choice(decoded.data, chosen=True, propose_k=False)
     if decoded.algorithms is not None:
@@ -157,14 +189,10 @@ def sync_from_url(force: bool = False) -> list[str]:
         set_scaling_factors(decoded.scale)
     if decoded.presenter is not None:
         set_presenter(decoded.presenter)
-    if UPLOAD_URL_KEY in _repeated():
-        problems.append(f"Ignored the link's `{UPLOAD_URL_KEY}`: the link gives it more than once.")
-    else:
-        problems += _restore_upload(_query().get(UPLOAD_URL_KEY))
-    if decoded.n_clusters is not None:
-        set_n_clusters(decoded.n_clusters)
-    _add_problems(problems)
-    return problems
+    if decoded.rho is not None:
+        set_rho(decoded.rho)
+    if decoded.lecture_step is not None:
+        set_lecture_step(decoded.lecture_step, page)
 
 
 def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> str:
@@ -184,8 +212,22 @@ def url_value(name: str, default: str, allowed: Sequence[str] | None = None) -> 
 
 
 def set_url_value(name: str, value: str) -> None:
-    """Remember a page parameter for :func:`sync_to_url` (``extra``)."""
+    """Remember a page parameter for :func:`sync_to_url` (``extra``); a widget seeded from it
+    (:func:`url_seed`) takes the new value."""
+    if st.session_state.get(f"dcl.url.{name}") != str(value):
+        _set(f"dcl.url.{name}", str(value))
+
+
+def record_url_value(name: str, value: str) -> None:
+    """Remember what a page's own control (seeded by :func:`url_seed`) shows now, for the
+    link; the control keeps its key (unlike :func:`set_url_value`, which moves it)."""
     st.session_state[f"dcl.url.{name}"] = str(value)
+
+
+def url_seed(widget_key: str, name: str, default: str, allowed: Sequence[str]) -> None:
+    """Seed the page's own control ``widget_key`` from its URL parameter ``name`` (read
+    once per session by :func:`url_value`); :func:`set_url_value` later moves it."""
+    seed(widget_key, f"dcl.url.{name}", url_value(name, default, allowed))
 
 
 def _leave_legacy_pages_mode() -> None:

@@ -16,10 +16,13 @@ from ..model import (
     DEFAULT_LAM,
     DEFAULT_REGULARIZER,
     DEFAULT_VIEW,
+    LECTURE_STEP_PARAM,
     N_CLUSTERS_PARAM,
+    RHO_PARAM,
     VIEWS,
     default_data_choice,
     snap_lam,
+    snap_rho,
 )
 
 
@@ -46,6 +49,9 @@ class KEYS:
     UPLOAD_OWN_TOKEN = "dcl.upload_own_token"
     #: ui.uploads' mark of a session that had an upload (it lives as long as the session)
     UPLOAD_MARK = "dcl.upload_mark"
+    RHO = "dcl.rho"  #: float, Theorem 5's ρ (the Cluster and Learn pages)
+    LECTURE_STEP = "dcl.lecture_step"  #: int, the Lecture's step (0: not in the Lecture)
+    LECTURE_PAGE = "dcl.lecture_page"  #: str, the page (URL path) that step is shown on
 
 
 # ----------------------------------------------------------------------------------------
@@ -73,6 +79,9 @@ def _defaults() -> dict[str, Any]:
         KEYS.UPLOAD_OWN_TOKEN: "",
         KEYS.UPLOAD_MARK: None,
         KEYS.PAGE: "",
+        KEYS.RHO: RHO_PARAM.default,
+        KEYS.LECTURE_STEP: 0,
+        KEYS.LECTURE_PAGE: "",
     }
 
 
@@ -231,6 +240,37 @@ def set_view(view: str) -> None:
     if view.split(":", 1)[0] not in VIEWS:
         raise ValueError(f"Unknown view {view!r}; choose one of {VIEWS}.")
     _set(KEYS.VIEW, view)
+
+
+def get_rho() -> float:
+    """Theorem 5's relative margin threshold ρ (on its 0.05 grid)."""
+    return float(get(KEYS.RHO))
+
+
+def set_rho(rho: float) -> None:
+    """Set ρ (snapped to its grid, within [0, 1])."""
+    _set(KEYS.RHO, snap_rho(rho))
+
+
+def get_lecture_step() -> int:
+    """The Lecture's current step (1 to ``LECTURE_STEPS``), or 0 outside the Lecture."""
+    return int(get(KEYS.LECTURE_STEP))
+
+
+def set_lecture_step(step: int, page: str = "") -> None:
+    """Enter the Lecture at ``step``, shown on the page whose URL path is ``page`` (0 leaves
+    the Lecture). The link carries the step only on that page."""
+    step = int(step)
+    if not 0 <= step <= int(LECTURE_STEP_PARAM.high):
+        raise ValueError(f"The Lecture has steps 1 to {int(LECTURE_STEP_PARAM.high)}; got {step}.")
+    _set(KEYS.LECTURE_STEP, step)
+    _set(KEYS.LECTURE_PAGE, str(page) if step else "")
+
+
+def lecture_step_here() -> int:
+    """The Lecture's step when the current page is the one it is shown on, else 0."""
+    step = get_lecture_step()
+    return step if step and get(KEYS.LECTURE_PAGE) == st.session_state.get(KEYS.PAGE) else 0
 
 
 def get_constraints(data_fingerprint: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
