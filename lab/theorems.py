@@ -241,8 +241,9 @@ def nonsense_splits(
     Labelings, in order: the true classes (when ``y`` has two classes); for each size in
     ``groups`` a random group of that many points against the rest, then a random half
     against the other half (none of them knows the classes); with ``search_from``, the
-    labeling MSPC's search reaches from a random group of that size (the search climbs the
-    in-sample MSP); then the named labelings of ``extra`` (e.g. a fitted clustering).
+    labeling MSPC's search reaches from a random group of that size (the paper's
+    alternation of MPM fits and relabelling, scored by the in-sample MSP); then the named
+    labelings of ``extra`` (e.g. a fitted clustering).
 
     Both MSPs use ``lam`` and ``regularizer``; the held-out MSP is
     :func:`lab.evaluation.heldout_msp` (the one every page shows), so a cluster of fewer

@@ -104,7 +104,7 @@ SHOW = {"clusters": "Clusters in 2-D", "margins": "Margins (Theorem 5)"}
 with box.controls:
     state.url_seed("cluster.show", "show", "clusters", list(SHOW))
     show = st.radio("Show", list(SHOW), key="cluster.show", format_func=SHOW.get, horizontal=True)
-    state.set_url_value("show", show)
+    state.record_url_value("show", show)
     names = {r.key: r.name for r in ok_results}
     state.keep_widget_in("cluster.lesson_method", list(names), next(iter(names), None))
     chosen_key = st.selectbox(
@@ -126,7 +126,7 @@ with box.controls:
             "ρ/2 or more from the hyperplane, where r = (1/p − 1) / ((1/p − 1) + (1 − ρ)²/4) and "
             "p is the MSP. Move ρ to see the guarantee against what the data show.",
         )
-        state.set_rho(rho)
+        state.record(state.KEYS.RHO, float(rho))
 rho = state.get_rho()
 constraint_keys = [r.key for r in ok_results if ALGORITHMS[r.key].constraints]
 projected: dict[str, object] = {}

@@ -96,7 +96,7 @@ box = lesson.layout()
 with box.controls:
     state.url_seed("learn.topic", "topic", "mpm", list(TOPICS))
     topic = st.radio("Topic", list(TOPICS), key="learn.topic", format_func=TOPICS.get)
-    state.set_url_value("topic", topic)
+    state.record_url_value("topic", topic)
     state.seed_widget("learn.ho.pair", HELDOUT_PAIR)
     if topic == "heldout":
         st.selectbox(
@@ -109,7 +109,8 @@ with box.controls:
         )
     elif topic == "theorem5":
         state.seed("learn.t5.rho", state.KEYS.RHO)
-        state.set_rho(
+        state.record(
+            state.KEYS.RHO,
             st.slider(
                 "ρ",
                 0.0,
@@ -118,7 +119,7 @@ with box.controls:
                 key="learn.t5.rho",
                 help="The relative margin to check is ρ/2: ρ = 0 asks only for the right side "
                 "of the hyperplane, ρ = 1 for half the distance between the cluster means.",
-            )
+            ),
         )
 pair = str(state.widget_value("learn.ho.pair", HELDOUT_PAIR))
 rho = state.get_rho()
@@ -336,7 +337,7 @@ left, right = section(
     "5 · Theorem 5: a high MSP guarantees a large relative margin", learn.THEORY["theorem5"]
 )
 with left:
-    st.caption(f"At ρ = {rho:g}: set it above, topic 'Theorem 5: margins'.")
+    st.caption(f"ρ is {rho:g} here: set it above, topic 'Theorem 5: margins'.")
 with right:
     with alerts.guard("The guarantee could not be computed"):
         mpm = ua.mpm_on_labels(current.fingerprint, lam_eff, reg, X, labels)

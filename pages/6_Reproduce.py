@@ -21,13 +21,17 @@ from lab.experiments import (
     run_experiment,
 )
 from lab.plots import display_label
-from ui import alerts, presenter, reproduce, state
+from ui import alerts, lesson, presenter, reproduce, state
 
 st.set_page_config(page_title="Reproduce · Discriminative Clustering Lab", layout="wide")
 state.init()
 
-st.title("Reproduce the papers")
-with presenter.theory_expander("What this page shows", expanded=True):
+lesson.header(
+    "Reproduce the papers",
+    "Every number the papers publish that the lab can check, recomputed beside the paper's.",
+)
+box = lesson.layout()
+with st.expander("What this page shows"):
     st.markdown(
         "Every number the papers publish that we can check, recomputed by "
         "`python -m lab.experiments` and shown next to the paper's value, plus one "
@@ -38,7 +42,7 @@ with presenter.theory_expander("What this page shows", expanded=True):
 
 names = list(EXPERIMENTS)
 titles = {n: EXPERIMENTS[n].title for n in EXPERIMENTS}
-name = st.selectbox("Experiment", names, format_func=titles.get, key="repro.experiment")
+name = box.controls.selectbox("Experiment", names, format_func=titles.get, key="repro.experiment")
 
 
 def show_report(markdown: str, key: str) -> None:
@@ -46,9 +50,9 @@ def show_report(markdown: str, key: str) -> None:
     for kind, block in reproduce.blocks(markdown):
         if kind == "text":
             st.markdown(block)
-        elif len(block) > reproduce.LONG_TABLE_ROWS:
-            with st.expander(f"Table: {len(block)} rows", expanded=False):
-                st.dataframe(block, hide_index=True, width="stretch")
+        elif len(block) > reproduce.LONG_TABLE_ROWS:  # scrolls in a box of fixed height
+            st.caption(f"Table: {len(block)} rows")
+            st.dataframe(block, hide_index=True, width="stretch", height=400)
         elif reproduce.too_wide(block):
             # An HTML table wraps its cells and headers: nothing cut at 1280 px.
             st.table(block.set_index(block.columns[0]))
@@ -70,9 +74,14 @@ st.caption(
 result = None
 with alerts.guard("Could not read the stored result"):
     result = reproduce.stored(name)
+stored_figures = reproduce.stored_figures(name) if result is not None else []
+if stored_figures:
+    lesson.chart(box, stored_figures[0], key=f"repro.lesson.{name}")
+    box.verdict(reproduce.summary(result.markdown))
+elif result is None:
+    box.figure.info(f"No stored result for {name} yet: run it on one task below.")
 
-with st.container(border=True):
-    st.subheader("Run it yourself on one task")
+with st.expander("Run it yourself on one task"):
     tasks = expand_tasks(result.config.tasks if result is not None else experiment.tasks)
     methods = result.config.methods if result is not None else []
     if not methods:
@@ -125,22 +134,23 @@ with st.container(border=True):
         for i, fig in enumerate(reproduce.styled_figures(name, live)):
             presenter.chart(fig, width="stretch", key=f"repro.live.{name}.fig{i}")
 
-st.subheader("Stored results")
-if result is None:
-    st.info(
-        f"No stored result for {name} yet. Run `python -m lab.experiments {name} "
-        f"--out lab/experiments/published` to create it, or run it on one task above."
-    )
-else:
-    for i, fig in enumerate(reproduce.stored_figures(name)):
-        presenter.chart(fig, width="stretch", key=f"repro.stored.{name}.fig{i}")
-    show_report(result.markdown, f"repro.stored.{name}")
-    st.download_button(
-        "Download the table (CSV)",
-        result.main.to_csv(index=False).encode(),
-        file_name=f"{name}.csv",
-        mime="text/csv",
-        key=f"repro.download.{name}",
-    )
+stored_box = st.expander("Stored results: every figure and table")
+with stored_box:
+    if result is None:
+        st.info(
+            f"No stored result for {name} yet. Run `python -m lab.experiments {name} "
+            f"--out lab/experiments/published` to create it, or run it on one task above."
+        )
+    else:
+        for i, fig in enumerate(reproduce.stored_figures(name)):
+            presenter.chart(fig, width="stretch", key=f"repro.stored.{name}.fig{i}")
+        show_report(result.markdown, f"repro.stored.{name}")
+        st.download_button(
+            "Download the table (CSV)",
+            result.main.to_csv(index=False).encode(),
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            key=f"repro.download.{name}",
+        )
 
 state.sync_to_url()

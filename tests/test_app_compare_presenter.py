@@ -38,11 +38,19 @@ def test_compare_page_renders_the_grid_with_corners():
     at = open_page("pages/7_Compare.py", {"algos": "kmeans,mspc-mpm"})
     assert not at.exception, [e.message for e in at.exception]
     assert at.title[0].value == "Compare"
-    charts = at.get("plotly_chart")
-    assert len(charts) == 1
+    charts = {c.key: c for c in at.get("plotly_chart")}
+    # The lesson's row (the first data set) above the full grid.
+    assert set(charts) == {"compare.lesson", "compare.grid.0"}
     import json
 
-    spec = json.loads(charts[0].proto.spec)
+    lesson = json.loads(charts["compare.lesson"].proto.spec)
+    lesson_corners = [
+        a.get("text", "")
+        for a in lesson["layout"]["annotations"]
+        if a.get("text", "").startswith("acc ")
+    ]
+    assert len(lesson_corners) == 2
+    spec = json.loads(charts["compare.grid.0"].proto.spec)
     texts = [a.get("text", "") for a in spec["layout"]["annotations"]]
     corners = [t for t in texts if t.startswith(("acc ", "not run", "failed"))]
     # five standard rows + the current data, two methods: one corner per panel

@@ -139,6 +139,7 @@ def learn():
     for key, value in {
         "data": "synthetic:two_gaussians",
         "gen": "n_samples=80;n_features=2",
+        "topic": "heldout",  # the lesson whose figure the pair control moves
     }.items():
         at.query_params[key] = value
     at.run()

@@ -27,10 +27,12 @@ def test_home_page_and_demo_sets_up_the_cluster_page():
     at = open_page()
     assert_clean(at)
     assert "Discriminative Clustering Lab" in at.title[0].value
+    lam = at.session_state["dcl.lam"]
     at.button(key="demo.breast").click().run()
     assert_clean(at)
     assert at.session_state["dcl.algorithms"] == ["mspc-mpm", "mspc-eig", "kmeans"]
-    assert at.session_state["dcl.lam"] == 0.01
+    # The demo runs at the lab's one λ, so the page it opens shows the same MSPs.
+    assert at.session_state["dcl.lam"] == lam
     # The demo switched to the Cluster page and ran it.
     assert at.title[0].value == "Cluster"
     assert len(at.get("plotly_chart")) >= 3
@@ -86,13 +88,14 @@ def test_good_upload_becomes_the_data_set():
 def test_cluster_page_default_path():
     at = open_page("pages/2_Cluster.py")
     assert_clean(at)
-    assert at.caption[0].value.startswith("Using the default data set **breast**")
+    assert any(c.value.startswith("Using the default data set **breast**") for c in at.caption)
     frame = at.dataframe[0].value
     assert set(frame["algorithm"]) == {ALGORITHMS[k].name for k in ("kmeans", "mspc-mpm")}
     assert frame["accuracy"].min() > 0.9  # both methods find the diagnosis on breast
     # Per method a scatter and a margin histogram; one objective plot. The guarantee curves
     # and the step-through are drawn on request.
     keys = {c.key for c in at.get("plotly_chart")}
+    assert "lesson.scatter" in keys  # the lesson's figure, then the folded sections'
     for method in ("kmeans", "mspc-mpm"):
         assert {f"scatter.{method}", f"margins.{method}"} <= keys
         assert f"guarantee.{method}" not in keys
@@ -113,7 +116,7 @@ def test_cluster_page_slider_change_reruns_with_new_lam():
     msp_after = at.dataframe[0].value.set_index("algorithm")["MSP"]
     # More regularisation makes every labeling look less separable.
     assert (msp_after < msp_before).all()
-    at.radio(key="view").set_value("features").run()
+    at.selectbox(key="view").set_value("features").run()  # the lesson's compact view control
     assert_clean(at)
     assert at.session_state["dcl.view"] == "features:0,1"
 
@@ -134,7 +137,7 @@ def test_url_state_is_restored():
     assert at.multiselect(key="algorithms").value == ["mspc-eig"]
     assert at.select_slider(key="lam").value == 0.1
     assert at.selectbox(key="regularizer").value == "identity"
-    assert at.radio(key="view").value == "pca"
+    assert at.selectbox(key="view").value == "pca"
     assert at.dataframe[0].value["accuracy"].iloc[0] == 1.0  # setosa is linearly separable
 
 

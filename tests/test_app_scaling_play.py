@@ -90,9 +90,14 @@ def test_presets_set_the_factors_and_the_animation_tells_the_break():
     assert max(v for f, v in km.items() if f >= 10) > 0.95
 
 
-def test_presets_are_disabled_without_the_afs_features_and_play_waits_for_the_button():
+def test_presets_say_why_they_are_missing_without_the_afs_features_and_play_waits_for_it():
     at = app(algos="kmeans", data="synthetic:two_gaussians", gen="n_samples=60")
-    assert at.button(key="fs.preset.break").disabled is True
+    assert not [b for b in at.button if b.key and b.key.startswith("fs.preset.")]
+    why = [c.value for c in at.caption if "need its 'signal' and 'noise' features" in c.value]
+    assert why and "Break k-means" in why[0], [c.value for c in at.caption]
+    on_afs = app(**AFS)
+    assert not on_afs.button(key="fs.preset.break").disabled
+    assert not [c for c in on_afs.caption if "need its 'signal' and 'noise'" in c.value]
     assert not [c for c in at.get("plotly_chart") if "fs.anim" in (c.proto.id or "")]
     at.selectbox(key="fs.anim.feature").set_value(0)
     at.button(key="fs.anim.run").click().run()

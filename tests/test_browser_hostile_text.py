@@ -73,6 +73,7 @@ def test_hostile_names_and_labels_fetch_nothing_on_any_page_download_or_export(s
         # The Cluster page's HTML figure download, opened in the browser.
         page.goto(f"{server}/Cluster?upload={token}&view=features:1,8")
         _wait_idle(page)
+        page.locator("[data-testid='stExpander'] summary", has_text="Downloads").click()
         with page.expect_download() as info:
             page.get_by_role("button", name="Figure (HTML)").click()
         html = Path(info.value.path()).read_text()
@@ -89,6 +90,12 @@ def test_hostile_names_and_labels_fetch_nothing_on_any_page_download_or_export(s
         # Presenter mode: the server's own browser renders the slides.
         page.goto(f"{server}/Cluster?upload={token}&view=features:1,8&present=1")
         _wait_idle(page)
+        opener = page.locator(
+            "[data-testid='stExpandSidebarButton'], "
+            "[data-testid='stSidebarCollapsedControl'] button"
+        )
+        if opener.count():  # presenter mode starts with the sidebar collapsed
+            opener.first.click()
         page.get_by_role("button", name=re.compile(r"^Prepare slides")).click()
         page.get_by_role("button", name=re.compile(r"^Download the \d+ slides")).wait_for(
             timeout=300_000

@@ -32,6 +32,8 @@ LESSON_PAGES = (
     ("Feature_scaling", ""),
     ("Cluster", ""),
     ("Learn", ""),
+    ("Compare", ""),
+    ("Reproduce", ""),
 )
 #: (name, width, height, presenter mode)
 VIEWS = (("1280x800", 1280, 800, False), ("presenter 1024x768", 1024, 768, True))
@@ -120,7 +122,9 @@ def _move_first_control(pg) -> str:
         checked = first.locator("input").evaluate_all("xs => xs.findIndex(x => x.checked)")
         options.nth((checked + 1) % options.count()).click()
     elif kind == "stSelectbox":
-        first.locator("[data-baseweb='select']").click()
+        first.locator("input").first.click()  # its combo box: the list opens
+        pg.wait_for_timeout(300)
+        pg.keyboard.press("ArrowDown")
         pg.keyboard.press("ArrowDown")
         pg.keyboard.press("Enter")
     elif kind == "stSlider":

@@ -176,3 +176,45 @@ def test_lam_policy_agrees_with_every_estimator_that_has_lam():
             if p.name == "lam" and key.startswith("mspc"):
                 assert (p.low, p.high) == LAM_RANGE, key
                 assert p.default == DEFAULT_LAM, key
+
+
+def test_rho_and_the_lecture_step_round_trip_and_bad_values_are_named():
+    from ui.model import default_data_choice
+
+    base = dict(
+        choice=default_data_choice(),
+        algorithms=["kmeans"],
+        lam=0.2,
+        regularizer="diag",
+        params={},
+        scale={},
+        view="pca",
+    )
+    for rho, step in ((0.3, 4), (0.0, 1), (1.0, 7)):
+        query = url.encode(**base, rho=rho, lecture_step=step)
+        back = url.decode(query)
+        assert (back.rho, back.lecture_step, back.warnings) == (rho, step, [])
+    # The defaults stay out of the link: ρ = 0.5 and no Lecture.
+    assert not {"rho", "step"} & set(url.encode(**base))
+    # Off the grid, ρ snaps to it; outside the ranges, each key is named with what it accepts.
+    assert url.decode({"rho": "0.33"}).rho == 0.35
+    bad = url.decode({"rho": "1.5", "step": "8"})
+    assert bad.rho is None and bad.lecture_step is None
+    assert any("`rho`" in w and "[0, 1]" in w for w in bad.warnings), bad.warnings
+    assert any("`step`" in w and "between 1 and 7" in w for w in bad.warnings), bad.warnings
+
+
+def test_every_lecture_step_opens_an_existing_page_with_a_link_the_decoder_accepts():
+    from ui import lecture
+    from ui.demos import afs_preset_factors
+
+    root = Path(__file__).resolve().parents[1]
+    for number, step in enumerate(lecture.STEPS, start=1):
+        assert (root / step.page).exists(), step.page
+        decoded = url.decode(step.query(number))
+        assert decoded.warnings == [], (step.title, decoded.warnings)
+        assert decoded.lecture_step == number
+        assert lecture.step_url(number).startswith(f"{step.url_path}?")
+    # The first step is the AFS trap broken as Home's demo breaks it (noise x10).
+    first = url.decode(lecture.STEPS[0].query(1))
+    assert first.scale == afs_preset_factors("break", ["signal", "noise"])

@@ -1,7 +1,7 @@
 """``lab.verdicts`` by property, rule by rule (``tests/test_verdicts.py`` checks the sentences
-on every bundled data set × method × demo): every verdict's numbers are recomputed here from the data by
-brute force, and its words are checked against the rules the module states (the thresholds
-of r, "outright only when every pair agrees", ties at three decimals, the first of equal
+on every bundled data set × method × demo): every verdict's numbers are recomputed here from
+the data by brute force, and its words are checked against the rules the module states (the
+thresholds of r, "outright only when every pair agrees", ties at three decimals, the first of equal
 scores chosen)."""
 
 from __future__ import annotations

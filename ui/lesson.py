@@ -61,7 +61,9 @@ CONTROLS_SHARE = 0.32
 CSS = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 4rem; }
-.st-key-lesson-head h1 { font-size: 1.9rem !important; line-height: 1.3; padding: 0 0 0.6rem 0; }
+.st-key-lesson-head h1 { font-size: 1.9rem !important; line-height: 1.3; padding: 0 0 0.2rem 0; }
+.st-key-lesson-head [data-testid="stHeading"] [data-testid="stMarkdownContainer"] {
+  margin-bottom: 0; }
 .st-key-lesson-controls [data-testid^="stBaseButton"] p,
 .st-key-lesson-head [data-testid^="stBaseButton"] p { font-size: 1rem !important; }
 .st-key-lesson-head { gap: 0.1rem; }
@@ -182,8 +184,22 @@ def chart(
             )
             height, tight = fitted()
         figure = figure.update_layout(height=height)
+        _fit_y_title(figure, height)
     kwargs.setdefault("width", "stretch")
     return presenter.chart(figure, where=lesson.figure, key=key, **kwargs)
+
+
+#: The projector's axis titles: about this many pixels a character (1.5 times 12 px text).
+_Y_TITLE_CHAR_PX = 10
+
+
+def _fit_y_title(figure: Any, height: int) -> None:
+    """A y axis title longer than the plot is tall runs into the figure's title: keep what
+    comes before its parenthesis ("main residual direction (11% of the variance)")."""
+    title = figure.layout.yaxis.title.text or ""
+    plot = height - (figure.layout.margin.t or 0) - (figure.layout.margin.b or 0)
+    if " (" in title and len(title) * _Y_TITLE_CHAR_PX > plot:
+        figure.update_yaxes(title_text=title.split(" (")[0])
 
 
 def _keep_title_lines(figure: Any, lines: int) -> bool:

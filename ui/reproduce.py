@@ -140,3 +140,18 @@ def too_wide(frame: pd.DataFrame, width: int = TABLE_WIDTH) -> bool:
         longest = max([len(str(column)), *(len(str(v)) for v in frame[column])])
         total += longest * 7 + 24
     return total > width
+
+
+def summary(markdown: str) -> str:
+    """The first two sentences of a stored report's first paragraph under its heading: how
+    the experiment measured what its figure shows (the Reproduce lesson's line under it)."""
+    for kind, block in blocks(markdown):
+        if kind != "text":
+            continue
+        paragraphs = [p.strip() for p in str(block).split("\n\n") if p.strip()]
+        for paragraph in paragraphs:
+            if paragraph.startswith("#"):
+                continue
+            first = ". ".join(paragraph.replace("\n", " ").split(". ")[:2]).strip()
+            return first if first.endswith(".") else first + "."
+    return ""

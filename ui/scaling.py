@@ -315,10 +315,7 @@ def lesson_verdict(table: pd.DataFrame, scaled: bool) -> str:
             parts.append(f"{row.method} did not run on both")
             continue
         moved = "labels unchanged" if row.changed == 0 else f"{row.changed:.0%} of labels changed"
-        if metric == "accuracy":  # in % as the figure draws it
-            before, after = f"{100 * before:.1f} %", f"{100 * after:.1f} %"
-        else:
-            before, after = f"{before:.3f}", f"{after:.3f}"
+        before, after = f"{before:.3f}", f"{after:.3f}"  # as the figure and tables show them
         parts.append(f"{row.method} {before} → {after} ({moved})")
     return f"After the rescaling, {label}: " + "; ".join(parts) + "."
 

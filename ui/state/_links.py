@@ -218,6 +218,12 @@ def set_url_value(name: str, value: str) -> None:
         _set(f"dcl.url.{name}", str(value))
 
 
+def record_url_value(name: str, value: str) -> None:
+    """Remember what a page's own control (seeded by :func:`url_seed`) shows now, for the
+    link; the control keeps its key (unlike :func:`set_url_value`, which moves it)."""
+    st.session_state[f"dcl.url.{name}"] = str(value)
+
+
 def url_seed(widget_key: str, name: str, default: str, allowed: Sequence[str]) -> None:
     """Seed the page's own control ``widget_key`` from its URL parameter ``name`` (read
     once per session by :func:`url_value`); :func:`set_url_value` later moves it."""
