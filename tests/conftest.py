@@ -183,3 +183,15 @@ def offline_context(browser, width: int = 1400, height: int = 2400):
 
     context.route("**/*", route)
     return context, external
+
+
+@pytest.fixture(autouse=True)
+def _fresh_shared_results():
+    """Every test starts with the server-wide results of :mod:`ui.shared` empty, as a new
+    server does: one test's monkeypatched fit must not stay in them for the next test."""
+    yield
+    import sys
+
+    shared = sys.modules.get("ui.shared")
+    if shared is not None:
+        shared.clear_all()
