@@ -68,7 +68,13 @@ def _coloured_pixels(png: bytes) -> int:
 
 def _scatter_census(pg) -> list[tuple[str, int, int]]:
     """(key, points in the figure's marker traces, coloured pixels of its plot area) for every
-    plotly figure with marker traces on the page."""
+    plotly figure with marker traces on the page (folded sections opened first: a lesson
+    page folds every figure but its lesson's)."""
+    closed = pg.locator("[data-testid='stExpander'] details:not([open]) > summary")
+    for _ in range(closed.count()):
+        closed.nth(0).click()
+        pg.wait_for_timeout(300)
+    _wait_idle(pg)
     out = []
     plots = pg.locator(".js-plotly-plot")
     for i in range(plots.count()):
