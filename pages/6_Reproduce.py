@@ -30,7 +30,8 @@ lesson.header(
     "Reproduce the papers",
     "Every number the papers publish that the lab can check, recomputed beside the paper's.",
 )
-box = lesson.layout()
+# The stored figures are wide (a table's methods along x): the one control takes less room.
+box = lesson.layout(controls_share=0.2)
 with st.expander("What this page shows"):
     st.markdown(
         "Every number the papers publish that we can check, recomputed by "
@@ -76,7 +77,7 @@ with alerts.guard("Could not read the stored result"):
     result = reproduce.stored(name)
 stored_figures = reproduce.stored_figures(name) if result is not None else []
 if stored_figures:
-    lesson.chart(box, stored_figures[0], key=f"repro.lesson.{name}")
+    lesson.chart(box, reproduce.lesson_figure(stored_figures[0]), key=f"repro.lesson.{name}")
     box.verdict(reproduce.summary(result.markdown))
 elif result is None:
     box.figure.info(f"No stored result for {name} yet: run it on one task below.")

@@ -66,15 +66,20 @@ def _coloured_pixels(png: bytes) -> int:
     return int(((rgb.max(axis=2) - rgb.min(axis=2)) > 60).sum())
 
 
-def _scatter_census(pg) -> list[tuple[str, int, int]]:
-    """(key, points in the figure's marker traces, coloured pixels of its plot area) for every
-    plotly figure with marker traces on the page (folded sections opened first: a lesson
-    page folds every figure but its lesson's)."""
+def _unfold(pg) -> None:
+    """Open every folded section of the page (a lesson page folds all but its lesson)."""
     closed = pg.locator("[data-testid='stExpander'] details:not([open]) > summary")
     for _ in range(closed.count()):
         closed.nth(0).click()
         pg.wait_for_timeout(300)
     _wait_idle(pg)
+
+
+def _scatter_census(pg) -> list[tuple[str, int, int]]:
+    """(key, points in the figure's marker traces, coloured pixels of its plot area) for every
+    plotly figure with marker traces on the page (folded sections opened first: a lesson
+    page folds every figure but its lesson's)."""
+    _unfold(pg)
     out = []
     plots = pg.locator(".js-plotly-plot")
     for i in range(plots.count()):
@@ -280,6 +285,7 @@ def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
 
         # Fig. 1's run fills the chart already on the page (its axes, no curve yet): the same
         # element (a marker on its holder survives) draws once more, now with curves.
+        _unfold(pg)  # Fig. 1 is folded below the lesson
         fig1 = pg.locator(".st-key-fs-s-figure .lab-chart").first
         fig1.evaluate("h => { h.dataset.mark = 'placeholder'; }")
         assert fig1.evaluate("h => h.querySelector('.js-plotly-plot').data.length") == 0
@@ -294,6 +300,7 @@ def test_chart_element_updates_in_place_returns_lasso_and_stays_offline(server):
         # The lasso on a DIFFRAC panel (Cluster page, the default data set).
         pg.goto(f"{server}/Cluster?algos=diffrac,kmeans")
         _wait_idle(pg)
+        _unfold(pg)  # every method's own scatter is folded below the lesson
         gd = pg.locator(".st-key-scatter-diffrac .js-plotly-plot")
         gd.wait_for(timeout=PAGE_TIMEOUT * 1000)
         gd.scroll_into_view_if_needed()

@@ -20,6 +20,7 @@ from lab.plots import apply_method_style, display_label
 __all__ = [
     "LONG_TABLE_ROWS",
     "blocks",
+    "lesson_figure",
     "params_text",
     "stored",
     "stored_figures",
@@ -155,3 +156,13 @@ def summary(markdown: str) -> str:
             first = ". ".join(paragraph.replace("\n", " ").split(". ")[:2]).strip()
             return first if first.endswith(".") else first + "."
     return ""
+
+
+def lesson_figure(figure):
+    """The first stored figure as the page's lesson shows it: without its title, which the
+    experiment's name in the control beside it already says (on a projector the wrapped
+    title ran into the legend), on a copy."""
+    import copy
+
+    figure = copy.deepcopy(figure)
+    return figure.update_layout(title_text=None, margin_t=24)
