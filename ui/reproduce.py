@@ -159,10 +159,15 @@ def summary(markdown: str) -> str:
 
 
 def lesson_figure(figure):
-    """The first stored figure as the page's lesson shows it: without its title, which the
-    experiment's name in the control beside it already says (on a projector the wrapped
-    title ran into the legend), on a copy."""
+    """The first stored figure as the page's lesson shows it, on a copy: without its title,
+    which the experiment's name in the control beside it already says, and with its legend
+    in rows above the plot (a column of legend entries beside the plot ran past the
+    figure's foot into the line under it on a projector)."""
     import copy
 
     figure = copy.deepcopy(figure)
-    return figure.update_layout(title_text=None, margin_t=24)
+    return figure.update_layout(
+        title_text=None,
+        margin_t=90,
+        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+    )
