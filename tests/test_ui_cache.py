@@ -41,6 +41,7 @@ UNHASHED: dict[tuple[str, str, str], tuple[tuple[str, ...], str]] = {
     ),
     ("ui/cache.py", "_fit", "_X"): (("data_fingerprint",), "the hash of X and y"),
     ("ui/cache.py", "_fit", "_y"): (("data_fingerprint",), "the hash of X and y"),
+    ("ui/cache.py", "_fit", "_in_child"): ((), "where the fit runs, not what it returns"),
     ("ui/cache.py", "_projection", "_X"): (("data_fingerprint",), "the hash of X and y"),
     ("ui/cluster.py", "_msp_curve", "_X"): (("data_fingerprint",), "the hash of X and y"),
     ("ui/cluster.py", "_mspc_steps", "_X"): (("data_fingerprint",), "the hash of X and y"),
@@ -91,6 +92,7 @@ def test_every_unhashed_argument_of_a_cached_function_has_a_hashed_stand_in():
             )
             stand_ins, _reason = UNHASHED[where]
             assert all(s in names and not s.startswith("_") for s in stand_ins), where
+            assert stand_ins or "not what it returns" in _reason, where
             seen.add(where)
     assert seen == set(UNHASHED)  # no entry for an argument that no longer exists
 
@@ -214,33 +216,31 @@ def test_reading_an_upload_follows_each_of_its_arguments():
 
 
 def test_a_fit_the_lab_does_not_start_says_which_method_and_why(data, monkeypatch):
-    """Above the hard cap a fit is refused, above the auto-run limits it waits for a click
-    (or when the fits before it used the budget); either way the outcome names the method,
-    its parameters and the reason, and the cost was predicted for the data's own shape."""
-    from clustering.exceptions import TooExpensiveError
+    """A fit refused (above the hard cap) or waiting for a click names the method, its
+    parameters and the reason, and its cost was predicted for the data's own shape."""
+    from lab.budget import REFUSED, WAITS
 
     X, y, fp = data
     asked = []
+    predict = cache.cost_of
 
-    def refuse(key, n, d, params):
+    def recording(key, n, d, params):
         asked.append((key, n, d))
-        raise TooExpensiveError("predicted above the hard cap")
+        return predict(key, n, d, params)
 
-    monkeypatch.setattr(cache, "check_cost", refuse)
+    monkeypatch.setattr(cache, "cost_of", recording)
+    monkeypatch.setattr(cache, "decide", lambda costs, clicked, *a: [REFUSED])
     refused = cache.fit("kmeans", {"n_init": 7}, fp, X, y, clicked=True)
     assert asked == [("kmeans", 60, 3)]
     assert (refused.key, refused.name, refused.params) == ("kmeans", "k-means", {"n_init": 7})
-    assert "hard cap" in refused.error and refused.error_type == "TooExpensiveError"
-
-    monkeypatch.undo()
-    monkeypatch.setattr(cache, "auto_run", lambda cost: False)
+    assert refused.error and refused.error_type
+    monkeypatch.setattr(cache, "decide", lambda costs, clicked, *a: [WAITS])
     waits = cache.fit("kmeans", {"n_init": 8}, fp, X, y)
     assert (waits.key, waits.name, waits.params) == ("kmeans", "k-means", {"n_init": 8})
     assert waits.error_type == cache.WAITS_FOR_CLICK and "button" in waits.error
+    monkeypatch.undo()
     assert not cache.fit("kmeans", {"n_init": 8}, fp, X, y, clicked=True).error
-    monkeypatch.setattr(cache, "auto_run", lambda cost: True)
-    assert not cache.fit("kmeans", {"n_init": 9}, fp, X, y).error
-    late = cache.fit("kmeans", {"n_init": 9}, fp, X, y, over_budget=True)
+    late = cache.fit("kmeans", {"n_init": 9}, fp, X, y, decision=WAITS)
     assert late.error_type == cache.WAITS_FOR_CLICK
 
 
