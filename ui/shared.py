@@ -50,6 +50,8 @@ class SharedCache:
         self._locks: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
         self.computed = 0  # how many times the function ran (for tests and the bench)
+        with _ALL_LOCK:
+            _ALL.append(self)
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
         with self._lock:
@@ -89,8 +91,6 @@ def shared(max_entries: int = 8) -> Callable[[Callable[..., T]], Callable[..., T
 
     def decorate(fn: Callable[..., T]) -> Callable[..., T]:
         cache = SharedCache(f"{fn.__module__}.{fn.__qualname__}", max_entries)
-        with _ALL_LOCK:
-            _ALL.append(cache)
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
