@@ -208,14 +208,22 @@ def _mspc(**params):
     return fit
 
 
-def _before(X):
-    """The default before this bench (commit 7f698fb), run from an exported copy of that
-    commit's ``clustering/`` (``git archive 7f698fb clustering | tar -x -C DIR``; DIR in
-    the environment variable ``MSPC_BEFORE``, default ``/tmp/h36_before``)."""
+def _exported(variable: str, default_root: str):
+    """The default ``MSPC(random_state=0)`` of an exported copy of an earlier commit's
+    ``clustering/`` (``git archive COMMIT clustering | tar -x -C DIR``; DIR in the
+    environment variable ``variable``, else ``default_root``), run in a child process."""
+
+    def fit(X):
+        return _run_exported(X, variable, default_root)
+
+    return fit
+
+
+def _run_exported(X, variable, default_root):
     import os
     import subprocess
 
-    root = os.environ.get("MSPC_BEFORE", "/tmp/h36_before")
+    root = os.environ.get(variable, default_root)
     code = (
         "import io, sys, numpy as np, warnings; warnings.simplefilter('ignore');"
         "from clustering import MSPC;"
@@ -241,9 +249,13 @@ PIPELINES = {
     "kmeans": _kmeans,
     "gmm": _gmm,
     "paper": _mspc(init="kmeans", search="paper"),
-    "before": _before,
-    "default": _mspc(),
-    "default-best-search": _mspc(search="best"),
+    # The default before the first round (commit 7f698fb), from ``MSPC_BEFORE``.
+    "before": _exported("MSPC_BEFORE", "/tmp/h36_before"),
+    # The default of main at 7c7152a, before the second round, from ``MSPC_MAIN``; its fits
+    # on the tuning and seen families are the first round's ``default`` (the same code).
+    "main": _exported("MSPC_MAIN", "/tmp/h38c_main"),
+    # This tree's default, cached under a name of its own: the second round's pursuit start.
+    "default-pursuit": _mspc(),
 }
 
 
@@ -403,7 +415,7 @@ def structure(fams) -> None:
     print(f"pairs counted as structure: {hits} of {total}")
 
 
-def agreement(fams, pipeline="default") -> None:
+def agreement(fams, pipeline="default-pursuit") -> None:
     """How often the held-out MSP agrees with the classes: on how many pairs it rates the
     classes above ``pipeline``'s labeling (among pairs where the two differ), and Pearson's
     r between the labeling's held-out MSP and its accuracy across pairs."""

@@ -10,10 +10,13 @@ __all__ = [
     "HELDOUT_SUBSAMPLE",
     "MIN_CLUSTER_FRACTION",
     "MULTI_STARTS",
+    "TWO_CLUSTER_STARTS",
     "better",
     "eligible",
+    "pursuit_direction",
     "range_scaled",
     "restarts_per_start",
+    "split_1d",
     "subsample_start",
     "whiten",
 ]
@@ -22,7 +25,7 @@ __all__ = [
 #: ``"auto"`` tries the starts invariant to rescaling features first, then k-means on the raw
 #: features; ``"auto-invariant"`` only the invariant ones (so the fit is exactly invariant).
 MULTI_STARTS = {
-    "heldout": ("kmeans-range", "kmeans-standardized", "kmeans-whitened", "eig"),
+    "heldout": ("kmeans-range", "kmeans-standardized", "kmeans-whitened", "eig", "pursuit"),
     "auto": ("kmeans-standardized", "kmeans-whitened", "eig", "kmeans"),
     "auto-invariant": ("kmeans-standardized", "kmeans-whitened", "eig"),
 }
@@ -31,6 +34,9 @@ MULTI_STARTS = {
 #: features and at least a quarter of an equal share (:func:`eligible`); the others keep the
 #: largest in-sample MSP.
 HELDOUT_STARTS = frozenset({"heldout"})
+#: Starts only the two-cluster linear fit has (one cut along one direction); the multi-class
+#: and kernel fits skip them in a multi-start and refuse them as ``init``.
+TWO_CLUSTER_STARTS = frozenset({"pursuit"})
 
 
 #: The smallest cluster the held-out multi-start prefers, as a fraction of an equal share
@@ -148,3 +154,48 @@ def subsample_start(
     labels = (X @ sub.w_ - sub.b_ >= 0).astype(np.intp)
     starts = [dict(entry, subsample=size) for entry in sub.starts_]
     return labels, starts
+
+
+def pursuit_direction(W: np.ndarray, max_iter: int = 200, tol: float = 1e-8) -> np.ndarray:
+    """The unit direction of most negative kurtosis of whitened data ``W``: the most bimodal
+    projection (a balanced mixture of two well-separated groups has kurtosis near 1 along
+    the line joining them, a Gaussian 3, whatever its spread).
+
+    FastICA's fixed point for the kurtosis (Hyvärinen and Oja, 2000),
+    ``U <- E[w (U'w)^3] - 3 U`` followed by symmetric decorrelation, started from the
+    whitened axes (so the result depends only on the data), finds the directions where
+    the kurtosis is stationary; the one of smallest kurtosis is returned.
+    """
+    n, r = W.shape
+    U = np.eye(r)
+    for _ in range(max_iter):
+        P = W @ U
+        U_new = (W.T @ P**3) / n - 3.0 * U
+        # Symmetric decorrelation: U (U'U)^(-1/2).
+        s, V = np.linalg.eigh(U_new.T @ U_new)
+        U_new = U_new @ (V / np.sqrt(np.maximum(s, 1e-300))) @ V.T
+        done = np.max(np.abs(np.abs(np.sum(U_new * U, axis=0)) - 1.0)) < tol
+        U = U_new
+        if done:
+            break
+    kurtosis = np.mean((W @ U) ** 4, axis=0)
+    return U[:, int(np.argmin(kurtosis))]
+
+
+def split_1d(t: np.ndarray) -> np.ndarray:
+    """0/1 labels of the split of ``t`` into two intervals of least within-group sum of
+    squares (one-dimensional 2-means, solved exactly by trying every cut of the sorted
+    values)."""
+    order = np.argsort(t, kind="stable")
+    s = t[order]
+    n = s.shape[0]
+    c1 = np.cumsum(s)[:-1]
+    c2 = np.cumsum(s**2)[:-1]
+    m = np.arange(1, n)
+    total, total2 = s.sum(), (s**2).sum()
+    within = (c2 - c1**2 / m) + ((total2 - c2) - (total - c1) ** 2 / (n - m))
+    within[s[1:] <= s[:-1]] = np.inf  # never between equal values
+    cut = int(np.argmin(within)) + 1
+    labels = np.zeros(n, dtype=np.intp)
+    labels[order[cut:]] = 1
+    return labels

@@ -78,6 +78,7 @@ from ._starts import (
     HELDOUT_MARGIN,
     HELDOUT_STARTS,
     MULTI_STARTS,
+    TWO_CLUSTER_STARTS,
     better,
     eligible,
     range_scaled,
@@ -335,9 +336,16 @@ def _multi_start(params, X, fmap, Lambda, reg, k, random_state, seed):
     best = None
     seen: list[np.ndarray] = []
     starts: list[dict] = []
+    if isinstance(init, str) and init in TWO_CLUSTER_STARTS:
+        raise ValueError(
+            f"init={init!r} cuts the data once along one direction: it needs n_clusters=2 "
+            "and kernel='linear'. Pass init='heldout' (the default) or a k-means start."
+        )
     for name in names:
         if isinstance(name, str) and name == "kmeans-range" and fmap.nystroem is not None:
             continue  # both are k-means on the (z-scored) spectral coordinates
+        if isinstance(name, str) and name in TWO_CLUSTER_STARTS:
+            continue  # one cut along one direction: two clusters, linear, only
         try:
             labels0 = _start(n_init, name, X, fmap, Lambda, k, random_state)
         except DegenerateDataError:
