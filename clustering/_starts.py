@@ -166,19 +166,23 @@ def pursuit_direction(W: np.ndarray, max_iter: int = 200, tol: float = 1e-8) -> 
     whitened axes (so the result depends only on the data), finds the directions where
     the kurtosis is stationary; the one of smallest kurtosis is returned.
     """
+    from ._threads import small_data_threads
+
     n, r = W.shape
     U = np.eye(r)
-    for _ in range(max_iter):
-        P = W @ U
-        U_new = (W.T @ P**3) / n - 3.0 * U
-        # Symmetric decorrelation: U (U'U)^(-1/2).
-        s, V = np.linalg.eigh(U_new.T @ U_new)
-        U_new = U_new @ (V / np.sqrt(np.maximum(s, 1e-300))) @ V.T
-        done = np.max(np.abs(np.abs(np.sum(U_new * U, axis=0)) - 1.0)) < tol
-        U = U_new
-        if done:
-            break
-    kurtosis = np.mean((W @ U) ** 4, axis=0)
+    # Products of an N x r and an r x r matrix: threads only stall on a busy machine.
+    with small_data_threads(W):
+        for _ in range(max_iter):
+            P = W @ U
+            U_new = (W.T @ (P * P * P)) / n - 3.0 * U
+            # Symmetric decorrelation: U (U'U)^(-1/2).
+            s, V = np.linalg.eigh(U_new.T @ U_new)
+            U_new = U_new @ (V / np.sqrt(np.maximum(s, 1e-300))) @ V.T
+            done = np.max(np.abs(np.abs(np.sum(U_new * U, axis=0)) - 1.0)) < tol
+            U = U_new
+            if done:
+                break
+        kurtosis = np.mean((W @ U) ** 4, axis=0)
     return U[:, int(np.argmin(kurtosis))]
 
 
