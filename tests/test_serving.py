@@ -214,6 +214,37 @@ def _cpu(pid: int) -> float:
     return cpu_seconds([pid])
 
 
+def test_the_class_benchs_lesson_runs_on_the_shipped_app_without_an_error(lab_server):
+    """bench/bench_class.py's lesson, one student, on the app as shipped: every button and
+    slider it presses is on the page the step is sent to (a demo renamed on Home left the
+    bench measuring a KeyError, once), and no step shows an exception."""
+    from bench._stclient import Student
+    from bench.bench_class import LESSON
+
+    url, _ = lab_server
+
+    async def lesson() -> list[str]:
+        problems = []
+        async with Student(url) as s:
+            for what, arg in LESSON:
+                if what != "open":
+                    keys = [wid.rsplit("-", 1)[-1] for wid in s.widgets]
+                    if not any(wid.endswith("-" + arg) for wid in s.widgets):
+                        problems.append(f"{what} {arg}: not among this page's widgets {keys}")
+                        break
+                run = await (
+                    s.open(arg)
+                    if what == "open"
+                    else s.click(arg)
+                    if what == "click"
+                    else s.step_slider(arg)
+                )
+                problems += [f"{what} {arg or 'Home'}: {e}" for e in run.exceptions]
+        return problems
+
+    assert asyncio.run(lesson()) == []
+
+
 def test_a_clients_clear_cache_does_not_make_the_next_home_cost_more(lab_server):
     """Any client can send Streamlit's clear-cache message (one websocket frame, toolbar or
     not); the next student's Home must still come from the class's shared results."""
