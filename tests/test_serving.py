@@ -218,10 +218,15 @@ def test_the_class_benchs_lesson_runs_on_the_shipped_app_without_an_error(lab_se
     """bench/bench_class.py's lesson, one student, on the app as shipped: every button and
     slider it presses is on the page the step is sent to (a demo renamed on Home left the
     bench measuring a KeyError, once), and no step shows an exception."""
+    from urllib.parse import parse_qs
+
     from bench._stclient import Student
     from bench.bench_class import LESSON
+    from ui.model import DEFAULT_LAM, lam_grid
 
-    url, _ = lab_server
+    url, pid = lab_server
+    lams = []  # the link's λ after each slider step of λ
+    cpu0 = _cpu(pid)
 
     async def lesson() -> list[str]:
         problems = []
@@ -232,6 +237,9 @@ def test_the_class_benchs_lesson_runs_on_the_shipped_app_without_an_error(lab_se
                     if not any(wid.endswith("-" + arg) for wid in s.widgets):
                         problems.append(f"{what} {arg}: not among this page's widgets {keys}")
                         break
+                if what == "slider":
+                    options = list(s.widgets[s.widget_id(arg)].options)
+                    before = options.index(s.slider_value(arg))
                 run = await (
                     s.open(arg)
                     if what == "open"
@@ -240,9 +248,23 @@ def test_the_class_benchs_lesson_runs_on_the_shipped_app_without_an_error(lab_se
                     else s.step_slider(arg)
                 )
                 problems += [f"{what} {arg or 'Home'}: {e}" for e in run.exceptions]
+                if what == "slider":
+                    after = options.index(s.slider_value(arg))
+                    if abs(after - before) != 1:
+                        problems.append(f"{arg} moved from {options[before]} to {options[after]}")
+                    if arg == "lam":
+                        lams.extend(parse_qs(s.query_string)["lam"])
         return problems
 
     assert asyncio.run(lesson()) == []
+    # The first student after the start (this test runs first on its server) finds what the
+    # warm start (ui.serve) computed: the whole lesson measured 0.6 server CPU-s; without
+    # the walk at λ's neighbours its third Home alone took 5.5 (the tasks demo at λ = 0.5).
+    assert _cpu(pid) - cpu0 < 2.5
+    # One step of the λ slider from where a new session starts: one of the λ that the warm
+    # start (ui.serve.LAM_STEPS) computes Home's demos at.
+    grid = lam_grid()
+    assert [float(v) for v in lams] == [grid[grid.index(DEFAULT_LAM) + 1]]
 
 
 def test_a_clients_clear_cache_does_not_make_the_next_home_cost_more(lab_server):
