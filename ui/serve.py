@@ -96,9 +96,11 @@ def walk(query: dict[str, str], page: str | None, button: str | None) -> list[st
     ``st.cache_data``) for the server that starts next. The exceptions shown, if any."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=WALK_TIMEOUT)
-    for k, v in query.items():
-        at.query_params[k] = v
+    from ui import state
+
+    at = state.give_link(
+        AppTest.from_file(str(ROOT / "app.py"), default_timeout=WALK_TIMEOUT), query
+    )
     at.run()
     if page is not None:
         at.switch_page(page).run()
