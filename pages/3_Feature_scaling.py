@@ -201,12 +201,15 @@ with st.spinner("Clustering…"):
 
 
 comparison = ui_scaling.comparison_table(before, after)
-comparison_fig = plots.scaling_comparison_figure(
-    comparison, title="Accuracy and MSP before and after the rescaling"
-)
+comparison_title = "Accuracy and MSP before and after the rescaling"
+if presenter.enabled():  # the verdict gives the numbers; on the bars they would overlap
+    comparison_fig = plots.scaling_comparison_figure(comparison, title=comparison_title)
+    comparison_fig.update_traces(text=None)
+else:  # what every student with these runs sees: built once per server
+    comparison_fig = shared.figure(
+        plots.scaling_comparison_figure, comparison, title=comparison_title
+    )
 if y is not None:
-    if presenter.enabled():  # the verdict gives the numbers; on the bars they would overlap
-        comparison_fig.update_traces(text=None)
     lesson.chart(box, comparison_fig, key="fs.comparison")
 box.verdict(ui_scaling.lesson_verdict(comparison, scaled), help=widgets.msp_note(lam, reg))
 
@@ -387,7 +390,11 @@ with st.expander("4 · Theorem 1, live: the MSP of a fixed labeling ignores the 
             )
             t_left, t_right = st.columns([3, 2])
             with t_left:
-                presenter.chart(plots.theorem1_figure(checks), key="fs.t1.figure", width="stretch")
+                presenter.chart(
+                    shared.figure(plots.theorem1_figure, checks),
+                    key="fs.t1.figure",
+                    width="stretch",
+                )
             with t_right:
                 for row in checks.itertuples():
                     label = f"Λ = {row.regularizer}"

@@ -133,7 +133,8 @@ else:
     table = stored["table"]
     failed = table[table["error"] != ""]
     if view == "tasks":
-        fig = plots.msp_accuracy_figure(
+        fig = shared.figure(
+            plots.msp_accuracy_figure,
             table,
             x=score,
             x_label=label,
@@ -155,7 +156,8 @@ else:
     else:
         choice = protocols.lam_choice(table, score)
         highlight = [f"λ = {choice.lam:g}"] if choice.lam == choice.lam else []
-        fig = plots.msp_accuracy_figure(
+        fig = shared.figure(
+            plots.msp_accuracy_figure,
             table,
             x=score,
             x_label=label,

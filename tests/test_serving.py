@@ -51,16 +51,33 @@ def test_the_shipped_configuration_serves_a_class():
     assert settings["allowRunOnSave"] == "false"
     for script in ("bench/bench_browser.py", "bench/bench_class.py"):
         assert "fileWatcherType" not in (ROOT / script).read_text()
+    # Magic re-parsed every page whenever its last session had gone; no page needs it.
+    runner = _server_settings((ROOT / ".streamlit" / "config.toml").read_text(), "runner")
+    assert runner["magicEnabled"] == "false"
 
 
-def _server_settings(text: str) -> dict[str, str]:
-    """``key = value`` lines of the ``[server]`` table (values as written)."""
+def test_no_page_relies_on_magic():
+    """With magic off, a bare expression in a page would silently draw nothing: every
+    statement of app.py and the pages that is an expression is a call (or a docstring)."""
+    import ast
+
+    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Call):
+                value = node.value
+                assert isinstance(value, ast.Constant) and isinstance(value.value, str), (
+                    f"{path.name}:{node.lineno} is a bare expression"
+                )
+
+
+def _server_settings(text: str, wanted: str = "server") -> dict[str, str]:
+    """``key = value`` lines of the ``[wanted]`` table (values as written)."""
     out, table = {}, ""
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if line.startswith("["):
             table = line.strip("[]")
-        elif "=" in line and table == "server":
+        elif "=" in line and table == wanted:
             key, value = (part.strip() for part in line.split("=", 1))
             out[key] = value
     return out

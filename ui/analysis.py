@@ -35,7 +35,7 @@ from lab.experiments import families, protocols
 
 from . import cache, state
 from .model import FACTOR_OPTIONS, snap_factor
-from .shared import SharedCache, freeze
+from .shared import SharedCache, freeze, shared
 
 __all__ = [
     "FACTOR_OPTIONS",
@@ -193,12 +193,19 @@ QUICK_ON_TASKS = ("mspc-mpm", "mspc-gep", "mspc-eig")
 
 def tasks_are_cheap(key: str, params: Mapping[str, Any]) -> bool:
     """Whether the view across tasks may run without a click: one of :data:`QUICK_ON_TASKS`
-    with every one of its fits below the auto-run limits."""
+    with every one of its fits below the auto-run limits (decided once per server for each
+    method and parameters: it loads the 67 tasks)."""
+    if key not in QUICK_ON_TASKS:
+        return False
+    return _tasks_are_cheap(key, tuple(sorted(dict(params).items())))
+
+
+@shared(max_entries=32)
+def _tasks_are_cheap(key: str, items: tuple[tuple[str, Any], ...]) -> bool:
     from clustering._cost import predict_cost
     from lab.budget import auto_run
 
-    if key not in QUICK_ON_TASKS:
-        return False
+    params = dict(items)
     for family in families.PAPER_FAMILIES:
         for name in family.tasks:
             ds = cache.load_bundled(name, True)

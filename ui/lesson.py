@@ -28,6 +28,7 @@ from typing import Any
 import streamlit as st
 
 from . import presenter
+from .shared import SharedCache
 
 __all__ = [
     "CSS",
@@ -147,17 +148,30 @@ def chart(
     """Draw ``figure`` (a plotly figure, or a shared chart, resized on a copy) in the lesson's
     figure place at :func:`figure_height`, through :func:`ui.presenter.chart`.
     ``title_lines``: drop the title's subtitle lines after its first ``title_lines`` (what
-    the verdict under the figure says), giving their room back to the plot."""
+    the verdict under the figure says), giving their room back to the plot.
+
+    A shared chart (:func:`ui.shared.figure`: one the class shares) is resized and
+    serialised once per server for each height and ``title_lines`` (:data:`_SIZED`), so a
+    student's rerun copies nothing; in presenter mode (the lecturer's screen) it is resized
+    on a copy for that session."""
     import copy
 
     from .chart import SharedChart
 
-    if isinstance(figure, SharedChart):  # a cached figure: resized on a copy
-        figure = copy.deepcopy(figure.figure)
+    kwargs.setdefault("width", "stretch")
     target = figure_height()
-    figure = figure.update_layout(height=target)
-    if title_lines:
-        _keep_title_lines(figure, title_lines)
+    if isinstance(figure, SharedChart):
+        if not presenter.enabled():
+            shared_chart = figure
+            sized = _SIZED.get(
+                (shared_chart.json, target, title_lines),
+                lambda: SharedChart.of(
+                    _sized(copy.deepcopy(shared_chart.figure), target, title_lines)
+                ),
+            )
+            return presenter.chart(sized, where=lesson.figure, key=key, **kwargs)
+        figure = copy.deepcopy(figure.figure)
+    figure = _sized(figure, target, title_lines)
     if presenter.enabled():
         # The projector's larger text grows the figure by its margins
         # (lab.export.projector_fonts): take that growth off the plot instead, keeping at
@@ -185,8 +199,20 @@ def chart(
             height, tight = fitted()
         figure = figure.update_layout(height=height)
         _fit_y_title(figure, height)
-    kwargs.setdefault("width", "stretch")
     return presenter.chart(figure, where=lesson.figure, key=key, **kwargs)
+
+
+def _sized(figure: Any, height: int, title_lines: int | None) -> Any:
+    """``figure`` at ``height`` with its title cut to ``title_lines`` (in place)."""
+    figure = figure.update_layout(height=height)
+    if title_lines:
+        _keep_title_lines(figure, title_lines)
+    return figure
+
+
+#: Shared lesson figures at a lesson's height, keyed by the shared chart's JSON (the same
+#: string object for every session: hashed once), the height and ``title_lines``.
+_SIZED = SharedCache("ui.lesson.chart", max_entries=64)
 
 
 #: The projector's axis titles: about this many pixels a character (1.5 times 12 px text).
