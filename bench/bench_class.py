@@ -317,7 +317,7 @@ def measure(
                 for r in (cold, warm):
                     print(
                         "   per step (p95 s, server CPU-s): "
-                        + "; ".join(f"{name} {p:.2f}, {c:.1f}" for name, p, c in r["steps"]),
+                        + "; ".join(f"{name} {p:.2f}, {c:.2f}" for name, p, c in r["steps"]),
                         flush=True,
                     )
                     for e in r["errors"][:5]:
