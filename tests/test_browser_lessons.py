@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from test_browser import _assert_no_exception, _wait_idle
@@ -194,6 +195,11 @@ def test_the_lecture_walks_from_its_first_step_to_its_last_at_1024x768(server):
             )
             _settled(pg)
             _assert_no_exception(pg, where)
+            # The page's own settings the step names are in its link (step 3: the MSP page's
+            # view across tasks, whatever view the page showed before).
+            query = parse_qs(urlsplit(pg.url).query)
+            for name, value in step.values.items():
+                assert query.get(name) == [value], f"{where}: {name}={query.get(name)} in the link"
             if pg.locator(".st-key-lesson-figure").count():
                 m = _assert_first_screen(pg, where, height)
                 report.append(f"{where}: figure ends at {m['figure']['bottom']:.0f}")
