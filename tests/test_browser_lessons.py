@@ -47,7 +47,9 @@ _LESSON = """() => {
     return {top: r.top, bottom: r.bottom, height: r.height}; };
   const gd = document.querySelector('.st-key-lesson-figure .js-plotly-plot');
   const verdict = document.querySelector('.st-key-lesson-verdict');
+  const full = gd && gd._fullLayout;
   return {figure: box(gd), verdict: box(verdict),
+          legend: full && full.showlegend ? full.legend.orientation : null,
           text: verdict ? verdict.innerText.trim() : '',
           data: gd && gd.data ? JSON.stringify([gd.data, (gd.layout || {}).title]) : null};
 }"""
@@ -138,6 +140,7 @@ def _move_first_control(pg) -> str:
 
 def test_every_lesson_fits_its_first_screen_and_its_first_control_moves_its_figure(server):
     report, problems = [], []
+    legends: dict[str, dict[str, str | None]] = {}  # page -> view -> the legend's orientation
     with chromium() as browser:
         for view, width, height, presenter in VIEWS:
             context, external = offline_context(browser, width, height)
@@ -149,6 +152,7 @@ def test_every_lesson_fits_its_first_screen_and_its_first_control_moves_its_figu
                 _settled(pg)
                 _assert_no_exception(pg, where)
                 before = _assert_first_screen(pg, where, height)
+                legends.setdefault(page, {})[view] = before["legend"]
                 if presenter:
                     sidebar = pg.evaluate(
                         "() => document.querySelector('[data-testid=stSidebar]')"
@@ -175,6 +179,11 @@ def test_every_lesson_fits_its_first_screen_and_its_first_control_moves_its_figu
             context.close()
             assert not external, f"requests left the machine: {sorted(set(external))}"
     print("\n".join(report))
+    # The legend keeps its place (rows above or under the plot, or a column beside it) in
+    # both viewports: the projector's larger text must not move it beside the plot.
+    for page, by_view in legends.items():
+        if len(set(by_view.values())) > 1:
+            problems.append(f"{page}: the legend's orientation differs by view: {by_view}")
     assert not problems, "\n".join(problems)
 
 
