@@ -30,6 +30,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 #: The pages that lead with a lesson (their URL paths and a query that opens them on it).
 LESSON_PAGES = (
+    ("Data", ""),
     ("Feature_scaling", ""),
     ("Cluster", ""),
     ("Learn", ""),
