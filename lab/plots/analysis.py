@@ -30,7 +30,7 @@ from lab.experiments.protocols import SCORES, LamSweep, lam_choice
 from lab.plots._common import _LAYOUT, MARKERS, _color, _empty, _marker
 from lab.plots.grid import grow_margins, tidy_layout, two_panels
 from lab.plots.msp_accuracy import line_within_unit, msp_accuracy_figure
-from lab.plots.style import GUIDE_GREY, PAPER, relayout, series_color
+from lab.plots.style import AFTER_GREY, BEFORE_GREY, GUIDE_GREY, PAPER, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -285,7 +285,7 @@ def scaling_comparison_figure(
     many = len(comparison) > 4
     traces = []
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
-        color = _color(0) if when == "before" else _color(1)
+        color = BEFORE_GREY if when == "before" else AFTER_GREY
         for col, metric in enumerate(("accuracy", "msp"), start=1):
             values = comparison[f"{metric}_{when}"].astype(float)
             traces.append(
@@ -338,7 +338,7 @@ def theorem1_figure(
     if checks is None or checks.empty:
         return _empty(title, "Nothing to compare.", height)
     fig = go.Figure()
-    for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
+    for when, pattern in (("before", "/"), ("after", "")):
         fig.add_trace(
             go.Bar(
                 # "diag, λ = 0.1" on two lines: three labels side by side ran into each
@@ -346,7 +346,10 @@ def theorem1_figure(
                 x=[str(v).replace(", ", "<br>") for v in checks["setting"]],
                 y=checks[f"msp_{when}"],
                 name=f"{when} rescaling",
-                marker={"color": _color(j), "pattern": {"shape": pattern}},
+                marker={
+                    "color": BEFORE_GREY if when == "before" else AFTER_GREY,
+                    "pattern": {"shape": pattern},
+                },
                 text=[f"{v:.4f}" for v in checks[f"msp_{when}"]],
                 textposition="outside",
                 customdata=checks["relative_difference"],

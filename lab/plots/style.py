@@ -39,6 +39,11 @@ PAPER = "white"
 LABEL_BACKDROP = "rgba(255,255,255,0.8)"
 #: The stored experiment figures' colours: plotly's first six series colours (the AFS
 #: curves), the MSP vs accuracy points and their highlighted choice.
+#: Before and after a rescaling (Feature scaling's bars, Theorem 1's check): greys, so that
+#: no method's colour stands for "before" or "after" on a page whose other figures colour
+#: the methods (MSPC blue in Fig. 1 and blue for "before" read as one colour swapping).
+BEFORE_GREY = "#9E9E9E"
+AFTER_GREY = "#3C3C3C"
 SERIES_COLORS = ("#636EFA", "#EF553B", "#00CC96", "#AB63FA", "#FFA15A", "#19D3F3")
 POINT_BLUE = "#9db4d6"
 HIGHLIGHT_RED = "#d62728"
