@@ -42,6 +42,7 @@ __all__ = [
     "WAITS_FOR_CLICK",
     "dataset_fingerprint",
     "fit",
+    "fit_id",
     "fit_many",
     "forget_read_uploads",
     "generate",
@@ -440,6 +441,13 @@ def projection(
 # ----------------------------------------------------------------------------------------
 
 
+def fit_id(key: str, n_samples: int, n_features: int, params: Mapping[str, Any]) -> tuple:
+    """What a fit's predicted cost depends on (the arguments of :func:`lab.budget.fit_cost`):
+    the key of a planned fit (:func:`ui.runs.plan_batch`, :func:`fit_on`)."""
+    frozen = tuple(sorted((k, repr(v)) for k, v in dict(params).items()))
+    return (key, int(n_samples), int(n_features), frozen)
+
+
 def fit_on(
     key: str,
     params: Mapping[str, Any] | None,
@@ -449,8 +457,7 @@ def fit_on(
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
     random_state: int | None = 0,
-    cost: Cost | None = None,
-    decision: str | None = None,
+    planned: Mapping[tuple, tuple[Cost, str]] | None = None,
 ) -> FitOutcome:
     """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data, a
     sweep's task): the lab's one cached fit adapter.
@@ -460,13 +467,15 @@ def fit_on(
     :mod:`lab.animation` and the protocols of :mod:`lab.experiments.protocols` fit through
     this cache. The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a
     rescaled copy is a new entry and the unscaled data share the Cluster page's entries;
-    ``random_state`` is always 0 (the cache's setting). ``cost`` and ``decision``: the
-    fit's planned cost and verdict (:meth:`ui.runs.Batch.evaluator`), else made by
-    :func:`fit`.
+    ``random_state`` is always 0 (the cache's setting). ``planned``: :func:`fit_id` → the
+    cost and verdict of each fit a page planned (:meth:`ui.runs.Batch.evaluator`); a fit
+    not in it is predicted and decided by :func:`fit`.
     """
     if random_state not in (0, None):
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
     X = np.ascontiguousarray(X, dtype=np.float64)
+    n, d = X.shape[0], X.shape[1] if X.ndim == 2 else 1
+    cost, decision = (planned or {}).get(fit_id(key, n, d, params or {}), (None, None))
     return fit(
         key,
         dict(params or {}),

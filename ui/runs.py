@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,6 @@ __all__ = [
     "Cost",
     "Planned",
     "curve_cost",
-    "fit_id",
     "plan",
     "plan_batch",
     "planned_cost",
@@ -262,13 +262,6 @@ def metrics_with_reasons(planned: Sequence[Planned], fitted: Mapping[str, Any]):
 # ----------------------------------------------------------------------------------------
 
 
-def fit_id(key: str, n_samples: int, n_features: int, params: Mapping[str, Any]) -> tuple:
-    """What a fit's predicted cost depends on (the arguments of :func:`lab.budget.fit_cost`):
-    the key under which a :class:`Batch` keeps it."""
-    frozen = tuple(sorted((k, repr(v)) for k, v in dict(params).items()))
-    return (key, int(n_samples), int(n_features), frozen)
-
-
 @dataclass(frozen=True)
 class Batch:
     """Fits a page starts together (the tasks of the paper's families, the runs of a λ
@@ -277,7 +270,7 @@ class Batch:
     Attributes
     ----------
     costs : dict
-        :func:`fit_id` → :class:`Cost`, in plan order.
+        :func:`ui.cache.fit_id` → :class:`Cost`, in plan order.
     each : bool
         Judge each fit alone against the auto-run limits (fits measured to be quick
         together), not their predicted total.
@@ -304,36 +297,12 @@ class Batch:
         return self.alone and all(v == RUN for v in self.verdicts().values())
 
     def evaluator(self, clicked: bool = False):
-        """A fit adapter with :func:`ui.cache.fit_on`'s signature that hands each planned fit
-        its cost and verdict (``clicked``: the user pressed the batch's button); a fit the
-        batch did not plan is predicted by :func:`ui.cache.fit`."""
+        """:func:`ui.cache.fit_on` handing each planned fit its cost and verdict
+        (``clicked``: the user pressed the batch's button); a fit the batch did not plan is
+        predicted by :func:`ui.cache.fit`."""
         verdicts = self.verdicts(clicked)
-
-        def evaluate(
-            key: str,
-            params: Mapping[str, Any] | None,
-            X,
-            y=None,
-            *,
-            msp_lam: float | None = None,
-            msp_regularizer: str | None = None,
-            random_state: int | None = 0,
-        ) -> FitOutcome:
-            shape = np.shape(X)
-            planned = fit_id(key, shape[0], shape[1] if len(shape) > 1 else 1, params or {})
-            return cache.fit_on(
-                key,
-                params,
-                X,
-                y,
-                msp_lam=msp_lam,
-                msp_regularizer=msp_regularizer,
-                random_state=random_state,
-                cost=self.costs.get(planned),
-                decision=verdicts.get(planned),
-            )
-
-        return evaluate
+        planned = {i: (cost, verdicts[i]) for i, cost in self.costs.items()}
+        return partial(cache.fit_on, planned=planned)
 
 
 def plan_batch(
@@ -346,7 +315,7 @@ def plan_batch(
     distinct fit's cost predicted once (:func:`lab.budget.fit_cost`)."""
     costs: dict[tuple, Cost] = {}
     for key, params, n, d in fits:
-        planned = fit_id(key, n, d, params)
+        planned = cache.fit_id(key, n, d, params)
         if planned not in costs:
             costs[planned] = fit_cost(key, n, d, params) or Cost(0.0, 0)
     return Batch(costs, each=each, alone=alone)
