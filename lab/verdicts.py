@@ -394,7 +394,10 @@ def selection_cost(
     if not (v.size == s.size == a.size):
         raise ValueError("values, score and accuracy must have one entry per run.")
     if not np.isfinite(s).any():
-        return Verdict(f"No run has a {score_name}, so it cannot choose {param}.", "undefined", {})
+        article = "an" if score_name[:1].lower() in "aeiou" else "a"  # "an in-sample MSP"
+        return Verdict(
+            f"No run has {article} {score_name}, so it cannot choose {param}.", "undefined", {}
+        )
     i = int(np.nanargmax(np.where(np.isfinite(s), s, -np.inf)))
     picked = f"Choosing {param} by the largest {score_name} picks {param} = {v[i]:g}"
     if not np.isfinite(a).any():

@@ -228,43 +228,7 @@ with detail:
         comparison[shown_cols],
         hide_index=True,
         width="stretch",
-        column_config={
-            **ui_scaling.before_after_columns(
-                "accuracy",
-                "acc.",
-                "Accuracy on the original data.",
-                "Accuracy on the rescaled data.",
-            ),
-            "accuracy_change": st.column_config.NumberColumn(
-                "Δ accuracy", format="%+.3f", help="After minus before."
-            ),
-            **ui_scaling.before_after_columns(
-                "msp",
-                "in-sample",
-                "Of the method's clustering on the original data. "
-                + widgets.msp_help("msp", lam, reg),
-                "In-sample MSP of the method's clustering on the rescaled data.",
-            ),
-            "msp_change": st.column_config.NumberColumn(
-                "Δ in-sample MSP", format="%+.4f", help="After minus before."
-            ),
-            **ui_scaling.before_after_columns(
-                "msp_heldout",
-                "held-out",
-                "Of the method's clustering on the original data. "
-                + widgets.msp_help("msp_heldout", lam, reg),
-                "Held-out MSP of the method's clustering on the rescaled data.",
-            ),
-            "changed": st.column_config.ProgressColumn(
-                "changed",
-                format="percent",
-                min_value=0.0,
-                max_value=1.0,
-                width=90,
-                help="Labels changed: the share of samples whose cluster changed (swapping the "
-                "two cluster names does not count).",
-            ),
-        },
+        column_config=ui_scaling.comparison_columns(lam, reg),
     )
     st.caption(widgets.msp_note(lam, reg))
     st.caption(

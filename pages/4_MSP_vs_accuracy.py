@@ -45,7 +45,8 @@ with st.sidebar:
     if method_default is None:
         st.error("No registered method has a λ; this page needs one.")
         st.stop()
-    state.seed_widget("mva.method", ua.url_value("method", method_default, LAM_METHODS))
+    # Follows the link as the view and the axis do (the Lecture's step 3 sets MSPC (MPM)).
+    state.url_seed("mva.method", "method", method_default, LAM_METHODS)
     key = st.selectbox(
         "Method",
         LAM_METHODS,
@@ -228,4 +229,5 @@ if not current.error:
     widgets.data_caption(current)
 ua.record_url_value("fam", view)
 ua.record_url_value("axis", score)
+ua.record_url_value("method", key)
 ua.sync_to_url({"fam": view, "method": key, "axis": score})
