@@ -388,8 +388,7 @@ with st.expander("Objective per iteration"):
 with st.expander("MSPC step by step"):
     stepper = next((r for r in ok_results if r.key in ("mspc-mpm", "mspc-gep")), None)
     if stepper is not None and k == 2:
-        one = runs.predict_cost(stepper.key, ds.n_samples, ds.n_features, stepper.params)
-        replay = runs.replay_cost(one, stepper.n_iter)
+        replay = runs.replay_cost(runs.planned_cost(planned, stepper.key), stepper.n_iter)
         st.caption(
             f"Replays {stepper.name}'s search from its start: the labels, the hyperplane and the "
             f"MSP after every iteration ({(stepper.n_iter or 1) + 1} fits, predicted "
