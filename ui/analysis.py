@@ -36,7 +36,7 @@ from lab.experiments import families, protocols
 
 from . import cache, runs, state
 from .model import FACTOR_OPTIONS, snap_factor
-from .shared import SharedCache, freeze
+from .shared import SharedCache, freeze, shared
 
 __all__ = [
     "FACTOR_OPTIONS",
@@ -220,11 +220,7 @@ def plan_runs(
     """
     if view == "tasks":
         fit_params = _task_params(params, lam, regularizer)
-        fits = []
-        for family in families.PAPER_FAMILIES:
-            for name in family.tasks:
-                ds = cache.load_bundled(name, True)
-                fits.append((key, fit_params, ds.n_samples, ds.n_features))
+        fits = [(key, fit_params, n, d) for n, d in _task_shapes()]
         return runs.plan_batch(fits, each=True, alone=key in QUICK_ON_TASKS)
     others = sweep_params(params)
     fits = [
@@ -232,6 +228,18 @@ def plan_runs(
         for v in protocols.DEFAULT_LAMS
     ]
     return runs.plan_batch(fits)
+
+
+@shared(max_entries=1)
+def _task_shapes() -> tuple[tuple[int, int], ...]:
+    """``(n_samples, n_features)`` of every task of the paper's families, read once per
+    server: the 67 tasks are more than :func:`ui.cache.load_bundled` keeps, so reading them
+    on each visit loaded them all again."""
+    return tuple(
+        (ds.n_samples, ds.n_features)
+        for family in families.PAPER_FAMILIES
+        for ds in (cache.load_bundled(name, True) for name in family.tasks)
+    )
 
 
 def sweep_params(params: Mapping[str, Any]) -> dict[str, Any]:
