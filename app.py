@@ -74,13 +74,10 @@ def _afs_demo() -> None:
         help="Computed from the numbers above. MSPC here is MSPC (MPM) as the lab runs it "
         "(its default start and search), as Feature scaling opens it.",
     )
-    if st.button(
-        "Open on Feature scaling (noise ×10)",
-        key="demo.afs",
-        type="primary",
-        width="stretch",
-    ):
-        ui_demos.open_afs_trap()
+    # Pressed, it opens its page before Home is drawn again (home(), DEMO_BUTTONS).
+    st.button(
+        "Open on Feature scaling (noise ×10)", key="demo.afs", type="primary", width="stretch"
+    )
 
 
 def _breast_demo() -> None:
@@ -97,8 +94,7 @@ def _breast_demo() -> None:
         "run as the Cluster page runs them (MSPC with its default start and search). "
         + widgets.msp_help("msp_heldout"),
     )
-    if st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch"):
-        ui_demos.open_breast()
+    st.button("Open on Cluster", key="demo.breast", type="primary", width="stretch")
 
 
 #: The tasks demo's columns: the family (with its number of tasks), the lab's r and the
@@ -133,9 +129,16 @@ def _tasks_demo() -> None:
         help="Computed from every task's numbers (MSP vs accuracy shows each task). "
         + widgets.msp_help("msp_heldout"),
     )
-    if st.button("Open on MSP vs accuracy", key="demo.tasks", type="primary", width="stretch"):
-        ui_demos.open_tasks()
+    st.button("Open on MSP vs accuracy", key="demo.tasks", type="primary", width="stretch")
 
+
+#: Each demo's button (its key) and what it opens: the whole class presses them together,
+#: so a press opens the page at once, before Home would be drawn again for nothing.
+DEMO_BUTTONS = {
+    "demo.afs": ui_demos.open_afs_trap,
+    "demo.breast": ui_demos.open_breast,
+    "demo.tasks": ui_demos.open_tasks,
+}
 
 #: The demos, by the name a lecturer picks them by in presenter mode.
 DEMOS = {"The AFS trap": _afs_demo, "Breast cancer": _breast_demo, "Across tasks": _tasks_demo}
@@ -162,6 +165,9 @@ THEORY = (
 def home() -> None:
     """The home page: the three demos first, then the theory in five sentences."""
     state.init()
+    for key, open_page in DEMO_BUTTONS.items():
+        if state.widget_value(key, False):  # pressed: its page, without drawing Home
+            open_page()
     lam, regularizer = ui_demos.msp_scale()
     lesson.header(
         "Discriminative Clustering Lab",

@@ -3,7 +3,8 @@ without a browser, for the class benchmark (:mod:`bench.bench_class`) and the se
 
 A :class:`Student` connects, asks for a page (``BackMsg.rerun_script`` with the page's
 script hash, as the browser does on load), presses buttons (a widget's ``trigger_value``)
-and moves select sliders (``string_array_value``, the option's label), each time waiting
+and moves select sliders (``string_array_value``, the option's label; where the slider is
+read from the ``raw_value`` the server sends when a page sets it), each time waiting
 for the end of the run it caused (``ForwardMsg.script_finished``); it records every widget
 the server drew (the last ``Element`` for each widget id), the exceptions shown, the page
 the server switched to, and the process that served it (``X-Lab-Upstream`` when a proxy
@@ -56,6 +57,7 @@ class Student:
         self.page_hash = ""
         self.query_string = ""
         self.widgets: dict[str, object] = {}  # widget id -> its element proto
+        self._sent: dict[str, str] = {}  # select slider id -> the option this client chose
         self.session_id = ""
         self.upstream = ""
         self._ws = None
@@ -97,11 +99,23 @@ class Student:
         """Move the select slider drawn with ``key=key`` by ``steps`` options (back when
         it is at its end)."""
         wid = self.widget_id(key)
-        slider = self.widgets[wid]
-        options = list(slider.options)
-        at = int(slider.value[0]) if slider.value else int(slider.default[0])
+        options = list(self.widgets[wid].options)
+        at = options.index(self.slider_value(key))
         to = at + steps if 0 <= at + steps < len(options) else at - steps
+        self._sent[wid] = options[to]
         return await self._rerun(widgets=[("string_array_value", wid, [options[to]])])
+
+    def slider_value(self, key: str) -> str:
+        """The option (its label) the select slider drawn with ``key`` shows: the value the
+        server set (``raw_value``, sent when the page seeds or resets it), else the one this
+        client last chose, else the slider's default."""
+        wid = self.widget_id(key)
+        slider = self.widgets[wid]
+        if slider.raw_value:
+            return slider.raw_value[0]
+        if wid in self._sent:
+            return self._sent[wid]
+        return slider.options[int(slider.value[0] if slider.value else slider.default[0])]
 
     async def clear_cache(self) -> None:
         """Send Streamlit's clear-cache message (the "Clear cache" menu item's)."""
@@ -167,6 +181,8 @@ class Student:
                     wid = getattr(inner, "id", "") if hasattr(inner, "id") else ""
                     if wid:
                         self.widgets[wid] = inner
+                        if getattr(inner, "raw_value", None) and wid in self._sent:
+                            del self._sent[wid]  # the server set it: its value now
             elif kind == "script_finished" and fwd.script_finished in _DONE:
                 return exceptions
 

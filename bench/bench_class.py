@@ -1,8 +1,9 @@
 """A class in lockstep: N students doing one lesson at the same moment, over Streamlit's
 websocket protocol (:mod:`bench._stclient`, no browser competing for the cores).
 
-The lesson: Home → the AFS demo's button → one scaling-slider step (noise) → Home → the
-breast demo's button → one λ step → Home → the digits demo's button. Every student does
+The lesson (:data:`LESSON`): Home → the AFS demo's button → one scaling-slider step (noise)
+→ Home → the breast demo's button → one λ step → Home → the tasks demo's button (MSP vs
+accuracy across the paper's tasks). Every student does
 each step at once; the next step starts when all have finished. Per N it prints the p50,
 p95 and max of the time from an interaction to the end of the run it caused, the errors
 (exceptions shown, runs that did not finish), the server's CPU seconds per student (the
@@ -18,6 +19,8 @@ sessions still connected:
 and then opens Home; its server CPU is printed beside a warm Home's.
 
 Run: ``python -m bench.bench_class --users 1 10 20 40 [--proxy 2] [--clear-cache]``.
+Any error (a step whose widget is missing from its page, an exception shown, a run that did
+not finish) is printed under its row and again at the end, and the exit status is 1.
 The machine's load average is printed: on a shared machine the numbers move with it.
 """
 
@@ -53,7 +56,7 @@ LESSON = (
     ("click", "demo.breast"),
     ("slider", "lam"),
     ("open", ""),
-    ("click", "demo.digits"),
+    ("click", "demo.tasks"),
 )
 
 
@@ -275,9 +278,13 @@ def _row(label: str, r: dict) -> str:
     )
 
 
-def measure(users: list[int], processes: int, clear_cache: bool) -> list[str]:
-    """The table rows for ``users`` on ``processes`` servers (behind nginx when > 1)."""
+def measure(
+    users: list[int], processes: int, clear_cache: bool, errors: list[str] | None = None
+) -> list[str]:
+    """The table rows for ``users`` on ``processes`` servers (behind nginx when > 1); every
+    error of every class is appended to ``errors``."""
     rows = []
+    errors = [] if errors is None else errors
     for n in users:
         with lab_servers(processes) as servers:
             pids = [p.pid for _, p in servers]
@@ -310,11 +317,12 @@ def measure(users: list[int], processes: int, clear_cache: bool) -> list[str]:
                 for r in (cold, warm):
                     print(
                         "   per step (p95 s, server CPU-s): "
-                        + "; ".join(f"{name} {p:.2f}, {c:.1f}" for name, p, c in r["steps"]),
+                        + "; ".join(f"{name} {p:.2f}, {c:.2f}" for name, p, c in r["steps"]),
                         flush=True,
                     )
                     for e in r["errors"][:5]:
-                        print("   error:", e, flush=True)
+                        print("   ERROR:", e, flush=True)
+                errors.extend(cold["errors"] + warm["errors"])
                 if processes > 1:
                     print(f"   upstreams seen: {warm['upstreams']}", flush=True)
                 if extra:
@@ -336,9 +344,15 @@ def main(argv=None) -> None:
     print(f"# bench_class [{load()}]")
     print("| servers | students | p50 (s) | p95 (s) | max (s) | errors | CPU-s per student | MB |")
     print("|---|---|---|---|---|---|---|---|")
-    measure(args.users, 1, args.clear_cache)
+    errors: list[str] = []
+    measure(args.users, 1, args.clear_cache, errors)
     if args.proxy > 1:
-        measure(args.users, args.proxy, args.clear_cache)
+        measure(args.users, args.proxy, args.clear_cache, errors)
+    if errors:
+        # A lesson step that failed (a widget gone from its page, an exception shown) makes
+        # every number above meaningless: said last, and in the exit status.
+        print(f"# {len(errors)} ERRORS; first: {errors[0]}", file=sys.stderr, flush=True)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -8,23 +8,27 @@ widget) only when it is cheap, and asks first otherwise:
   :data:`AUTO_RUN_BYTES`;
 * :func:`within_budget`: of several runs started together, those that also stay within
   :data:`AUTO_RUN_SECONDS` of predicted time in all;
+* :func:`fit_cost`: the lab's one prediction of a fit's cost
+  (:func:`clustering._cost.predict_cost`), made once per fit where the fit is planned (the
+  Cluster page's plan and every batch of :mod:`ui.runs`, the Compare grid, a cached fit
+  whose caller planned none) and carried with it to every consumer;
 * :func:`decide`: the rule every caller applies (the Cluster page's plan, the cached fits,
   the Compare grid, the sweeps): each run of a batch, given its predicted cost (computed
-  once by the caller) and whether the user clicked for it, is :data:`RUN`, :data:`WAITS`
-  for a click or :data:`REFUSED` (above the hard cap).
+  once by :func:`fit_cost`) and whether the user clicked for it, is :data:`RUN`,
+  :data:`WAITS` for a click or :data:`REFUSED` (above the hard cap).
 
->>> from clustering._cost import predict_cost
->>> auto_run(predict_cost("kmeans", 200, 2))
+>>> auto_run(fit_cost("kmeans", 200, 2))
 True
->>> auto_run(predict_cost("diffrac", 683, 9, {"relaxation": "convex", "max_samples": 1000}))
+>>> auto_run(fit_cost("diffrac", 683, 9, {"relaxation": "convex", "max_samples": 1000}))
 False
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from clustering._cost import Cost
+from clustering._cost import Cost, predict_cost
 
 __all__ = [
     "AUTO_RUN_BYTES",
@@ -34,12 +38,30 @@ __all__ = [
     "WAITS",
     "auto_run",
     "decide",
+    "fit_cost",
     "within_budget",
 ]
 
 #: A run predicted below both limits may start without a click.
 AUTO_RUN_SECONDS = 10.0
 AUTO_RUN_BYTES = 1 << 30
+
+
+def fit_cost(
+    key: str, n_samples: int, n_features: int, params: Mapping[str, Any] | None = None
+) -> Cost | None:
+    """The predicted time and peak memory of fitting ``key`` with ``params`` on
+    ``n_samples x n_features`` data (:func:`clustering._cost.predict_cost`), or ``None`` for a
+    key the registry does not know (its fit then says so).
+
+    The lab's one call of the cost model: a page predicts each fit once, where it plans it,
+    and hands the :class:`~clustering._cost.Cost` on with the fit (``tests/test_cost_once.py``
+    counts the calls in a page run).
+    """
+    try:
+        return predict_cost(key, n_samples, n_features, dict(params or {}))
+    except KeyError:
+        return None
 
 
 def auto_run(cost: Cost) -> bool:

@@ -5,7 +5,7 @@ scikit-learn's "comparing clustering algorithms on toy datasets".
 feature is measured in units ten times smaller, two Gaussians, two moons, a bundled task);
 :func:`compare_grid` fits every (row, method) cell, in parallel with joblib, and returns one
 :class:`CompareCell` per cell with its labels, accuracy, MSP and time. A cell whose predicted
-cost (:func:`clustering._cost.predict_cost`) is above the auto-run limit, or would take the
+cost (:func:`lab.budget.fit_cost`, once per cell) is above the auto-run limit, or would take the
 grid past it with the cells before it (:func:`lab.budget.decide`), is not
 started; it carries the prediction instead. The figure is :func:`lab.plots.compare.compare_figure`.
 
@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from clustering._cost import predict_cost
-from lab.budget import AUTO_RUN_SECONDS, RUN, auto_run, decide
+from clustering._cost import Cost
+from lab.budget import AUTO_RUN_SECONDS, RUN, auto_run, decide, fit_cost
 from lab.evaluation import fit_and_evaluate
 from lab.projections import pca_view
 
@@ -224,7 +224,7 @@ def compare_grid(
                 grid[i][j] = CompareCell(row.name, key, "skipped", message=message)
                 continue
             jobs.append((i, j))
-            costs.append(predict_cost(key, n, d, params.get(key)))
+            costs.append(fit_cost(key, n, d, params.get(key)) or Cost(0.0, 0))
     # The lab's one auto-run rule (lab.budget.decide), in grid order: all panels together
     # stay within the auto-run time; nothing here is clicked.
     verdicts = decide(costs)

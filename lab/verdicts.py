@@ -42,6 +42,7 @@ __all__ = [
     "Verdict",
     "compare_correlations",
     "correlation",
+    "finite_pairs",
     "fmt",
     "leaders",
     "order_claim",
@@ -109,7 +110,15 @@ class Verdict:
         return self.text
 
 
-def _finite(x, y) -> tuple[np.ndarray, np.ndarray]:
+def finite_pairs(x, y) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``(x[i], y[i])`` where both are finite, as two float arrays; ``x`` and
+    ``y`` must have one entry per point.
+
+    Examples
+    --------
+    >>> finite_pairs([1, float("nan"), 3], [4, 5, float("inf")])
+    (array([1.]), array([4.]))
+    """
     x = np.asarray(x, dtype=np.float64).ravel()
     y = np.asarray(y, dtype=np.float64).ravel()
     if x.shape != y.shape:
@@ -128,7 +137,7 @@ def pearson(x, y) -> tuple[float, int]:
     >>> round(r, 4), n
     (0.9707, 3)
     """
-    x, y = _finite(x, y)
+    x, y = finite_pairs(x, y)
     if x.size < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return float("nan"), int(x.size)
     return float(np.corrcoef(x, y)[0, 1]), int(x.size)
@@ -144,7 +153,7 @@ def pair_counts(score, accuracy) -> tuple[int, int, int]:
     >>> pair_counts([0.9, 0.8, 0.7], [0.9, 0.95, 0.9])
     (1, 1, 3)
     """
-    s, a = _finite(score, accuracy)
+    s, a = finite_pairs(score, accuracy)
     ds = s[:, None] - s[None, :]
     da = a[:, None] - a[None, :]
     upper = np.triu(np.ones(ds.shape, dtype=bool), 1)
@@ -385,7 +394,10 @@ def selection_cost(
     if not (v.size == s.size == a.size):
         raise ValueError("values, score and accuracy must have one entry per run.")
     if not np.isfinite(s).any():
-        return Verdict(f"No run has a {score_name}, so it cannot choose {param}.", "undefined", {})
+        article = "an" if score_name[:1].lower() in "aeiou" else "a"  # "an in-sample MSP"
+        return Verdict(
+            f"No run has {article} {score_name}, so it cannot choose {param}.", "undefined", {}
+        )
     i = int(np.nanargmax(np.where(np.isfinite(s), s, -np.inf)))
     picked = f"Choosing {param} by the largest {score_name} picks {param} = {v[i]:g}"
     if not np.isfinite(a).any():

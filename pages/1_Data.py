@@ -1,5 +1,10 @@
 """Data page: choose a bundled task or pair task, upload a CSV file, or generate data.
 
+Leads with a lesson (:mod:`ui.lesson`): the data's controls beside a figure of each
+feature's spread in its own units, and the verdict under it (the ratio of the largest to the
+smallest spread, what it weighs for k-means); the data set's numbers, preview, statistics
+and classes are folded below.
+
 The choice persists across pages (and in the URL, except uploads). Widgets and layout only;
 loading goes through :mod:`ui.cache`.
 """
@@ -12,8 +17,9 @@ import streamlit as st
 import datasets
 from datasets.export import safe_frame
 from datasets.synthetic import GENERATORS
+from lab import plots
 from lab.plots import TEMPLATE, cluster_colors, relayout
-from ui import alerts, cache, presenter, state, uploads, widgets
+from ui import alerts, cache, lesson, presenter, state, uploads, widgets
 from ui.text import plain, plain_lines
 
 st.set_page_config(
@@ -31,10 +37,10 @@ SOURCES = {
 }
 NONE = "__none__"
 
-st.title("Data")
-st.caption(
-    "Pick the data every page works on. The choice stays when you change page and is part of "
-    "the link in the address bar (except uploaded files)."
+head = lesson.header(
+    "Data",
+    "Pick the data every page works on: how far does each feature spread, in its own units? "
+    "The choice stays when you change page and is part of the link (except uploaded files).",
 )
 
 choice = state.get_data_choice()
@@ -176,9 +182,11 @@ def _label_option(column: str) -> str:
     return "none — the data are unlabelled" if column == NONE else column
 
 
-left, right = st.columns([1, 2], gap="large")
+# The lesson first: the data's controls beside the figure of each feature's spread, the
+# verdict under it; the data set's numbers, preview, statistics and classes folded below.
+box = lesson.layout()
 
-with left:
+with box.controls:
     source = st.radio(
         "Where the data come from",
         list(SOURCES),
@@ -283,9 +291,19 @@ with left:
                 state.set_data_choice(new_choice, chosen=True)
                 choice = new_choice
 
-with right:
+    widgets.page_link(
+        "pages/2_Cluster.py", label="Cluster these data", icon=":material/scatter_plot:"
+    )
+
+with head:
     current = widgets.data_caption(link=False)
-    ds = current.dataset
+ds = current.dataset
+statistics = ds.feature_statistics()
+spreads = plots.shown_spreads(statistics["feature"], statistics["std"])
+lesson.chart(box, plots.feature_spread_figure(spreads), key="data.spread")
+box.verdict(plain(plots.spread_sentence(spreads)))
+
+with lesson.more("The data set: its size, preview, feature statistics and classes"):
     cols = st.columns(4)
     cols[0].metric("Samples", f"{ds.n_samples:,}")
     cols[1].metric("Features", ds.n_features)
@@ -305,8 +323,7 @@ with right:
         if ds.n_samples > 500:
             st.caption(f"The first 500 of {ds.n_samples:,} rows.")
     with stats:
-        table = ds.feature_statistics()
-        st.dataframe(safe_frame(table), hide_index=True, width="stretch", height=320)
+        st.dataframe(safe_frame(statistics), hide_index=True, width="stretch", height=320)
         st.caption(
             "std: the spread of each feature. Very different spreads are what anisotropic "
             "feature scaling creates; k-means is sensitive to them, MSPC is not."
@@ -337,9 +354,5 @@ with right:
                 yaxis={"title": "samples"},
             )
             presenter.chart(fig, key="data.class_counts")
-
-    widgets.page_link(
-        "pages/2_Cluster.py", label="Cluster these data", icon=":material/scatter_plot:"
-    )
 
 state.sync_to_url()

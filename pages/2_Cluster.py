@@ -190,36 +190,7 @@ else:
             table,
             hide_index=True,
             width="stretch",
-            column_config={
-                **widgets.msp_column_config(lam, reg),
-                "error": st.column_config.TextColumn(
-                    "not run / failed", help="Why a method has no numbers in this table."
-                ),
-                "accuracy": st.column_config.NumberColumn(
-                    format="%.3f",
-                    help="Share of samples whose cluster matches their class under the "
-                    "best matching of clusters to classes.",
-                ),
-                "NMI": st.column_config.NumberColumn(
-                    format="%.3f",
-                    help="Normalised mutual information between clusters and classes.",
-                ),
-                "Rand": st.column_config.NumberColumn(
-                    format="%.3f",
-                    help="Share of pairs of samples on which clusters and classes agree "
-                    "(together / apart).",
-                ),
-                "ARI": st.column_config.NumberColumn(
-                    format="%.3f",
-                    help="Adjusted Rand index: the Rand index corrected for chance (0 for a "
-                    "random clustering, 1 for the classes exactly).",
-                ),
-                "F": st.column_config.NumberColumn(
-                    format="%.3f", help="F1 score over pairs of samples put together."
-                ),
-                "time (s)": st.column_config.NumberColumn(format="%.3f", help="Fit time."),
-                "iterations": st.column_config.NumberColumn(help="Iterations the method ran."),
-            },
+            column_config=cluster_ui.metrics_columns(lam, reg),
         )
         note = cluster_ui.comparison_note(results)
         if note:
@@ -417,8 +388,7 @@ with st.expander("Objective per iteration"):
 with st.expander("MSPC step by step"):
     stepper = next((r for r in ok_results if r.key in ("mspc-mpm", "mspc-gep")), None)
     if stepper is not None and k == 2:
-        one = runs.predict_cost(stepper.key, ds.n_samples, ds.n_features, stepper.params)
-        replay = runs.replay_cost(one, stepper.n_iter)
+        replay = runs.replay_cost(runs.planned_cost(planned, stepper.key), stepper.n_iter)
         st.caption(
             f"Replays {stepper.name}'s search from its start: the labels, the hyperplane and the "
             f"MSP after every iteration ({(stepper.n_iter or 1) + 1} fits, predicted "

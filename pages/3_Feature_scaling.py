@@ -201,12 +201,15 @@ with st.spinner("Clustering…"):
 
 
 comparison = ui_scaling.comparison_table(before, after)
-comparison_fig = plots.scaling_comparison_figure(
-    comparison, title="Accuracy and MSP before and after the rescaling"
-)
+comparison_title = "Accuracy and MSP before and after the rescaling"
+if presenter.enabled():  # the verdict gives the numbers; on the bars they would overlap
+    comparison_fig = plots.scaling_comparison_figure(comparison, title=comparison_title)
+    comparison_fig.update_traces(text=None)
+else:  # what every student with these runs sees: built once per server
+    comparison_fig = shared.figure(
+        plots.scaling_comparison_figure, comparison, title=comparison_title
+    )
 if y is not None:
-    if presenter.enabled():  # the verdict gives the numbers; on the bars they would overlap
-        comparison_fig.update_traces(text=None)
     lesson.chart(box, comparison_fig, key="fs.comparison")
 box.verdict(ui_scaling.lesson_verdict(comparison, scaled), help=widgets.msp_note(lam, reg))
 
@@ -228,43 +231,7 @@ with detail:
         comparison[shown_cols],
         hide_index=True,
         width="stretch",
-        column_config={
-            **ui_scaling.before_after_columns(
-                "accuracy",
-                "acc.",
-                "Accuracy on the original data.",
-                "Accuracy on the rescaled data.",
-            ),
-            "accuracy_change": st.column_config.NumberColumn(
-                "Δ accuracy", format="%+.3f", help="After minus before."
-            ),
-            **ui_scaling.before_after_columns(
-                "msp",
-                "in-sample",
-                "Of the method's clustering on the original data. "
-                + widgets.msp_help("msp", lam, reg),
-                "In-sample MSP of the method's clustering on the rescaled data.",
-            ),
-            "msp_change": st.column_config.NumberColumn(
-                "Δ in-sample MSP", format="%+.4f", help="After minus before."
-            ),
-            **ui_scaling.before_after_columns(
-                "msp_heldout",
-                "held-out",
-                "Of the method's clustering on the original data. "
-                + widgets.msp_help("msp_heldout", lam, reg),
-                "Held-out MSP of the method's clustering on the rescaled data.",
-            ),
-            "changed": st.column_config.ProgressColumn(
-                "changed",
-                format="percent",
-                min_value=0.0,
-                max_value=1.0,
-                width=90,
-                help="Labels changed: the share of samples whose cluster changed (swapping the "
-                "two cluster names does not count).",
-            ),
-        },
+        column_config=ui_scaling.comparison_columns(lam, reg),
     )
     st.caption(widgets.msp_note(lam, reg))
     st.caption(
@@ -387,7 +354,11 @@ with st.expander("4 · Theorem 1, live: the MSP of a fixed labeling ignores the 
             )
             t_left, t_right = st.columns([3, 2])
             with t_left:
-                presenter.chart(plots.theorem1_figure(checks), key="fs.t1.figure", width="stretch")
+                presenter.chart(
+                    shared.figure(plots.theorem1_figure, checks),
+                    key="fs.t1.figure",
+                    width="stretch",
+                )
             with t_right:
                 for row in checks.itertuples():
                     label = f"Λ = {row.regularizer}"

@@ -45,7 +45,8 @@ with st.sidebar:
     if method_default is None:
         st.error("No registered method has a λ; this page needs one.")
         st.stop()
-    state.seed_widget("mva.method", ua.url_value("method", method_default, LAM_METHODS))
+    # Follows the link as the view and the axis do (the Lecture's step 3 sets MSPC (MPM)).
+    state.url_seed("mva.method", "method", method_default, LAM_METHODS)
     key = st.selectbox(
         "Method",
         LAM_METHODS,
@@ -95,10 +96,8 @@ stored = state.widget_value("mva.result")
 fresh = stored is not None and stored["signature"] == signature
 asked = bool(state.widget_value(ua.RUN_ONCE, False))  # a Home demo's button
 state.set_widget(ua.RUN_ONCE, False)
-if view == "tasks":
-    cheap = ua.tasks_are_cheap(key, fit_params)
-else:
-    cheap = ua.sweep_is_cheap(key, ds.n_samples, ds.n_features, len(protocols.DEFAULT_LAMS))
+batch = ua.plan_runs(view, key, fit_params, lam, reg, ds)  # each fit's cost, once
+cheap = batch.auto_run
 pressed = False
 if not (fresh or cheap):
     pressed = controls.button("Compute", type="primary", key="mva.run")
@@ -106,7 +105,13 @@ if not fresh and (pressed or asked or cheap):
     with box.figure, alerts.guard("The runs could not be computed"):
         if view == "tasks":
             table = ua.run_with_progress(
-                ua.families_table, key, fit_params, lam, reg, text="Clustering every task…"
+                ua.families_table,
+                key,
+                fit_params,
+                lam,
+                reg,
+                text="Clustering every task…",
+                evaluator=batch.evaluator(clicked=pressed or asked),
             )
             state.set_widget("mva.result", {"signature": signature, "table": table})
         else:
@@ -116,10 +121,11 @@ if not fresh and (pressed or asked or cheap):
                 ds.y,
                 key,
                 list(protocols.DEFAULT_LAMS),
-                {k: v for k, v in fit_params.items() if k != "lam"},
+                ua.sweep_params(fit_params),
                 msp_lam=lam,
                 msp_regularizer=reg,
                 text="Sweeping λ…",
+                evaluator=batch.evaluator(clicked=pressed or asked),
             )
             table = sweep.table.assign(name=[f"λ = {v:g}" for v in sweep.table["lam"]])
             state.set_widget("mva.result", {"signature": signature, "table": table})
@@ -133,7 +139,8 @@ else:
     table = stored["table"]
     failed = table[table["error"] != ""]
     if view == "tasks":
-        fig = plots.msp_accuracy_figure(
+        fig = shared.figure(
+            plots.msp_accuracy_figure,
             table,
             x=score,
             x_label=label,
@@ -155,7 +162,8 @@ else:
     else:
         choice = protocols.lam_choice(table, score)
         highlight = [f"λ = {choice.lam:g}"] if choice.lam == choice.lam else []
-        fig = plots.msp_accuracy_figure(
+        fig = shared.figure(
+            plots.msp_accuracy_figure,
             table,
             x=score,
             x_label=label,
@@ -223,4 +231,5 @@ if not current.error:
     widgets.data_caption(current)
 ua.record_url_value("fam", view)
 ua.record_url_value("axis", score)
+ua.record_url_value("method", key)
 ua.sync_to_url({"fam": view, "method": key, "axis": score})

@@ -31,7 +31,7 @@ lesson.header(
     "Every number the papers publish that the lab can check, recomputed beside the paper's.",
 )
 # The stored figures are wide (a table's methods along x): the one control takes less room.
-box = lesson.layout(controls_share=0.2)
+box = lesson.layout(controls_share=0.24)
 with st.expander("What this page shows"):
     st.markdown(
         "Every number the papers publish that we can check, recomputed by "
@@ -43,7 +43,13 @@ with st.expander("What this page shows"):
 
 names = list(EXPERIMENTS)
 titles = {n: EXPERIMENTS[n].title for n in EXPERIMENTS}
-name = box.controls.selectbox("Experiment", names, format_func=titles.get, key="repro.experiment")
+name = box.controls.selectbox(
+    "Experiment",
+    names,
+    format_func=lambda n: reproduce.short_title(titles[n]),
+    key="repro.experiment",
+)
+box.controls.caption(titles[name])
 
 
 def show_report(markdown: str, key: str) -> None:

@@ -125,14 +125,14 @@ def test_objective_captions_match_the_objective_plot():
 def test_a_method_above_the_auto_run_limit_waits_for_its_button(monkeypatch):
     """The cost-guard path: a prediction above the limits shows the prediction and a button;
     nothing runs until it is pressed, then the method's panel appears."""
-    import ui.runs
+    import lab.budget
 
-    real = ui.runs.predict_cost
+    real = lab.budget.predict_cost
 
     def expensive_kmeans(key, n, d, params=None):
         return Cost(60.0, 1 << 20) if key == "kmeans" else real(key, n, d, params)
 
-    monkeypatch.setattr(ui.runs, "predict_cost", expensive_kmeans)
+    monkeypatch.setattr(lab.budget, "predict_cost", expensive_kmeans)
     at = cluster(**SMALL, algos="kmeans,mspc-eig")
     assert_clean(at)
     assert "scatter.kmeans" not in charts(at)

@@ -155,3 +155,15 @@ def test_presenter_mode_shows_one_demo_at_a_time():
         assert not at.exception
         assert len(at.dataframe) == 1 and at.button(key=key)
         assert not [b for b in at.button if b.key == "demo.afs"]
+
+
+def test_the_warm_start_and_the_class_bench_press_the_buttons_home_shows():
+    """ui.serve's warm start walks every demo's button, and bench_class's lesson presses
+    them: both name the buttons Home draws (a renamed demo would leave its page cold)."""
+    from bench.bench_class import LESSON
+    from ui.serve import DEMO_BUTTONS
+
+    home = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
+    shown = [b.key for b in home.button if (b.key or "").startswith("demo.")]
+    assert sorted(DEMO_BUTTONS) == sorted(shown)
+    assert {arg for what, arg in LESSON if what == "click"} <= set(shown)

@@ -165,7 +165,7 @@ def test_every_module_of_the_app_and_the_lab_is_named(package):
             assert name in spans, f"ARCHITECTURE.md does not name {package}/{name}"
 
 
-_COST_CALLS = {"predict_cost", "check_cost", "auto_run", "within_budget"}
+_COST_CALLS = {"predict_cost", "check_cost", "fit_cost", "auto_run", "within_budget", "decide"}
 
 
 def _reads_a_cost(path: Path) -> bool:

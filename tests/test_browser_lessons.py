@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import time
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from test_browser import _assert_no_exception, _wait_idle
@@ -29,6 +30,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
 
 #: The pages that lead with a lesson (their URL paths and a query that opens them on it).
 LESSON_PAGES = (
+    ("Data", ""),
     ("Feature_scaling", ""),
     ("Cluster", ""),
     ("Learn", ""),
@@ -46,7 +48,9 @@ _LESSON = """() => {
     return {top: r.top, bottom: r.bottom, height: r.height}; };
   const gd = document.querySelector('.st-key-lesson-figure .js-plotly-plot');
   const verdict = document.querySelector('.st-key-lesson-verdict');
+  const full = gd && gd._fullLayout;
   return {figure: box(gd), verdict: box(verdict),
+          legend: full && full.showlegend ? full.legend.orientation : null,
           text: verdict ? verdict.innerText.trim() : '',
           data: gd && gd.data ? JSON.stringify([gd.data, (gd.layout || {}).title]) : null};
 }"""
@@ -137,6 +141,7 @@ def _move_first_control(pg) -> str:
 
 def test_every_lesson_fits_its_first_screen_and_its_first_control_moves_its_figure(server):
     report, problems = [], []
+    legends: dict[str, dict[str, str | None]] = {}  # page -> view -> the legend's orientation
     with chromium() as browser:
         for view, width, height, presenter in VIEWS:
             context, external = offline_context(browser, width, height)
@@ -148,6 +153,7 @@ def test_every_lesson_fits_its_first_screen_and_its_first_control_moves_its_figu
                 _settled(pg)
                 _assert_no_exception(pg, where)
                 before = _assert_first_screen(pg, where, height)
+                legends.setdefault(page, {})[view] = before["legend"]
                 if presenter:
                     sidebar = pg.evaluate(
                         "() => document.querySelector('[data-testid=stSidebar]')"
@@ -174,6 +180,11 @@ def test_every_lesson_fits_its_first_screen_and_its_first_control_moves_its_figu
             context.close()
             assert not external, f"requests left the machine: {sorted(set(external))}"
     print("\n".join(report))
+    # The legend keeps its place (rows above or under the plot, or a column beside it) in
+    # both viewports: the projector's larger text must not move it beside the plot.
+    for page, by_view in legends.items():
+        if len(set(by_view.values())) > 1:
+            problems.append(f"{page}: the legend's orientation differs by view: {by_view}")
     assert not problems, "\n".join(problems)
 
 
@@ -194,6 +205,12 @@ def test_the_lecture_walks_from_its_first_step_to_its_last_at_1024x768(server):
             )
             _settled(pg)
             _assert_no_exception(pg, where)
+            # The page's own settings the step names are in its link, or left out as the
+            # page's default (step 3: the MSP page's view across tasks, always written).
+            query = parse_qs(urlsplit(pg.url).query)
+            for name, value in step.values.items():
+                seen = query.get(name, [value] if step.url_path != "MSP_vs_accuracy" else None)
+                assert seen == [value], f"{where}: {name}={query.get(name)} in the link"
             if pg.locator(".st-key-lesson-figure").count():
                 m = _assert_first_screen(pg, where, height)
                 report.append(f"{where}: figure ends at {m['figure']['bottom']:.0f}")

@@ -144,6 +144,13 @@ def check_scaling_comparison_figure():
     assert len(titles) == 2  # one panel per quantity
 
 
+def check_feature_spread_figure():
+    spreads = plots.shown_spreads(["signal", "noise", "other"], [3.0, 0.5, 1.0])
+    fig = plots.feature_spread_figure(spreads)
+    (bars,) = fig.data
+    assert_axes(fig, bars, [3.0, 1.0, 0.5], "standard deviation", ["signal", "other", "noise"])
+
+
 def check_theorem1_figure():
     checks = pd.DataFrame(
         {

@@ -51,16 +51,33 @@ def test_the_shipped_configuration_serves_a_class():
     assert settings["allowRunOnSave"] == "false"
     for script in ("bench/bench_browser.py", "bench/bench_class.py"):
         assert "fileWatcherType" not in (ROOT / script).read_text()
+    # Magic re-parsed every page whenever its last session had gone; no page needs it.
+    runner = _server_settings((ROOT / ".streamlit" / "config.toml").read_text(), "runner")
+    assert runner["magicEnabled"] == "false"
 
 
-def _server_settings(text: str) -> dict[str, str]:
-    """``key = value`` lines of the ``[server]`` table (values as written)."""
+def test_no_page_relies_on_magic():
+    """With magic off, a bare expression in a page would silently draw nothing: every
+    statement of app.py and the pages that is an expression is a call (or a docstring)."""
+    import ast
+
+    for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Expr) and not isinstance(node.value, ast.Call):
+                value = node.value
+                assert isinstance(value, ast.Constant) and isinstance(value.value, str), (
+                    f"{path.name}:{node.lineno} is a bare expression"
+                )
+
+
+def _server_settings(text: str, wanted: str = "server") -> dict[str, str]:
+    """``key = value`` lines of the ``[wanted]`` table (values as written)."""
     out, table = {}, ""
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if line.startswith("["):
             table = line.strip("[]")
-        elif "=" in line and table == "server":
+        elif "=" in line and table == wanted:
             key, value = (part.strip() for part in line.split("=", 1))
             out[key] = value
     return out
@@ -212,6 +229,59 @@ def _cpu(pid: int) -> float:
     from bench.bench_class import cpu_seconds
 
     return cpu_seconds([pid])
+
+
+def test_the_class_benchs_lesson_runs_on_the_shipped_app_without_an_error(lab_server):
+    """bench/bench_class.py's lesson, one student, on the app as shipped: every button and
+    slider it presses is on the page the step is sent to (a demo renamed on Home left the
+    bench measuring a KeyError, once), and no step shows an exception."""
+    from urllib.parse import parse_qs
+
+    from bench._stclient import Student
+    from bench.bench_class import LESSON
+    from ui.model import DEFAULT_LAM, lam_grid
+
+    url, pid = lab_server
+    lams = []  # the link's λ after each slider step of λ
+    cpu0 = _cpu(pid)
+
+    async def lesson() -> list[str]:
+        problems = []
+        async with Student(url) as s:
+            for what, arg in LESSON:
+                if what != "open":
+                    keys = [wid.rsplit("-", 1)[-1] for wid in s.widgets]
+                    if not any(wid.endswith("-" + arg) for wid in s.widgets):
+                        problems.append(f"{what} {arg}: not among this page's widgets {keys}")
+                        break
+                if what == "slider":
+                    options = list(s.widgets[s.widget_id(arg)].options)
+                    before = options.index(s.slider_value(arg))
+                run = await (
+                    s.open(arg)
+                    if what == "open"
+                    else s.click(arg)
+                    if what == "click"
+                    else s.step_slider(arg)
+                )
+                problems += [f"{what} {arg or 'Home'}: {e}" for e in run.exceptions]
+                if what == "slider":
+                    after = options.index(s.slider_value(arg))
+                    if abs(after - before) != 1:
+                        problems.append(f"{arg} moved from {options[before]} to {options[after]}")
+                    if arg == "lam":
+                        lams.extend(parse_qs(s.query_string)["lam"])
+        return problems
+
+    assert asyncio.run(lesson()) == []
+    # The first student after the start (this test runs first on its server) finds what the
+    # warm start (ui.serve) computed: the whole lesson measured 0.6 server CPU-s; without
+    # the walk at λ's neighbours its third Home alone took 5.5 (the tasks demo at λ = 0.5).
+    assert _cpu(pid) - cpu0 < 2.5
+    # One step of the λ slider from where a new session starts: one of the λ that the warm
+    # start (ui.serve.LAM_STEPS) computes Home's demos at.
+    grid = lam_grid()
+    assert [float(v) for v in lams] == [grid[grid.index(DEFAULT_LAM) + 1]]
 
 
 def test_a_clients_clear_cache_does_not_make_the_next_home_cost_more(lab_server):

@@ -222,13 +222,13 @@ def test_a_fit_the_lab_does_not_start_says_which_method_and_why(data, monkeypatc
 
     X, y, fp = data
     asked = []
-    predict = cache.cost_of
+    predict = cache.fit_cost
 
     def recording(key, n, d, params):
         asked.append((key, n, d))
         return predict(key, n, d, params)
 
-    monkeypatch.setattr(cache, "cost_of", recording)
+    monkeypatch.setattr(cache, "fit_cost", recording)
     monkeypatch.setattr(cache, "decide", lambda costs, clicked, *a: [REFUSED])
     refused = cache.fit("kmeans", {"n_init": 7}, fp, X, y, clicked=True)
     assert asked == [("kmeans", 60, 3)]

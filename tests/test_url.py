@@ -218,3 +218,18 @@ def test_every_lecture_step_opens_an_existing_page_with_a_link_the_decoder_accep
     # The first step is the AFS trap broken as Home's demo breaks it (noise x10).
     first = url.decode(lecture.STEPS[0].query(1))
     assert first.scale == afs_preset_factors("break", ["signal", "noise"])
+
+
+def test_the_lecture_step_across_tasks_opens_the_msp_page_on_that_view():
+    from lab.experiments import protocols
+    from ui import analysis, lecture
+
+    (number,) = [n for n, s in enumerate(lecture.STEPS, 1) if s.page.endswith("MSP_vs_accuracy.py")]
+    query = lecture.STEPS[number - 1].query(number)
+    # The page's own parameters (read by ui.analysis.seed_view and state.url_seed): the view
+    # across tasks (the paper's Figs. 2-3), MSPC (MPM), the held-out MSP on the x axis.
+    assert query["fam"] == "tasks" and "tasks" in analysis.VIEWS
+    assert query["method"] == "mspc-mpm"
+    assert query["axis"] == "msp_heldout" and query["axis"] in protocols.SCORES
+    link = lecture.step_url(number)
+    assert "fam=tasks" in link and "axis=msp_heldout" in link and f"step={number}" in link

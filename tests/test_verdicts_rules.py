@@ -197,3 +197,10 @@ def test_families_count_the_families_in_which_the_score_follows(rs):
     for k, r in enumerate(rs):
         assert verdict.numbers[f"family {k}"]["kind"] == v.correlation(*rows[k][1:3]).kind
         assert f"r = {r:.2f}" in verdict.text
+
+
+def test_no_score_to_choose_by_is_worded_with_its_article():
+    nan = float("nan")
+    for name, article in (("in-sample MSP", "an"), ("held-out MSP", "a")):
+        text = v.selection_cost([0.1, 1.0], [nan, nan], [0.6, 0.7], score_name=name).text
+        assert f"No run has {article} {name}," in text, text

@@ -7,9 +7,10 @@
   of a sweep is cached and a progress bar can run outside the cache;
   :func:`run_with_progress` runs such an experiment under ``st.progress``.
 - The MSP vs accuracy page: its views (:data:`VIEWS`, :func:`url_view`), the paper's
-  families of tasks (:func:`family_tasks`, cached loads; :func:`families_table`,
-  :func:`tasks_are_cheap`) and the verdicts of both views (:func:`families_verdict`,
-  :func:`sweep_verdict`, worded by :mod:`lab.verdicts`).
+  families of tasks (:func:`family_tasks`, cached loads; :func:`families_table`), the
+  runs of a view planned once with their costs (:func:`plan_runs`) and the verdicts of
+  both views (:func:`families_verdict`, :func:`sweep_verdict`, worded by
+  :mod:`lab.verdicts`).
 - Small cached computations for the Learn page: :func:`mpm_on_labels`,
   :func:`random_labelings_bound`, :func:`theorem1_table`, :func:`margin_table`,
   :func:`nonsense_splits`.
@@ -33,9 +34,9 @@ from clustering.mpm import MinimaxProbabilityMachine
 from lab import theorems, verdicts
 from lab.experiments import families, protocols
 
-from . import cache, state
+from . import cache, runs, state
 from .model import FACTOR_OPTIONS, snap_factor
-from .shared import SharedCache, freeze
+from .shared import SharedCache, freeze, shared
 
 __all__ = [
     "FACTOR_OPTIONS",
@@ -57,6 +58,7 @@ __all__ = [
     "nonsense_splits",
     "pair_source_of",
     "paper_note",
+    "plan_runs",
     "random_labelings_bound",
     "record_url_value",
     "run_with_progress",
@@ -65,9 +67,9 @@ __all__ = [
     "snap_factor",
     "summary_columns",
     "sweep_comparison",
+    "sweep_params",
     "sweep_verdict",
     "sync_to_url",
-    "tasks_are_cheap",
     "theorem1_table",
     "url_value",
     "url_view",
@@ -103,12 +105,19 @@ _EXPERIMENTS = SharedCache("ui.analysis.run_with_progress", max_entries=32)
 
 
 def run_with_progress(
-    experiment: Callable[..., Any], *args: Any, text: str = "Running…", **kwargs: Any
+    experiment: Callable[..., Any],
+    *args: Any,
+    text: str = "Running…",
+    evaluator: Callable[..., Any] | None = None,
+    **kwargs: Any,
 ) -> Any:
-    """``experiment(*args, progress=..., evaluator=cached_evaluator, **kwargs)``, computed
+    """``experiment(*args, progress=..., evaluator=evaluator, **kwargs)``, computed
     once per server for these inputs (:class:`ui.shared.SharedCache`, keyed by the
     experiment and its arguments, arrays by a hash of their values) with a progress bar
-    while it runs. The result is shared by every session: do not change it."""
+    while it runs. ``evaluator``: the fits' adapter, by default :data:`cached_evaluator`;
+    a planned batch's (:meth:`ui.runs.Batch.evaluator`) hands each fit the cost predicted
+    when it was planned. It does not change the result, so it is not part of the key.
+    The result is shared by every session: do not change it."""
     key = (f"{experiment.__module__}.{experiment.__qualname__}", freeze(args), freeze(kwargs))
 
     def compute() -> Any:
@@ -118,7 +127,8 @@ def run_with_progress(
             bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{text} {message}")
 
         try:
-            return experiment(*args, progress=progress, evaluator=cached_evaluator, **kwargs)
+            fit = evaluator or cached_evaluator
+            return experiment(*args, progress=progress, evaluator=fit, **kwargs)
         finally:
             bar.empty()
 
@@ -191,24 +201,60 @@ def seed_view(widget_key: str) -> None:
 QUICK_ON_TASKS = ("mspc-mpm", "mspc-gep", "mspc-eig")
 
 
-def tasks_are_cheap(key: str, params: Mapping[str, Any]) -> bool:
-    """Whether the view across tasks may run without a click: one of :data:`QUICK_ON_TASKS`
-    with every one of its fits below the auto-run limits."""
-    from clustering._cost import predict_cost
-    from lab.budget import auto_run
+def plan_runs(
+    view: str,
+    key: str,
+    params: Mapping[str, Any],
+    lam: float,
+    regularizer: str,
+    dataset: datasets.Dataset,
+) -> runs.Batch:
+    """The fits a view starts, each one's cost predicted once (:func:`ui.runs.plan_batch`).
 
-    if key not in QUICK_ON_TASKS:
-        return False
-    for family in families.PAPER_FAMILIES:
-        for name in family.tasks:
-            ds = cache.load_bundled(name, True)
-            if not auto_run(predict_cost(key, ds.n_samples, ds.n_features, dict(params))):
-                return False
-    return True
+    ``"tasks"``: ``key`` on every task of the paper's families, with the fit parameters of
+    :func:`families_table`; it may start without a click only for :data:`QUICK_ON_TASKS`,
+    each fit below the auto-run limits. ``"lam"``: ``key`` on ``dataset`` for every λ of
+    :data:`lab.experiments.protocols.DEFAULT_LAMS` (the parameters
+    :func:`lab.experiments.protocols.lam_sweep` fits with), together within the auto-run
+    time. Hand :meth:`~ui.runs.Batch.evaluator` to :func:`run_with_progress`.
+    """
+    if view == "tasks":
+        fit_params = _task_params(params, lam, regularizer)
+        fits = [(key, fit_params, n, d) for n, d in _task_shapes()]
+        return runs.plan_batch(fits, each=True, alone=key in QUICK_ON_TASKS)
+    others = sweep_params(params)
+    fits = [
+        (key, {**others, "lam": float(v)}, dataset.n_samples, dataset.n_features)
+        for v in protocols.DEFAULT_LAMS
+    ]
+    return runs.plan_batch(fits)
+
+
+@shared(max_entries=1)
+def _task_shapes() -> tuple[tuple[int, int], ...]:
+    """``(n_samples, n_features)`` of every task of the paper's families, read once per
+    server: the 67 tasks are more than :func:`ui.cache.load_bundled` keeps, so reading them
+    on each visit loaded them all again."""
+    return tuple(
+        (ds.n_samples, ds.n_features)
+        for family in families.PAPER_FAMILIES
+        for ds in (cache.load_bundled(name, True) for name in family.tasks)
+    )
+
+
+def sweep_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters :func:`lab.experiments.protocols.lam_sweep` gets: all but ``lam``,
+    which the sweep sets."""
+    return {k: v for k, v in params.items() if k != "lam"}
+
+
+def _task_params(params: Mapping[str, Any], lam: float, regularizer: str) -> dict[str, Any]:
+    """The parameters every task of the view across tasks is fitted with."""
+    return {**params, "lam": effective_lam(lam, regularizer), "regularizer": regularizer}
 
 
 def wait_message(view: str, method: str) -> str:
-    """Why a view waits for its button (:func:`tasks_are_cheap`, :func:`sweep_is_cheap`)."""
+    """Why a view waits for its button (:func:`plan_runs`)."""
     if view == "tasks":
         return (
             f"{method} on the paper's 67 tasks has not been measured to be quick (the lab "
@@ -233,12 +279,11 @@ def families_table(
 ) -> pd.DataFrame:
     """:func:`lab.experiments.families.families_table` of ``key`` fitted with ``lam`` and
     ``regularizer``, both MSPs at that ``lam`` and Λ, tasks loaded through the cache."""
-    lam_fit = effective_lam(lam, regularizer)
     return families.families_table(
         key,
-        {**params, "lam": lam_fit, "regularizer": regularizer},
+        _task_params(params, lam, regularizer),
         progress,
-        msp_lam=lam_fit,
+        msp_lam=effective_lam(lam, regularizer),
         msp_regularizer=regularizer,
         load=family_tasks,
         evaluator=evaluator or cached_evaluator,
@@ -494,16 +539,6 @@ def margin_table(
 url_value = state.url_value
 set_url_value = state.set_url_value
 sync_to_url = state.sync_to_url
-
-
-def sweep_is_cheap(key: str, n_samples: int, n_features: int, n_runs: int) -> bool:
-    """Whether ``n_runs`` fits of ``key`` on ``n_samples x n_features`` data are predicted
-    to take together at most the auto-run limit (a page may then run them unasked)."""
-    from clustering._cost import predict_cost
-    from lab.budget import RUN, decide
-
-    cost = predict_cost(key, n_samples, n_features)
-    return all(verdict == RUN for verdict in decide([cost] * n_runs))
 
 
 #: Set by a Home demo's button: MSP vs accuracy computes its family on arrival.

@@ -27,10 +27,10 @@ import numpy as np
 import streamlit as st
 
 import datasets
-from clustering._cost import Cost, predict_cost, refusal
+from clustering._cost import Cost, refusal
 from datasets.synthetic import check_generator
 from lab import projections
-from lab.budget import AUTO_RUN_SECONDS, REFUSED, WAITS, auto_run, decide
+from lab.budget import AUTO_RUN_SECONDS, REFUSED, WAITS, auto_run, decide, fit_cost
 from lab.evaluation import FitOutcome, fit_and_evaluate
 
 from . import work
@@ -40,9 +40,9 @@ from .uploads import reading
 __all__ = [
     "AUTO_RUN_SECONDS",
     "WAITS_FOR_CLICK",
-    "cost_of",
     "dataset_fingerprint",
     "fit",
+    "fit_id",
     "fit_many",
     "forget_read_uploads",
     "generate",
@@ -232,16 +232,6 @@ def _fit(
 WAITS_FOR_CLICK = "WaitsForClick"
 
 
-def cost_of(key: str, n_samples: int, n_features: int, params: Mapping[str, Any]) -> Cost | None:
-    """:func:`clustering._cost.predict_cost` of one fit, or ``None`` for a key that is not
-    registered (its fit then reports that). The one prediction of a fit whose caller has
-    none (:func:`fit`, :func:`fit_many`)."""
-    try:
-        return predict_cost(key, n_samples, n_features, dict(params))
-    except KeyError:
-        return None
-
-
 def _not_started(key: str, params: Mapping[str, Any], error: str, error_type: str) -> FitOutcome:
     from clustering import ALGORITHMS
 
@@ -290,8 +280,9 @@ def fit(
         The user asked for this run with a button. Without a click, a run predicted above
         the auto-run limits (:func:`lab.budget.decide`) is not started.
     cost : Cost, optional
-        The fit's predicted cost, when the caller has it (:func:`ui.runs.plan`,
-        :func:`fit_many`): it is not predicted again. Otherwise :func:`cost_of`.
+        The fit's predicted cost, when the caller planned it (:func:`ui.runs.plan`,
+        :func:`ui.runs.plan_batch`, :func:`fit_many`): it is not predicted again. Otherwise
+        predicted here (:func:`lab.budget.fit_cost`), once.
     decision : str, optional
         :func:`lab.budget.decide`'s verdict for this fit within its batch
         (:func:`fit_many`); otherwise decided for this fit alone.
@@ -308,7 +299,7 @@ def fit(
     X = np.asarray(X)
     n, d = X.shape[0], X.shape[1] if X.ndim == 2 else 1
     if cost is None:
-        cost = cost_of(key, n, d, params)
+        cost = fit_cost(key, n, d, params)
     if cost is not None:
         verdict = decision or decide([cost], [clicked])[0]
         if verdict == REFUSED:
@@ -375,7 +366,7 @@ def fit_many(
     clicked_keys = set(keys) if clicked is True else set() if clicked is False else set(clicked)
     n, d = X.shape[0], X.shape[1]
     known = dict(costs or {})
-    cost = {k: known[k] if k in known else cost_of(k, n, d, params.get(k, {})) for k in keys}
+    cost = {k: known[k] if k in known else fit_cost(k, n, d, params.get(k, {})) for k in keys}
     verdicts = dict(decisions or {})
     if any(k not in verdicts for k in keys):
         pending = [k for k in keys if k not in verdicts and cost[k] is not None]
@@ -450,6 +441,13 @@ def projection(
 # ----------------------------------------------------------------------------------------
 
 
+def fit_id(key: str, n_samples: int, n_features: int, params: Mapping[str, Any]) -> tuple:
+    """What a fit's predicted cost depends on (the arguments of :func:`lab.budget.fit_cost`):
+    the key of a planned fit (:func:`ui.runs.plan_batch`, :func:`fit_on`)."""
+    frozen = tuple(sorted((k, repr(v)) for k, v in dict(params).items()))
+    return (key, int(n_samples), int(n_features), frozen)
+
+
 def fit_on(
     key: str,
     params: Mapping[str, Any] | None,
@@ -459,6 +457,7 @@ def fit_on(
     msp_lam: float | None = None,
     msp_regularizer: str | None = None,
     random_state: int | None = 0,
+    planned: Mapping[tuple, tuple[Cost, str]] | None = None,
 ) -> FitOutcome:
     """:func:`fit` for arrays without a fingerprint (a rescaled copy, a demo's data, a
     sweep's task): the lab's one cached fit adapter.
@@ -468,11 +467,15 @@ def fit_on(
     :mod:`lab.animation` and the protocols of :mod:`lab.experiments.protocols` fit through
     this cache. The data are keyed by their fingerprint (a hash of ``X`` and ``y``), so a
     rescaled copy is a new entry and the unscaled data share the Cluster page's entries;
-    ``random_state`` is always 0 (the cache's setting).
+    ``random_state`` is always 0 (the cache's setting). ``planned``: :func:`fit_id` → the
+    cost and verdict of each fit a page planned (:meth:`ui.runs.Batch.evaluator`); a fit
+    not in it is predicted and decided by :func:`fit`.
     """
     if random_state not in (0, None):
         raise ValueError(f"The cached fits use random_state=0, got {random_state!r}.")
     X = np.ascontiguousarray(X, dtype=np.float64)
+    n, d = X.shape[0], X.shape[1] if X.ndim == 2 else 1
+    cost, decision = (planned or {}).get(fit_id(key, n, d, params or {}), (None, None))
     return fit(
         key,
         dict(params or {}),
@@ -481,4 +484,6 @@ def fit_on(
         y,
         msp_lam=msp_lam,
         msp_regularizer=msp_regularizer,
+        cost=cost,
+        decision=decision,
     )

@@ -22,6 +22,7 @@ import streamlit as st
 from lab import plots, verdicts
 from lab.evaluation import FitOutcome
 
+from . import widgets
 from .chart import SharedChart
 from .runs import CURVE_KS
 
@@ -32,6 +33,7 @@ __all__ = [
     "grid_rows",
     "lasso_indices",
     "margin_panel",
+    "metrics_columns",
     "msp_curve",
     "mspc_steps",
     "objective_notes",
@@ -409,3 +411,45 @@ def objective_panel(histories: Mapping[str, np.ndarray]) -> SharedChart:
     for every session (``st.cache_resource``)."""
     signature = tuple((name, _digest(h)) for name, h in histories.items())
     return _shared("objective", signature, lambda: plots.objective_grid(dict(histories)))
+
+
+#: The metrics table's score columns: (name, number format, help).
+_METRIC_COLUMNS = (
+    (
+        "accuracy",
+        "%.3f",
+        "Share of samples whose cluster matches their class under the best matching of "
+        "clusters to classes.",
+    ),
+    ("NMI", "%.3f", "Normalised mutual information between clusters and classes."),
+    (
+        "Rand",
+        "%.3f",
+        "Share of pairs of samples on which clusters and classes agree (together / apart).",
+    ),
+    (
+        "ARI",
+        "%.3f",
+        "Adjusted Rand index: the Rand index corrected for chance (0 for a random "
+        "clustering, 1 for the classes exactly).",
+    ),
+    ("F", "%.3f", "F1 score over pairs of samples put together."),
+    ("time (s)", "%.3f", "Fit time."),
+    ("iterations", None, "Iterations the method ran."),
+)
+
+
+def metrics_columns(lam: float, regularizer: str) -> dict[str, Any]:
+    """The column settings of the Cluster page's metrics table: both MSPs named with the
+    page's λ and Λ (:func:`ui.widgets.msp_column_config`), why a method has no numbers, and
+    each score's format and help."""
+    return {
+        **widgets.msp_column_config(lam, regularizer),
+        "error": st.column_config.TextColumn(
+            "not run / failed", help="Why a method has no numbers in this table."
+        ),
+        **{
+            name: st.column_config.NumberColumn(format=fmt, help=text)
+            for name, fmt, text in _METRIC_COLUMNS
+        },
+    }

@@ -77,6 +77,9 @@ STEPS: tuple[Step, ...] = (
         "MSP and accuracy",
         "Over many tasks, does a higher MSP come with a higher accuracy (the paper's Fig. 2–3)?",
         "pages/4_MSP_vs_accuracy.py",
+        # The view across tasks with MSPC (MPM) scored by the held-out MSP, whatever view,
+        # method or axis the page showed before.
+        values={"fam": "tasks", "method": "mspc-mpm", "axis": "msp_heldout"},
     ),
     Step(
         "In sample or held out",

@@ -27,7 +27,10 @@ from typing import Any
 
 import streamlit as st
 
+from lab.plots.grid import rewrap_title
+
 from . import presenter
+from .shared import SharedCache
 
 __all__ = [
     "CSS",
@@ -49,9 +52,14 @@ FIGURE_HEIGHT = 440
 PRESENTER_FIGURE_HEIGHT = 400
 #: The least height of a lesson figure's plot area (px), margins aside.
 MIN_PLOT_HEIGHT = 120
-#: The bottom margin (px) of a lesson figure whose legend moved beside its plot: the x axis's
-#: ticks and title.
-LEGEND_BESIDE_MARGIN = 70
+#: How much larger a lesson figure's text is on the projector (:func:`lab.export.
+#: projector_fonts`), and the smaller factor of a figure whose legend rows would otherwise
+#: leave less than MIN_PLOT_HEIGHT of plot: the legend stays in its rows in both viewports.
+PROJECTOR_SCALE = 1.5
+TIGHT_PROJECTOR_SCALE = 1.2
+#: Characters of a lesson figure's title line: its width (about 540 px at 1280x800, 620 px
+#: on the projector) in the projector's bold title font.
+TITLE_CHARS = 48
 #: Share of the lesson's width for its controls (the figure takes the rest).
 CONTROLS_SHARE = 0.32
 
@@ -147,17 +155,30 @@ def chart(
     """Draw ``figure`` (a plotly figure, or a shared chart, resized on a copy) in the lesson's
     figure place at :func:`figure_height`, through :func:`ui.presenter.chart`.
     ``title_lines``: drop the title's subtitle lines after its first ``title_lines`` (what
-    the verdict under the figure says), giving their room back to the plot."""
+    the verdict under the figure says), giving their room back to the plot.
+
+    A shared chart (:func:`ui.shared.figure`: one the class shares) is resized and
+    serialised once per server for each height and ``title_lines`` (:data:`_SIZED`), so a
+    student's rerun copies nothing; in presenter mode (the lecturer's screen) it is resized
+    on a copy for that session."""
     import copy
 
     from .chart import SharedChart
 
-    if isinstance(figure, SharedChart):  # a cached figure: resized on a copy
-        figure = copy.deepcopy(figure.figure)
+    kwargs.setdefault("width", "stretch")
     target = figure_height()
-    figure = figure.update_layout(height=target)
-    if title_lines:
-        _keep_title_lines(figure, title_lines)
+    if isinstance(figure, SharedChart):
+        if not presenter.enabled():
+            shared_chart = figure
+            sized = _SIZED.get(
+                (shared_chart.json, target, title_lines),
+                lambda: SharedChart.of(
+                    _sized(copy.deepcopy(shared_chart.figure), target, title_lines)
+                ),
+            )
+            return presenter.chart(sized, where=lesson.figure, key=key, **kwargs)
+        figure = copy.deepcopy(figure.figure)
+    figure = _sized(figure, target, title_lines)
     if presenter.enabled():
         # The projector's larger text grows the figure by its margins
         # (lab.export.projector_fonts): take that growth off the plot instead, keeping at
@@ -169,24 +190,38 @@ def chart(
             # at `target - growth` the figure ends at `target`; its plot keeps at least
             # MIN_PLOT_HEIGHT (then the figure ends lower: `tight`).
             base = figure.update_layout(height=target).layout
-            growth = (projector_fonts(figure).layout.height or target) - target
+            grown = projector_fonts(figure, scale=scale).layout.height or target
             least = (base.margin.t or 0) + (base.margin.b or 0) + MIN_PLOT_HEIGHT
-            return max(target - growth, least), target - growth < least
+            return max(2 * target - grown, least), 2 * target - grown < least
 
+        scale = PROJECTOR_SCALE
         height, tight = fitted()
         if tight and _keep_title_lines(figure, 1):  # the rest is the verdict's to say
             height, tight = fitted()
         if tight and figure.layout.legend.orientation == "h":
-            # A legend under the plot takes its height: beside the plot it takes width.
-            figure.update_layout(
-                legend={"orientation": "v", "x": 1.02, "y": 1, "xanchor": "left", "yanchor": "top"},
-                margin_b=LEGEND_BESIDE_MARGIN,
-            )
+            # The legend keeps its rows where they are at 1280x800 (moved beside the plot it
+            # squeezed the plot to a strip): the figure's text a little smaller instead.
+            scale = TIGHT_PROJECTOR_SCALE
             height, tight = fitted()
+        kwargs["font_scale"] = scale
         figure = figure.update_layout(height=height)
         _fit_y_title(figure, height)
-    kwargs.setdefault("width", "stretch")
     return presenter.chart(figure, where=lesson.figure, key=key, **kwargs)
+
+
+def _sized(figure: Any, height: int, title_lines: int | None) -> Any:
+    """``figure`` at ``height`` with its title rewrapped for the lesson's width and cut to
+    ``title_lines`` (in place)."""
+    # The lesson's figure is wider than a panel of three to a row: its title on fewer lines.
+    figure = rewrap_title(figure, TITLE_CHARS, TITLE_CHARS + 12).update_layout(height=height)
+    if title_lines:
+        _keep_title_lines(figure, title_lines)
+    return figure
+
+
+#: Shared lesson figures at a lesson's height, keyed by the shared chart's JSON (the same
+#: string object for every session: hashed once), the height and ``title_lines``.
+_SIZED = SharedCache("ui.lesson.chart", max_entries=64)
 
 
 #: The projector's axis titles: about this many pixels a character (1.5 times 12 px text).

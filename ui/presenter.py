@@ -140,7 +140,9 @@ def _record(figure: Any, key: str | None = None) -> None:
         figures.append((_figure_name(figure, len(figures) + 1, key), figure))
 
 
-def chart(figure: Any, *, where: Any = None, slide: bool = True, **kwargs: Any) -> Any:
+def chart(
+    figure: Any, *, where: Any = None, slide: bool = True, font_scale: float = 1.5, **kwargs: Any
+) -> Any:
     """Draw a plotly figure on the page; the only way pages draw one.
 
     ``figure`` is a plotly figure or a :class:`ui.chart.SharedChart` (a cached figure whose
@@ -153,15 +155,16 @@ def chart(figure: Any, *, where: Any = None, slide: bool = True, **kwargs: Any) 
     In presenter mode the figure is also kept, in drawing order and named by its title, for
     :func:`export_button`'s slides (with large fonts there, :func:`lab.export.
     slide_layout`), and the page draws it with every text 1.5 times larger
-    (:func:`lab.export.projector_fonts`). ``slide=False`` leaves a figure out of the slides
-    (a placeholder shown before an experiment has run).
+    (:func:`lab.export.projector_fonts`; ``font_scale`` times larger, for a lesson figure
+    whose legend rows would not fit otherwise). ``slide=False`` leaves a figure out of the
+    slides (a placeholder shown before an experiment has run).
     """
     shared = isinstance(figure, lab_chart.SharedChart)
     if enabled():
         figure = figure.figure if shared else figure
         if slide:
             _record(figure, kwargs.get("key"))
-        figure, shared = projector_fonts(figure), False
+        figure, shared = projector_fonts(figure, scale=font_scale), False
         if "key" in kwargs:
             # A graph of its own for presenter mode: pages lay their grids out differently
             # in it (per_row), and a graph the chart element moves into another column keeps

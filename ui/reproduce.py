@@ -22,6 +22,7 @@ __all__ = [
     "blocks",
     "lesson_figure",
     "params_text",
+    "short_title",
     "stored",
     "stored_figures",
     "styled_figures",
@@ -171,3 +172,18 @@ def lesson_figure(figure):
         margin_t=90,
         legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
     )
+
+
+def short_title(title: str) -> str:
+    """An experiment's name for the lesson's narrow control: its paper and table or figure
+    (the full title goes under it): ``"MSPC paper, Table 2: clustering error on the UCI
+    tasks"`` -> ``"MSPC Table 2"``; a selectbox a fifth of the page wide showed "MSPC paper,
+    Ta".
+
+    >>> short_title("MSPC paper, Table 2: clustering error on the UCI tasks")
+    'MSPC Table 2'
+    >>> short_title("Beyond the papers: multi-class and kernel MSPC")
+    'Beyond the papers'
+    """
+    head = title.split(":", 1)[0]
+    return head.replace(" multivariate-loss", "").replace(" paper,", "")

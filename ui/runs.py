@@ -2,16 +2,20 @@
 
 It sits between a control (a widget or a link) and a fit:
 
-* :func:`plan` predicts every chosen method's time and memory
-  (:func:`clustering._cost.predict_cost`) and marks the runs above this machine's hard cap
-  as refused (:attr:`Cost.refused`);
+* :func:`plan` predicts every chosen method's time and memory once
+  (:func:`lab.budget.fit_cost`) and marks the runs above this machine's hard cap as refused
+  (:attr:`Cost.refused`); the :class:`Planned` record carries that cost to every consumer
+  (the fit, the waiting button, the replay's estimate);
 * a method whose prediction is under the auto-run limits (:func:`lab.budget.auto_run`) runs by
   itself; any other waits for its own button, which shows the prediction
   (:meth:`Cost.describe`);
 * :func:`run_planned` applies the lab's one auto-run rule (:func:`lab.budget.decide`) to
   those predictions and hands each fit its cost and verdict (:func:`ui.cache.fit_many`), so
   a fit's cost is predicted once, here, and a refused run's result is the
-  :class:`~clustering.exceptions.TooExpensiveError` message.
+  :class:`~clustering.exceptions.TooExpensiveError` message;
+* :func:`plan_batch` does the same for fits a page starts together through an evaluator (the
+  MSP vs accuracy page's tasks and λ sweep): each cost predicted once, the verdicts by
+  :func:`lab.budget.decide`, both handed to each fit by :meth:`Batch.evaluator`.
 
 Clicked runs are remembered per method and settings (:func:`ui.state.approve_runs`), so a
 result stays on screen until a setting of that method changes. The parameters a method is
@@ -23,13 +27,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from clustering import ALGORITHMS
-from clustering._cost import Cost, predict_cost
-from lab.budget import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, RUN, WAITS, auto_run, decide
+from clustering._cost import Cost
+from lab.budget import AUTO_RUN_BYTES, AUTO_RUN_SECONDS, RUN, WAITS, auto_run, decide, fit_cost
 from lab.evaluation import FitOutcome
 
 from . import cache, state
@@ -37,11 +42,13 @@ from . import cache, state
 __all__ = [
     "AUTO_RUN_LIMIT",
     "CURVE_KS",
+    "Batch",
     "Cost",
     "Planned",
     "curve_cost",
     "plan",
-    "predict_cost",
+    "plan_batch",
+    "planned_cost",
     "replay_cost",
     "run_planned",
 ]
@@ -64,7 +71,7 @@ class Planned:
         What the result depends on (data, method, parameters, the MSP's λ and Λ,
         constraints): a click approves this signature.
     cost : Cost
-        :func:`clustering._cost.predict_cost` of the fit.
+        :func:`lab.budget.fit_cost` of the fit, predicted once by :func:`plan`.
     unavailable : str
         Why the method does not run at all here (a two-cluster method asked for k > 2),
         ``""`` otherwise.
@@ -135,10 +142,16 @@ def plan(
         if n_clusters != 2:
             p["n_clusters"] = int(n_clusters)
         signature = (key, tuple(sorted((k, repr(v)) for k, v in p.items())), msp, context)
-        out.append(
-            Planned(key, spec.name, p, signature, predict_cost(key, n_samples, n_features, p))
-        )
+        out.append(Planned(key, spec.name, p, signature, fit_cost(key, n_samples, n_features, p)))
     return out
+
+
+def planned_cost(planned: Sequence[Planned], key: str) -> Cost:
+    """The cost :func:`plan` predicted for ``key`` (a ``KeyError`` if it was not planned)."""
+    for p in planned:
+        if p.key == key:
+            return p.cost
+    raise KeyError(f"{key!r} was not planned.")
 
 
 def run_planned(
@@ -202,7 +215,7 @@ CURVE_KS = tuple(range(2, 11))
 def curve_cost(n_samples: int, n_features: int) -> Cost:
     """A rough prediction for :func:`msp_curve`: one multi-class MSPC fit per ``k``, each
     counted as ``k - 1`` binary fits (its pairwise MPMs grow with ``k``)."""
-    one = predict_cost("mspc-mpm", n_samples, n_features)
+    one = fit_cost("mspc-mpm", n_samples, n_features)
     factor = sum(k - 1 for k in CURVE_KS)
     return Cost(one.seconds * factor, one.peak_bytes)
 
@@ -242,3 +255,67 @@ def metrics_with_reasons(planned: Sequence[Planned], fitted: Mapping[str, Any]):
     return out.sort_values("algorithm", key=lambda c: c.map(order), kind="stable").reset_index(
         drop=True
     )
+
+
+# ----------------------------------------------------------------------------------------
+# Batches: fits a page starts together through an evaluator
+# ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Fits a page starts together (the tasks of the paper's families, the runs of a λ
+    sweep), each one's cost predicted once, when the batch is planned (:func:`plan_batch`).
+
+    Attributes
+    ----------
+    costs : dict
+        :func:`ui.cache.fit_id` → :class:`Cost`, in plan order.
+    each : bool
+        Judge each fit alone against the auto-run limits (fits measured to be quick
+        together), not their predicted total.
+    alone : bool
+        Whether the batch may start without a click at all.
+    """
+
+    costs: dict = field(default_factory=dict)
+    each: bool = False
+    alone: bool = True
+
+    def verdicts(self, clicked: bool = False) -> dict[tuple, str]:
+        """:func:`lab.budget.decide`'s verdict for each fit (all clicked, or none)."""
+        ids = list(self.costs)
+        if self.each:
+            made = [decide([self.costs[i]], [clicked])[0] for i in ids]
+        else:
+            made = decide([self.costs[i] for i in ids], [clicked] * len(ids))
+        return dict(zip(ids, made, strict=True))
+
+    @property
+    def auto_run(self) -> bool:
+        """Every fit starts without a click."""
+        return self.alone and all(v == RUN for v in self.verdicts().values())
+
+    def evaluator(self, clicked: bool = False):
+        """:func:`ui.cache.fit_on` handing each planned fit its cost and verdict
+        (``clicked``: the user pressed the batch's button); a fit the batch did not plan is
+        predicted by :func:`ui.cache.fit`."""
+        verdicts = self.verdicts(clicked)
+        planned = {i: (cost, verdicts[i]) for i, cost in self.costs.items()}
+        return partial(cache.fit_on, planned=planned)
+
+
+def plan_batch(
+    fits: Sequence[tuple[str, Mapping[str, Any], int, int]],
+    *,
+    each: bool = False,
+    alone: bool = True,
+) -> Batch:
+    """A :class:`Batch` of ``fits``, each ``(key, params, n_samples, n_features)``: every
+    distinct fit's cost predicted once (:func:`lab.budget.fit_cost`)."""
+    costs: dict[tuple, Cost] = {}
+    for key, params, n, d in fits:
+        planned = cache.fit_id(key, n, d, params)
+        if planned not in costs:
+            costs[planned] = fit_cost(key, n, d, params) or Cost(0.0, 0)
+    return Batch(costs, each=each, alone=alone)

@@ -24,7 +24,7 @@ from lab import plots
 from lab.animation import DEFAULT_FACTORS, describe_sweep, scaling_sweep
 from lab.evaluation import FitOutcome
 
-from . import cache
+from . import cache, widgets
 from .chart import SharedChart
 from .model import snap_factor
 
@@ -34,6 +34,7 @@ __all__ = [
     "animation_axes",
     "animation_signature",
     "before_after_columns",
+    "comparison_columns",
     "comparison_table",
     "hyperplane_in_original_units",
     "is_scaled",
@@ -98,6 +99,39 @@ def before_after_columns(column: str, label: str, before: str, after: str) -> di
         )
         for when, text in (("before", before), ("after", after))
     }
+
+
+def comparison_columns(lam: float, regularizer: str) -> dict:
+    """The column settings of :func:`comparison_table` on the page: accuracy, the in-sample
+    and the held-out MSP before and after (the MSPs' helps name λ and Λ), their changes, and
+    the share of labels changed."""
+    columns = {"accuracy": "acc.", "msp": "in-sample", "msp_heldout": "held-out"}
+    out = {}
+    for column, label in columns.items():
+        if column == "accuracy":
+            before, after = "Accuracy on the original data.", "Accuracy on the rescaled data."
+        else:
+            before = "Of the method's clustering on the original data. " + widgets.msp_help(
+                column, lam, regularizer
+            )
+            after = f"{label.capitalize()} MSP of the method's clustering on the rescaled data."
+        out.update(before_after_columns(column, label, before, after))
+    out["accuracy_change"] = st.column_config.NumberColumn(
+        "Δ accuracy", format="%+.3f", help="After minus before."
+    )
+    out["msp_change"] = st.column_config.NumberColumn(
+        "Δ in-sample MSP", format="%+.4f", help="After minus before."
+    )
+    out["changed"] = st.column_config.ProgressColumn(
+        "changed",
+        format="percent",
+        min_value=0.0,
+        max_value=1.0,
+        width=90,
+        help="Labels changed: the share of samples whose cluster changed (swapping the two "
+        "cluster names does not count).",
+    )
+    return out
 
 
 def comparison_table(before: Sequence[FitOutcome], after: Sequence[FitOutcome]) -> pd.DataFrame:

@@ -108,6 +108,18 @@ VARIANTS: Mapping[str, MethodVariant] = MappingProxyType(
     }
 )
 
+#: The methods of the MSPC paper's Tables 2 and 3 the lab runs, in the paper's column order.
+_PAPER_TABLES = (
+    "kmeans",
+    "itersvr",
+    "mvc-soft",
+    "lda-kmeans",
+    "dis-kmeans",
+    "mspc-mpm",
+    "mspc-gep",
+    "mspc-eig",
+)
+
 #: Each experiment's methods, in the order of its table's columns: the one place a method's
 #: key is spelled to put it in a paper's table (its grid is in ``_GRIDS`` below, the paper's
 #: published column in :mod:`lab.experiments._paper`). ``a|b`` is one column run as the
@@ -115,28 +127,8 @@ VARIANTS: Mapping[str, MethodVariant] = MappingProxyType(
 #: its baselines and MSPC's starts (:mod:`lab.experiments.multiclass`).
 LINEUPS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
-        "table2": (
-            "kmeans",
-            "itersvr",
-            "mvc-soft",
-            "lda-kmeans",
-            "dis-kmeans",
-            "mspc-mpm",
-            "mspc-gep",
-            "mspc-eig",
-            "mspc-mpm-monotone",
-            "mspc-gep-monotone",
-        ),
-        "table3": (
-            "kmeans",
-            "itersvr",
-            "mvc-soft",
-            "lda-kmeans",
-            "dis-kmeans",
-            "mspc-mpm",
-            "mspc-gep",
-            "mspc-eig",
-        ),
+        "table2": (*_PAPER_TABLES, "mspc-mpm-monotone", "mspc-gep-monotone"),
+        "table3": _PAPER_TABLES,
         "afs": (
             "kmeans",
             "itersvr|mmc-rand|mmc-nmi|mmc-f",

@@ -8,6 +8,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from lab import verdicts
+
 __all__ = ["SCORES", "LamChoice", "fit_line", "lam_choice", "pearson"]
 
 #: The label-free scores a λ sweep and a family of runs report, by column: the held-out MSP
@@ -15,27 +17,16 @@ __all__ = ["SCORES", "LamChoice", "fit_line", "lam_choice", "pearson"]
 SCORES = {"msp_heldout": "held-out MSP", "msp": "in-sample MSP"}
 
 
-def _finite_pairs(x, y) -> tuple[np.ndarray, np.ndarray]:
-    x = np.asarray(x, dtype=np.float64).ravel()
-    y = np.asarray(y, dtype=np.float64).ravel()
-    if x.shape != y.shape:
-        raise ValueError(f"x and y must have the same length; got {x.shape} and {y.shape}.")
-    keep = np.isfinite(x) & np.isfinite(y)
-    return x[keep], y[keep]
-
-
 def pearson(x, y) -> float:
-    """Pearson correlation of the finite pairs; NaN with fewer than 3 pairs or no spread.
+    """Pearson correlation of the finite pairs; NaN with fewer than 3 pairs or no spread
+    (:func:`lab.verdicts.pearson`, the r every verdict words).
 
     Examples
     --------
     >>> pearson([0.1, 0.5, 0.9], [0.6, 0.7, 0.95])
     0.9707...
     """
-    x, y = _finite_pairs(x, y)
-    if x.shape[0] < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
-        return float("nan")
-    return float(np.corrcoef(x, y)[0, 1])
+    return verdicts.pearson(x, y)[0]
 
 
 def fit_line(x, y) -> tuple[float, float]:
@@ -47,7 +38,7 @@ def fit_line(x, y) -> tuple[float, float]:
     >>> fit_line([0, 1, 2], [1, 3, 5])
     (2.0..., 1.0...)
     """
-    x, y = _finite_pairs(x, y)
+    x, y = verdicts.finite_pairs(x, y)
     if x.shape[0] < 2 or np.ptp(x) == 0:
         return float("nan"), float("nan")
     slope, intercept = np.polyfit(x, y, 1)

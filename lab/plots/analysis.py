@@ -30,7 +30,7 @@ from lab.experiments.protocols import SCORES, LamSweep, lam_choice
 from lab.plots._common import _LAYOUT, MARKERS, _color, _empty, _marker
 from lab.plots.grid import grow_margins, tidy_layout, two_panels
 from lab.plots.msp_accuracy import line_within_unit, msp_accuracy_figure
-from lab.plots.style import GUIDE_GREY, PAPER, relayout, series_color
+from lab.plots.style import AFTER_GREY, BEFORE_GREY, GUIDE_GREY, PAPER, relayout, series_color
 
 __all__ = [
     "MARKERS",
@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+#: The ticks of an axis of scores in [0, 1] whose range leaves room for labels above 1.
+UNIT_TICKS = (0, 0.25, 0.5, 0.75, 1)
 
 
 def sensitivity_figure(
@@ -249,7 +251,9 @@ def lam_sweep_figure(
     )
     # Plain numbers (0.001, 10): a power's exponent is drawn at 70 % of the tick font.
     fig.update_xaxes(type="log", tickformat="~g")
-    fig.update_yaxes(range=[0, 1.05])
+    # The MSP's own range; a point at 1 drawn whole over the axis' end.
+    fig.update_yaxes(range=[0, 1])
+    fig.update_traces(cliponaxis=False)
     tidy_layout(fig)
     return fig
 
@@ -281,7 +285,7 @@ def scaling_comparison_figure(
     many = len(comparison) > 4
     traces = []
     for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
-        color = _color(0) if when == "before" else _color(1)
+        color = BEFORE_GREY if when == "before" else AFTER_GREY
         for col, metric in enumerate(("accuracy", "msp"), start=1):
             values = comparison[f"{metric}_{when}"].astype(float)
             traces.append(
@@ -307,8 +311,9 @@ def scaling_comparison_figure(
     # every slider step on Feature scaling pays (bench/RESULTS.md).
     fig = go.Figure(data=traces, layout=two_panels(("clustering accuracy", "MSP")))
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
-    fig.layout.yaxis.range = [0, 1.1]
-    fig.layout.yaxis2.range = [0, 1.1]
+    # Ticks over [0, 1], the scores' range; the room above 1 is the bars' labels'.
+    for axis in (fig.layout.yaxis, fig.layout.yaxis2):
+        axis.update(range=[0, 1.1], tickvals=UNIT_TICKS)
     if many:  # method names upright would overlap: read them bottom to top
         fig.update_xaxes(tickangle=-90)
     tidy_layout(fig)
@@ -333,7 +338,7 @@ def theorem1_figure(
     if checks is None or checks.empty:
         return _empty(title, "Nothing to compare.", height)
     fig = go.Figure()
-    for j, (when, pattern) in enumerate((("before", "/"), ("after", ""))):
+    for when, pattern in (("before", "/"), ("after", "")):
         fig.add_trace(
             go.Bar(
                 # "diag, λ = 0.1" on two lines: three labels side by side ran into each
@@ -341,7 +346,10 @@ def theorem1_figure(
                 x=[str(v).replace(", ", "<br>") for v in checks["setting"]],
                 y=checks[f"msp_{when}"],
                 name=f"{when} rescaling",
-                marker={"color": _color(j), "pattern": {"shape": pattern}},
+                marker={
+                    "color": BEFORE_GREY if when == "before" else AFTER_GREY,
+                    "pattern": {"shape": pattern},
+                },
                 text=[f"{v:.4f}" for v in checks[f"msp_{when}"]],
                 textposition="outside",
                 customdata=checks["relative_difference"],
@@ -352,7 +360,7 @@ def theorem1_figure(
             )
         )
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group", yaxis_title="MSP")
-    fig.update_yaxes(range=[0, 1.1])
+    fig.update_yaxes(range=[0, 1.1], tickvals=UNIT_TICKS)  # above 1: the bars' labels
     tidy_layout(fig)
     # What plotly's automargin grows them to in Chromium (ticks 0-1.1, labels on two lines,
     # one legend row): set here, the figure is laid out once.

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from lab.animation import MSPCStep, ScalingSweep
+from lab.plots._common import msp_range
 from lab.plots.style import FAILED_GREY, INK, OKABE_ITO, PAPER, TEMPLATE, relayout
 
 __all__ = ["mspc_steps_figure", "scaling_animation_figure"]
@@ -398,5 +399,7 @@ def mspc_steps_figure(
     fig.update_xaxes(range=xr, title_text=names[fx], row=1, col=1)
     fig.update_yaxes(range=yr, title_text=names[fy], row=1, col=1)
     fig.update_xaxes(range=[its[0] - 0.5, its[-1] + 0.5], title_text="iteration", row=1, col=2)
-    fig.update_yaxes(range=[lo - pad, hi + pad], title_text="MSP", row=1, col=2)
+    in_unit = 0.0 <= lo and hi <= 1.0  # the MSP's own range, not plotly's margin past it
+    span = msp_range(objective) if in_unit else [lo - pad, hi + pad]
+    fig.update_yaxes(range=span, title_text="MSP", row=1, col=2)
     return fig

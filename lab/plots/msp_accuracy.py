@@ -14,9 +14,9 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from lab.experiments.protocols import fit_line, pearson
-from lab.plots._common import _LAYOUT, MARKERS, WEBGL_THRESHOLD, _color, _empty
+from lab.plots._common import _LAYOUT, MARKERS, WEBGL_THRESHOLD, _color, _empty, msp_range
 from lab.plots.grid import tidy_layout
-from lab.plots.style import PAPER, relayout
+from lab.plots.style import PAPER, relayout, series_color
 
 __all__ = ["line_within_unit", "msp_accuracy_figure"]
 
@@ -76,6 +76,8 @@ def msp_accuracy_figure(
     groups = list(dict.fromkeys(data[group])) if group else [None]
     for i, g in enumerate(groups):
         sub = data if g is None else data[data[group] == g]
+        # A family named after a method (MSPC (MPM), MSPC (EIG)) in that method's colour.
+        color = _color(i) if g is None else series_color(str(g), i)
         r = pearson(sub[x], sub[y])
         r_text = "r undefined" if np.isnan(r) else f"r = {r:.2f}"
         label = "runs" if g is None else f"{g} ({len(sub)}, {r_text})"
@@ -88,7 +90,7 @@ def msp_accuracy_figure(
                 legendgroup=str(i),
                 text=sub[name].astype(str),
                 marker={
-                    "color": _color(i),
+                    "color": color,
                     "symbol": MARKERS[i % len(MARKERS)],
                     "size": 9,
                     "line": {"width": 1, "color": PAPER},
@@ -108,7 +110,11 @@ def msp_accuracy_figure(
                     name=f"least squares: accuracy = {slope:.2f}·MSP {intercept:+.2f}",
                     legendgroup=str(i),
                     showlegend=g is None,
-                    line={"color": _color(i if g is not None else 3), "dash": "dash", "width": 2},
+                    line={
+                        "color": color if g is not None else _color(3),
+                        "dash": "dash",
+                        "width": 2,
+                    },
                     hoverinfo="skip",
                 )
             )
@@ -135,10 +141,12 @@ def msp_accuracy_figure(
         **_LAYOUT,
         title={"text": title},
         height=height,
-        xaxis_title=f"{x_label} (no labels needed)",
-        yaxis_title="clustering accuracy",
+        xaxis={"title": f"{x_label} (no labels needed)", "range": msp_range(data[x])},
+        yaxis={"title": "clustering accuracy", "range": msp_range(data[y])},
         hovermode="closest",
     )
+    # A point at MSP or accuracy 1 sits on the axis' end: drawn whole, not cut in half.
+    fig.update_traces(cliponaxis=False, selector={"type": "scatter"})
     tidy_layout(fig)
     return fig
 

@@ -39,6 +39,11 @@ PAPER = "white"
 LABEL_BACKDROP = "rgba(255,255,255,0.8)"
 #: The stored experiment figures' colours: plotly's first six series colours (the AFS
 #: curves), the MSP vs accuracy points and their highlighted choice.
+#: Before and after a rescaling (Feature scaling's bars, Theorem 1's check): greys, so that
+#: no method's colour stands for "before" or "after" on a page whose other figures colour
+#: the methods (MSPC blue in Fig. 1 and blue for "before" read as one colour swapping).
+BEFORE_GREY = "#9E9E9E"
+AFTER_GREY = "#3C3C3C"
 SERIES_COLORS = ("#636EFA", "#EF553B", "#00CC96", "#AB63FA", "#FFA15A", "#19D3F3")
 POINT_BLUE = "#9db4d6"
 HIGHLIGHT_RED = "#d62728"
@@ -129,8 +134,10 @@ def method_name(key: str) -> str:
 
 
 def method_color(method: str) -> str | None:
-    """The colour of a method given by registry key or display name (``None`` if unknown)."""
-    key = _key_of(str(method))
+    """The colour of a method given by registry key or display name, or of a variant of one
+    (``"mspc-mpm-monotone"``, ``"MSPC (MPM), paper start"``): its method's colour, fixed by
+    the method's place in the registry (``None`` if it names no method)."""
+    key, _ = _method_key_and_suffix(str(method))
     if key is None:
         return None
     return METHOD_PALETTE[list(_registry()).index(key) % len(METHOD_PALETTE)]
@@ -138,27 +145,36 @@ def method_color(method: str) -> str | None:
 
 def series_color(series: str, i: int) -> str:
     """The colour of a figure's ``i``-th series: its method's colour when ``series`` names a
-    method, else the ``i``-th Okabe-Ito colour."""
+    method or a variant of one (whatever else the figure draws and in whatever order), else
+    the ``i``-th Okabe-Ito colour."""
     return method_color(series) or OKABE_ITO[i % len(OKABE_ITO)]
 
 
 # ---- one style for stored and live experiment figures --------------------------
 
 
+#: What may follow a method's key or name in a variant's label (``"mspc-mpm-monotone"``,
+#: ``"MSPC (MPM), paper start"``, ``"k-means (λ = 0.2)"``).
+_VARIANT_SEPARATORS = ("-", " ", "/", ",")
+
+
 def _method_key_and_suffix(label: str) -> tuple[str | None, str]:
-    """``"mspc-mpm-monotone"`` -> ``("mspc-mpm", "monotone")``: the longest registered key
-    that ``label`` starts with, and the rest."""
+    """``"mspc-mpm-monotone"`` -> ``("mspc-mpm", "monotone")``, ``"MSPC (MPM), paper
+    start"`` -> ``("mspc-mpm", "paper start")``: the method whose key or display name is the
+    longest start of ``label`` (followed by a separator), and the rest."""
     key = _key_of(label)
     if key is not None:
         return key, ""
-    best = None
-    for k in _registry():
-        if label.startswith(k + "-") or label.startswith(k + " ") or label.startswith(k + "/"):
-            if best is None or len(k) > len(best):
-                best = k
+    best, length = None, 0
+    for k, spec in _registry().items():
+        for start in (k, spec.name):
+            if len(start) > length and any(
+                label.startswith(start + s) for s in _VARIANT_SEPARATORS
+            ):
+                best, length = k, len(start)
     if best is None:
         return None, ""
-    return best, label[len(best) :].strip(" -/")
+    return best, label[length:].strip(" -/,")
 
 
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash")

@@ -70,6 +70,7 @@ from ._data import (
 )
 from ._links import (
     UPLOAD_URL_KEY,
+    give_link,
     init,
     open_link,
     record_url_value,
@@ -170,6 +171,7 @@ __all__ = [
     "get_upload_name",
     "get_upload_refusal",
     "get_view",
+    "give_link",
     "init",
     "keep_widget_in",
     "lam_grid",

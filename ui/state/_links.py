@@ -160,6 +160,14 @@ def sync_from_url(force: bool = False) -> list[str]:
     return problems
 
 
+def give_link(app_test: Any, params: Mapping[str, str]) -> Any:
+    """Put the link ``params`` in an AppTest of the app before its first run, as a browser
+    arrives with it (the warm start's walks, :func:`ui.serve.walk`); ``app_test``."""
+    for name, value in params.items():
+        app_test.query_params[name] = value
+    return app_test
+
+
 def open_link(params: Mapping[str, str], page: str) -> list[str]:
     """Apply a link's parameters ``params`` to the session now, as if it had been opened on
     the page whose URL path is ``page`` (the Lecture's steps: :mod:`ui.lecture`); returns the
