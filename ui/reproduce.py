@@ -163,14 +163,47 @@ def lesson_figure(figure):
     """The first stored figure as the page's lesson shows it, on a copy: without its title,
     which the experiment's name in the control beside it already says, and with its legend
     in rows above the plot (a column of legend entries beside the plot ran past the
-    figure's foot into the line under it on a projector)."""
+    figure's foot into the line under it on a projector), one entry a method (ours and the
+    paper's in one colour: bars and marks)."""
     import copy
 
+    from lab.plots.grid import legend_rows
+
+    from . import presenter
+
     figure = copy.deepcopy(figure)
+    # One legend entry a method: its bars are ours, its marks the paper's (said in the
+    # legend's title), so the legend's rows leave the plot its height on a projector.
+    for trace in figure.data:
+        name = str(trace.name or "")
+        if name.endswith(" (paper)"):
+            trace.showlegend = False
+        elif name.endswith(" (ours)"):
+            trace.name = name[: -len(" (ours)")]
+    # The top margin holds the legend's rows, estimated at the text size the mode draws
+    # (the projector's 1.5 times larger text on a page 1024 px wide): a legend taller than
+    # its margin scrolled on the projector, a scroll bar beside half of Table 2's methods.
+    names = [t.name for t in figure.data if t.name and t.showlegend is not False]
+    marks = any(t.showlegend is False for t in figure.data)
+    width, font = (560, 13 * 1.5) if presenter.enabled() else (600, 13)
+    rows = legend_rows(names, width, font)
     return figure.update_layout(
         title_text=None,
-        margin_t=90,
-        legend={"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02, "yanchor": "bottom"},
+        # In the page's units: the projector grows the margin with the text.
+        margin_t=max(90, 22 * rows + 12),
+        legend={
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "y": 1.02,
+            "yanchor": "bottom",
+            # Its own size: the projector's fonts (lab.export.projector_fonts) leave a
+            # legend's title at plotly's default.
+            "title": {
+                "text": "bars: ours, marks: the paper's" if marks else None,
+                "font": {"size": 16 if presenter.enabled() else 12},
+            },
+        },
     )
 
 

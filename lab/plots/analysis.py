@@ -44,8 +44,6 @@ __all__ = [
 ]
 
 _DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
-#: The ticks of an axis of scores in [0, 1] whose range leaves room for labels above 1.
-UNIT_TICKS = (0, 0.25, 0.5, 0.75, 1)
 
 
 def sensitivity_figure(
@@ -311,9 +309,9 @@ def scaling_comparison_figure(
     # every slider step on Feature scaling pays (bench/RESULTS.md).
     fig = go.Figure(data=traces, layout=two_panels(("clustering accuracy", "MSP")))
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group")
-    # Ticks over [0, 1], the scores' range; the room above 1 is the bars' labels'.
-    for axis in (fig.layout.yaxis, fig.layout.yaxis2):
-        axis.update(range=[0, 1.1], tickvals=UNIT_TICKS)
+    # The room above 1 is the bars' labels'.
+    fig.layout.yaxis.range = [0, 1.1]
+    fig.layout.yaxis2.range = [0, 1.1]
     if many:  # method names upright would overlap: read them bottom to top
         fig.update_xaxes(tickangle=-90)
     tidy_layout(fig)
@@ -360,7 +358,7 @@ def theorem1_figure(
             )
         )
     relayout(fig, **_LAYOUT, title=title, height=height, barmode="group", yaxis_title="MSP")
-    fig.update_yaxes(range=[0, 1.1], tickvals=UNIT_TICKS)  # above 1: the bars' labels
+    fig.update_yaxes(range=[0, 1.1])  # above 1: the bars' labels
     tidy_layout(fig)
     # What plotly's automargin grows them to in Chromium (ticks 0-1.1, labels on two lines,
     # one legend row): set here, the figure is laid out once.
