@@ -33,16 +33,6 @@ TOP_FEATURES = 8
 LESSON_FEATURES, LESSON_FEATURES_PRESENTER = 3, 2
 #: Methods whose local search starts from ``init``.
 STARTED = tuple(k for k in ("mspc-mpm", "mspc-gep") if k in ALGORITHMS)
-START_LABELS = {
-    "heldout": "several starts immune to rescaling, kept by held-out MSP (the default) — immune",
-    "kmeans": "k-means on the raw features — the paper's start (drifts with the units)",
-    "kmeans-range": "k-means on range-scaled features — immune to rescaling",
-    "kmeans-standardized": "k-means on standardised features — immune to rescaling",
-    "kmeans-whitened": "k-means on whitened features — immune to any linear change with Λ = Σ",
-    "eig": "MSPC-EIG's labels — immune to rescaling",
-    "auto": "several starts, highest in-sample MSP kept (its raw k-means start is not immune)",
-    "auto-invariant": "several starts immune to rescaling, highest MSP kept — immune to rescaling",
-}
 
 with lesson.header(
     "Feature scaling",
@@ -72,7 +62,7 @@ with st.sidebar:
             "Where MSPC's search starts",
             list(INITS),
             key="fs.init",
-            format_func=START_LABELS.get,
+            format_func=ui_scaling.START_LABELS.get,
             help="MSPC (MPM) and MSPC (GEP) improve a starting labeling step by step. Every "
             "step is immune to rescaling a feature (with Λ = diag), so the whole pipeline is "
             "immune exactly when the start is. The paper starts from k-means on the raw "

@@ -32,3 +32,12 @@ def test_hyperplane_key_leaves_what_cannot_be_drawn_alone():
     assert scaling._hyperplane_key(None, None) == (None, None)
     assert scaling._hyperplane_key([0.0, 0.0], 1.0) == ((0.0, 0.0), 1.0)
     assert scaling._hyperplane_key([1.0, 2.0], None) == ((1.0, 2.0), None)
+
+
+def test_every_start_of_mspc_has_a_name_on_feature_scaling():
+    # A start added to clustering.mspc.INITS without a name here broke the page's radio
+    # (format_func returned None: "bad argument type for built-in operation").
+    from clustering.mspc import INITS
+
+    assert set(scaling.START_LABELS) == set(INITS)
+    assert all(isinstance(v, str) and v for v in scaling.START_LABELS.values())

@@ -30,6 +30,7 @@ from .model import snap_factor
 
 __all__ = [
     "RANDOM_AFS_HELP",
+    "START_LABELS",
     "animation",
     "animation_axes",
     "animation_signature",
@@ -358,3 +359,17 @@ def msp_change(change: float) -> str:
     """A Theorem 1 metric's change: ``"change 0"`` when exactly none, else signed in
     scientific notation (``"change +3.1e-13"``)."""
     return "change 0" if change == 0 else f"change {change:+.1e}"
+
+
+#: Feature scaling's names for MSPC's starts (one for every ``clustering.mspc.INITS``).
+START_LABELS = {
+    "heldout": "several starts immune to rescaling, kept by held-out MSP (the default) — immune",
+    "kmeans": "k-means on the raw features — the paper's start (drifts with the units)",
+    "kmeans-range": "k-means on range-scaled features — immune to rescaling",
+    "kmeans-standardized": "k-means on standardised features — immune to rescaling",
+    "kmeans-whitened": "k-means on whitened features — immune to any linear change with Λ = Σ",
+    "eig": "MSPC-EIG's labels — immune to rescaling",
+    "pursuit": "a cut along the most two-humped whitened direction — immune to rescaling",
+    "auto": "several starts, highest in-sample MSP kept (its raw k-means start is not immune)",
+    "auto-invariant": "several starts immune to rescaling, highest MSP kept — immune to rescaling",
+}
