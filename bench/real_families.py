@@ -267,8 +267,11 @@ PIPELINES = {
     # The default of main at 7c7152a, before the second round, from ``MSPC_MAIN``; its fits
     # on the tuning and seen families are the first round's ``default`` (the same code).
     "main": _exported("MSPC_MAIN", "/tmp/h38c_main"),
-    # This tree's default, cached under a name of its own: the second round's pursuit start.
+    # The second round's default (the symmetric FastICA pursuit start), cached under a name
+    # of its own at d780732; running it now fits this tree's default instead.
     "default-pursuit": _mspc(),
+    # This tree's default (third round, branch h40a): the Newton pursuit start.
+    "default-h40": _mspc(),
 }
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+
+from ._threads import serial_blas
 
 __all__ = [
     "HELDOUT_MARGIN",
@@ -10,9 +14,13 @@ __all__ = [
     "HELDOUT_SUBSAMPLE",
     "MIN_CLUSTER_FRACTION",
     "MULTI_STARTS",
+    "PURSUIT_MAX_ITER",
+    "PURSUIT_STARTS",
     "TWO_CLUSTER_STARTS",
+    "PursuitResult",
     "better",
     "eligible",
+    "pursuit",
     "pursuit_direction",
     "range_scaled",
     "restarts_per_start",
@@ -92,8 +100,6 @@ def whiten(Z: np.ndarray, rtol: float = 1e-10) -> np.ndarray:
     Under any invertible linear map of the data the whitened data changes only by a
     rotation, which leaves Euclidean distances, and hence k-means, unchanged.
     """
-    from ._threads import serial_blas
-
     scatter = Z.T @ Z
     with serial_blas(Z.shape[1]):  # a d x d decomposition: one thread (see _threads)
         evals, evecs = np.linalg.eigh(scatter / Z.shape[0])
@@ -156,34 +162,103 @@ def subsample_start(
     return labels, starts
 
 
-def pursuit_direction(W: np.ndarray, max_iter: int = 200, tol: float = 1e-8) -> np.ndarray:
-    """The unit direction of most negative kurtosis of whitened data ``W``: the most bimodal
-    projection (a balanced mixture of two well-separated groups has kurtosis near 1 along
-    the line joining them, a Gaussian 3, whatever its spread).
+#: Newton steps of :func:`pursuit` from each start, and how many of the best candidate
+#: directions it refines.
+PURSUIT_MAX_ITER = 100
+PURSUIT_STARTS = 3
 
-    FastICA's fixed point for the kurtosis (Hyvärinen and Oja, 2000),
-    ``U <- E[w (U'w)^3] - 3 U`` followed by symmetric decorrelation, started from the
-    whitened axes (so the result depends only on the data), finds the directions where
-    the kurtosis is stationary; the one of smallest kurtosis is returned.
+
+@dataclass(frozen=True)
+class PursuitResult:
+    """What :func:`pursuit` returns: the unit ``direction``, its ``kurtosis``
+    ``E[(W u)^4]``, Newton steps taken (``n_iter``, the most among the starts) and whether
+    every start converged within the budget (``converged``)."""
+
+    direction: np.ndarray
+    kurtosis: float
+    n_iter: int
+    converged: bool
+
+
+def pursuit(
+    W: np.ndarray,
+    max_iter: int = PURSUIT_MAX_ITER,
+    tol: float = 1e-6,
+    n_starts: int = PURSUIT_STARTS,
+) -> PursuitResult:
+    """A unit direction of locally smallest kurtosis ``f(u) = E[(u'w)^4]`` of whitened data
+    ``W``: the most bimodal projection (a balanced mixture of two well-separated groups has
+    kurtosis near 1 along the line joining them, a Gaussian 3, whatever its spread).
+
+    Candidates: the whitened axes and the eigenvectors of ``E[|w|^2 w w']`` (FOBI,
+    Cardoso 1989: for independent components these are the components, ordered by
+    kurtosis). The ``n_starts`` of smallest ``f`` are refined by Newton's method on the
+    sphere with the Hessian's eigenvalues taken in absolute value (saddle-free, so every
+    step descends) and a backtracking line search: ``f`` decreases at every step, so the
+    result's kurtosis is at most every candidate's, and the iteration stops when the
+    Riemannian gradient is below ``tol * f``. It depends only on ``W`` (no random start).
+    (FastICA's symmetric fixed point, used before, looks for every stationary direction at
+    once and did not converge in 200 steps on 144 of 222 calls of the lab's task data,
+    whose kurtosis is near 3 in most directions.)
     """
     from ._threads import small_data_threads
 
     n, r = W.shape
-    U = np.eye(r)
-    # Products of an N x r and an r x r matrix: threads only stall on a busy machine.
-    with small_data_threads(W):
-        for _ in range(max_iter):
-            P = W @ U
-            U_new = (W.T @ (P * P * P)) / n - 3.0 * U
-            # Symmetric decorrelation: U (U'U)^(-1/2).
-            s, V = np.linalg.eigh(U_new.T @ U_new)
-            U_new = U_new @ (V / np.sqrt(np.maximum(s, 1e-300))) @ V.T
-            done = np.max(np.abs(np.abs(np.sum(U_new * U, axis=0)) - 1.0)) < tol
-            U = U_new
-            if done:
+    with small_data_threads(W):  # N x r products: threads only stall on a busy machine
+        sq = np.einsum("ij,ij->i", W, W)
+        with serial_blas(r):
+            _, V = np.linalg.eigh((W * sq[:, None]).T @ W / n)
+        C = np.hstack([V, np.eye(r)])
+        P = W @ C
+        f0 = np.mean(P * P * P * P, axis=0)
+        best = None
+        n_iter, converged = 0, True
+        for j in np.argsort(f0, kind="stable")[:n_starts]:
+            u, f, it, ok = _newton_sphere(W, C[:, j], max_iter, tol)
+            n_iter, converged = max(n_iter, it), converged and ok
+            if best is None or f < best[1]:
+                best = (u, f)
+    return PursuitResult(best[0], float(best[1]), n_iter, converged)
+
+
+def _newton_sphere(W, u, max_iter, tol):
+    """Saddle-free Newton descent of ``E[(u'w)^4]`` on the unit sphere from ``u``."""
+    n, r = W.shape
+    p = W @ u
+    f = np.mean(p**4)
+    for it in range(max_iter):
+        g = 4.0 * (W.T @ (p * p * p)) / n
+        lam = u @ g
+        grad = g - lam * u  # the Riemannian gradient
+        if np.linalg.norm(grad) <= tol * f:
+            return u, f, it, True
+        # The Riemannian Hessian P (12 E[w w' (u'w)^2] - lam I) P, P = I - u u', with u u'
+        # added so the normal direction does not make it singular.
+        H = 12.0 * (W.T * (p * p)) @ W / n - lam * np.eye(r)
+        proj = np.eye(r) - np.outer(u, u)
+        with serial_blas(r):
+            e, Q = np.linalg.eigh(proj @ H @ proj + np.outer(u, u))
+        a = np.maximum(np.abs(e), 1e-2 * np.abs(e).max())
+        step = -(Q / a) @ (Q.T @ grad)
+        step -= (u @ step) * u
+        t = 1.0
+        while True:  # Armijo backtracking
+            v = u + t * step
+            v /= np.linalg.norm(v)
+            q = W @ v
+            fv = np.mean(q**4)
+            if fv <= f + 1e-4 * t * (grad @ step) or t < 1e-8:
                 break
-        kurtosis = np.mean((W @ U) ** 4, axis=0)
-    return U[:, int(np.argmin(kurtosis))]
+            t *= 0.5
+        if fv > f:  # no descent left at floating-point resolution
+            return u, f, it + 1, True
+        u, p, f = v, q, fv
+    return u, f, max_iter, False
+
+
+def pursuit_direction(W: np.ndarray) -> np.ndarray:
+    """The direction of :func:`pursuit`."""
+    return pursuit(W).direction
 
 
 def split_1d(t: np.ndarray) -> np.ndarray:
