@@ -270,8 +270,12 @@ PIPELINES = {
     # The second round's default (the symmetric FastICA pursuit start), cached under a name
     # of its own at d780732; running it now fits this tree's default instead.
     "default-pursuit": _mspc(),
-    # This tree's default (third round, branch h40a): the Newton pursuit start.
+    # The third round's Newton pursuit start alone (cached at 64ccf38, before the
+    # features' resolution in the held-out MSP); running it now fits this tree's default.
     "default-h40": _mspc(),
+    # This tree's default (third round, branch h40a): the Newton pursuit start and the
+    # features' resolution in the held-out MSP (clustering._moments.resolution_variance).
+    "default-ho4": _mspc(),
 }
 
 

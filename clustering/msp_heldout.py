@@ -287,8 +287,9 @@ def heldout_msp_from_std(
     prior_points: float = DEFAULT_PRIOR_POINTS,
 ) -> float:
     """:func:`msp_heldout_score` on already standardised data (``Lambda`` from all of it)."""
-    Lambda = regularizer_matrix(std, regularizer)
     lam = lam if regularizer != "none" else 0.0
+    # Two clusters: the resolution term of MSPC's two-cluster fit (not of the multi-class).
+    Lambda = regularizer_matrix(std, regularizer, lam if k == 2 else None)
     return heldout_msp_z(
         std.Z,
         codes,

@@ -20,7 +20,7 @@ from ._compat import (
     check_random_state,
 )
 from ._lam import DEFAULT_LAM, effective_lam
-from ._moments import REGULARIZERS, cluster_moments, regularizer_matrix, standardize
+from ._moments import REGULARIZERS, cluster_moments, heldout_reg, regularizer_matrix, standardize
 from ._reference import set_structure
 from ._starts import (
     HELDOUT_MARGIN,
@@ -458,8 +458,8 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         random_state = check_random_state(self.random_state)
         seed = heldout_seed(self.random_state, random_state)
         std = standardize(X, ptp=col_max - col_min)
-        Lambda = regularizer_matrix(std, self.regularizer)
         lam = effective_lam(self.lam, self.regularizer)
+        Lambda, reg_ho = regularizer_matrix(std, self.regularizer), heldout_reg(std, self, lam)
 
         self.starts_ = []
         by_heldout = isinstance(self.init, str) and self.init in HELDOUT_STARTS
@@ -534,7 +534,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
                             std.Z,
                             labels,
                             2,
-                            lam * Lambda,
+                            reg_ho,
                             random_state=seed,
                             too_small="zero",
                         ),
@@ -563,7 +563,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
             self.msp_heldout_ = best_score  # the same labels, splits and seed
         else:
             self.msp_heldout_ = heldout_msp_z(
-                std.Z, self.labels_, 2, lam * Lambda, n_repeats=repeats, random_state=seed,
+                std.Z, self.labels_, 2, reg_ho, n_repeats=repeats, random_state=seed,
                 too_small="zero",
             )  # fmt: skip
         self.n_iter_ = result.n_iter

@@ -196,7 +196,7 @@ def test_default_labels_are_identical_under_per_feature_rescaling(task):
 
 
 @pytest.mark.parametrize("task", ["digits:0v6", "digits:1v5", "digits:2v4"])
-def test_default_does_not_cut_off_a_few_digits_where_the_in_sample_choice_does(task):
+def test_default_does_not_cut_off_a_few_digits_where_the_in_sample_choice_does(task, monkeypatch):
     """'auto' keeps a split of a few digits against the rest (in-sample MSP near 1); the
     default keeps a labeling whose clusters all have more points than features."""
     ds = datasets.load(task)
