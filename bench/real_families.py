@@ -273,6 +273,9 @@ PIPELINES = {
     # The third round's Newton pursuit start alone (cached at 64ccf38, before the
     # features' resolution in the held-out MSP); running it now fits this tree's default.
     "default-h40": _mspc(),
+    # The default before the third round (60be924), from ``MSPC_BEFORE_H40``
+    # (``git archive 60be924 | tar -x -C DIR``).
+    "before-h40": _exported("MSPC_BEFORE_H40", "/tmp/h40a/before"),
     # This tree's default (third round, branch h40a): the Newton pursuit start and the
     # features' resolution in the held-out MSP (clustering._moments.resolution_variance).
     "default-ho4": _mspc(),
