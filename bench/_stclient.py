@@ -17,9 +17,10 @@ client's CPU stays small beside the server's.
 from __future__ import annotations
 
 import asyncio
-import secrets
 import time
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -48,9 +49,10 @@ class Student:
     """
 
     def __init__(self, url: str, *, cookie: str | None = None, timeout: float = 300.0) -> None:
-        # A browser has fetched the page before it opens the websocket, and carries the
-        # cookies it got (the proxy's sticky cookie, deploy/nginx.conf).
-        self.cookie = secrets.token_hex(8) if cookie is None else cookie
+        # ``cookie``: the sticky cookie's value a reload carries; None: a new browser, which
+        # gets it from its first request (deploy/nginx.conf; a server alone sets none).
+        self.url = url.rstrip("/")
+        self.cookie = cookie
         self.ws_url = url.replace("http://", "ws://").rstrip("/") + "/_stcore/stream"
         self.timeout = timeout
         self.pages: dict[str, str] = {}  # url_pathname -> page_script_hash
@@ -63,12 +65,15 @@ class Student:
         self._ws = None
 
     async def __aenter__(self) -> Student:
+        if self.cookie is None:
+            self.cookie = await asyncio.wait_for(self._page_cookie(), self.timeout)
+        headers = {"Cookie": f"lab_server={self.cookie}"} if self.cookie else {}
         self._ws = await websockets.connect(
             self.ws_url,
             subprotocols=["streamlit"],
             max_size=None,
             open_timeout=self.timeout,
-            additional_headers={"Cookie": f"lab_client={self.cookie}"},
+            additional_headers=headers,
         )
         headers = self._ws.response.headers
         self.upstream = headers.get("X-Lab-Upstream", "")
@@ -76,6 +81,27 @@ class Student:
 
     async def __aexit__(self, *exc) -> None:
         await self.close()
+
+    async def _page_cookie(self) -> str:
+        """Load the page as a browser's first request does (``GET /``); the ``lab_server``
+        cookie its answer sets, or "" (a server without a proxy sets none)."""
+        parts = urlsplit(self.url)
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port or 80)
+        try:
+            writer.write(
+                f"GET / HTTP/1.1\r\nHost: {parts.netloc}\r\nConnection: close\r\n\r\n".encode()
+            )
+            await writer.drain()
+            head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+            await reader.read()  # the page itself, as a browser reads it
+        finally:
+            writer.close()
+        jar = SimpleCookie()
+        for line in head.split("\r\n")[1:]:
+            name, _, value = line.partition(":")
+            if name.strip().lower() == "set-cookie":
+                jar.load(value.strip())
+        return jar["lab_server"].value if "lab_server" in jar else ""
 
     async def close(self) -> None:
         if self._ws is not None:

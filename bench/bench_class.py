@@ -46,6 +46,8 @@ from ._stclient import Student
 
 ROOT = Path(__file__).resolve().parents[1]
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
+#: The shipped server without the warm start (``ui.serve`` runs the same after warming).
+STREAMLIT_RUN = (sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"))
 
 #: The lesson, one step at a time: (what, argument).
 LESSON = (
@@ -82,10 +84,11 @@ def wait_healthy(url: str, proc: subprocess.Popen | None = None, seconds: float 
 
 
 @contextlib.contextmanager
-def lab_servers(count: int = 1, *, log_dir: Path | None = None):
+def lab_servers(count: int = 1, *, log_dir: Path | None = None, warm: bool = True):
     """``count`` lab servers as a class is served (``python -m ui.serve``: ``streamlit run
-    app.py`` with the shipped ``.streamlit/config.toml``, warmed before it listens) on free
-    loopback ports; yields their ``(url, Popen)``."""
+    app.py`` with the shipped ``.streamlit/config.toml``, warmed before it listens; with
+    ``warm=False`` the same server without the warm start, for tests of routing alone) on
+    free loopback ports; yields their ``(url, Popen)``."""
     procs, logs = [], []
     try:
         for i in range(count):
@@ -96,7 +99,7 @@ def lab_servers(count: int = 1, *, log_dir: Path | None = None):
                 else tempfile.TemporaryFile()
             )
             logs.append(log)
-            cmd = [sys.executable, "-m", "ui.serve"]
+            cmd = [sys.executable, "-m", "ui.serve"] if warm else [*STREAMLIT_RUN]
             cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
             proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
             procs.append((f"http://127.0.0.1:{port}", proc))
@@ -116,13 +119,17 @@ def lab_servers(count: int = 1, *, log_dir: Path | None = None):
 
 
 def nginx_config(upstreams: list[str], port: int, workdir: Path) -> Path:
-    """``deploy/nginx.conf`` with its upstream servers and listening port replaced by these
-    (``upstreams``: ``host:port``), runnable by an unprivileged user in ``workdir``."""
+    """``deploy/nginx.conf`` with its processes (the upstream's servers and the pinned map)
+    and listening port replaced by these (``upstreams``: ``host:port``), runnable by an
+    unprivileged user in ``workdir``."""
     text = NGINX_CONF.read_text()
-    servers = "".join(f"        server {u};\n" for u in upstreams)
-    start = text.index("    # servers: begin\n")
-    end = text.index("    # servers: end\n")
-    text = text[:start] + "    # servers: begin\n" + servers + text[end:]
+    for block, lines in (
+        ("servers", "".join(f"    server {u};\n" for u in upstreams)),
+        ("pinned", "".join(f"    {u} {u};\n" for u in upstreams)),
+    ):
+        start = text.index(f"    # {block}: begin\n")
+        end = text.index(f"    # {block}: end\n")
+        text = text[:start] + f"    # {block}: begin\n" + lines + text[end:]
     text = text.replace("listen 8080;", f"listen 127.0.0.1:{port};")
     head = (
         f"pid {workdir}/nginx.pid;\nerror_log {workdir}/error.log;\n"
@@ -234,7 +241,9 @@ async def run_class(url: str, n: int, pids: list[int], *, keep: list | None = No
         steps.append((f"{what} {arg or 'Home'}", p95, cpu_seconds(pids) - cpu_step))
         peak = max(peak, rss_mb(pids))
     cpu = cpu_seconds(pids) - cpu0
-    upstreams = sorted({s.upstream for s in students})
+    upstreams = {
+        u: sum(s.upstream == u for s in students) for u in sorted({s.upstream for s in students})
+    }
     if keep is None:
         await asyncio.gather(*(s.close() for s in students))
     else:
@@ -324,7 +333,7 @@ def measure(
                         print("   ERROR:", e, flush=True)
                 errors.extend(cold["errors"] + warm["errors"])
                 if processes > 1:
-                    print(f"   upstreams seen: {warm['upstreams']}", flush=True)
+                    print(f"   students per process (warm class): {warm['upstreams']}", flush=True)
                 if extra:
                     print(
                         f"   Home after clear-cache: {extra['cleared_home']:.3f} CPU-s; "
