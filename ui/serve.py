@@ -57,7 +57,8 @@ WARM_MODULES = (
 #: (Home's demos and every page they open use the lab's one λ).
 LAM_STEPS = 1
 #: The longest a page of the walk may run in the warm start (seconds; the longest measured,
-#: MSP vs accuracy across the paper's 67 tasks, takes about 6 s alone).
+#: MSP vs accuracy across the paper's 67 tasks, takes about 11 s alone, most of it in the
+#: held-out MSP's no-structure reference fits).
 WALK_TIMEOUT = 300
 
 
