@@ -103,31 +103,30 @@ def resolution_variance(std: Standardized) -> np.ndarray:
     return out
 
 
-def heldout_reg(std: Standardized, estimator, lam: float) -> np.ndarray:
-    """The regulariser of a two-cluster linear MSPC's held-out MSP (its choice among starts
-    and ``msp_heldout_``): ``lam * Lambda`` with the features' resolution
-    (:func:`regularizer_matrix` given ``lam``). The climbs and the in-sample MSP keep the
-    paper's ``lam * Lambda``."""
-    return lam * regularizer_matrix(std, estimator.regularizer, lam)
+def heldout_reg(std: Standardized, regularizer: str, lam: float) -> np.ndarray:
+    """The regulariser of a two-cluster held-out MSP (MSPC's choice among starts,
+    ``msp_heldout_`` and :func:`clustering.msp_heldout.msp_heldout_score` with two
+    clusters): ``lam * Lambda``, plus the features' :func:`resolution_variance` ``R`` for
+    ``"diag"`` (``lam diag(Sigma) + R``; the other regularisers were not measured with it).
+    The climbs, the in-sample MSP and the multi-class held-out MSP keep the paper's
+    ``lam * Lambda``."""
+    Lambda = regularizer_matrix(std, regularizer)
+    if regularizer == "diag" and lam:
+        Lambda = Lambda + np.diag(resolution_variance(std)) / lam
+    return lam * Lambda
 
 
-def regularizer_matrix(std: Standardized, regularizer: str, lam: float | None = None) -> np.ndarray:
+def regularizer_matrix(std: Standardized, regularizer: str) -> np.ndarray:
     """The matrix ``Lambda`` of the MSPC paper eq. (3), in standardised coordinates.
 
     ``"diag"``: ``diag(Sigma)`` of the whole data (the paper's choice), which is the identity
-    in standardised coordinates; given ``lam > 0`` (the two-cluster held-out MSP,
-    :func:`heldout_reg`), plus ``R / lam`` with ``R`` the features'
-    :func:`resolution_variance`, so that the regulariser ``lam * Lambda`` is
-    ``lam diag(Sigma) + R``. ``"identity"``: ``I`` in the original coordinates, that is
-    ``diag(1 / scale**2)`` here. ``"total"``: the full
-    covariance ``Sigma`` of the data (the correlation matrix here), which makes every step
-    invariant to any invertible linear map.
+    in standardised coordinates. ``"identity"``: ``I`` in the original coordinates, that is
+    ``diag(1 / scale**2)`` here. ``"total"``: the full covariance ``Sigma`` of the data (the
+    correlation matrix here), which makes every step invariant to any invertible linear map.
     ``"none"``: zero.
     """
     d = std.Z.shape[1]
     if regularizer == "diag":
-        if lam:
-            return np.eye(d) + np.diag(resolution_variance(std)) / lam
         return np.eye(d)
     if regularizer == "identity":
         return np.diag(1.0 / std.scale[std.keep] ** 2)

