@@ -63,3 +63,19 @@ def test_every_page_the_app_links_to_exists():
     assert len(linked) >= 5
     missing = sorted(p for p in linked if not (ROOT / p).is_file())
     assert not missing, missing
+
+
+def test_the_held_out_tooltip_quotes_the_counts_reproduction_records():
+    """The held-out MSP's tooltip says how often it agreed with the classes; the counts are
+    the ones REPRODUCTION.md records for the real-data rounds (the classes rated above
+    MSPC's labeling on ``above`` of ``differ`` pairs, r over ``total`` pairs)."""
+    from ui.widgets import msp_help
+
+    text = (ROOT / "REPRODUCTION.md").read_text(encoding="utf-8")
+    m = re.search(r"over all (\d+) pairs of the four\s+rounds (\d+) of (\d+), r = ([\d.]+)", text)
+    assert m, "REPRODUCTION.md no longer records the agreement over all real-data pairs"
+    total, above, differ, r = int(m[1]), int(m[2]), int(m[3]), m[4]
+    tip = " ".join(msp_help("msp_heldout").split())
+    assert f"on {total} class pairs" in tip
+    assert f"on {differ - above} of the {differ} pairs where the two differ" in tip
+    assert f"r = {r}" in tip
