@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 import pytest
-from test_browser import _assert_no_exception, _wait_idle
 
 from tests.conftest import chromium, offline_context
+from tests.test_browser import _assert_no_exception, _wait_idle
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]

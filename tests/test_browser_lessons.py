@@ -21,9 +21,9 @@ import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from test_browser import _assert_no_exception, _wait_idle
 
 from tests.conftest import chromium, offline_context
+from tests.test_browser import _assert_no_exception, _wait_idle
 from ui.lecture import STEPS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(900)]
