@@ -319,6 +319,16 @@ def test_wrapping_prose_keeps_every_word_and_starts_no_markdown_block():
     assert wrap_prose(code, width=40) == code
 
 
+def test_wrapping_breaks_before_the_word_in_front_of_one_that_cannot_open_a_line():
+    from lab.experiments._report import wrap
+
+    # "0.3.31.188.0)," would open a numbered list: the break moves one word back.
+    line = "Machine: AMD EPYC, numpy 2.4.6 (scipy-openblas 0.3.31.188.0), scikit-learn 1.9.1."
+    wrapped = wrap(line, width=60)
+    assert " ".join(wrapped).split() == line.split()
+    assert all(len(w) <= 60 for w in wrapped), wrapped
+
+
 def test_reproduce_page_shows_results_and_runs_one_task_live():
     from streamlit.testing.v1 import AppTest
 

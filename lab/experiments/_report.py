@@ -113,11 +113,18 @@ def wrap(line: str, width: int = WIDTH) -> list[str]:
     hang = indent + (len(first) + 1 if first in ("-", "*", "+") or first[:-1].isdigit() else 0)
     lines, current = [], " " * indent + first
     for word in words[1:]:
-        if len(current) + 1 + len(word) > width and not _starts_a_block(word):
+        if len(current) + 1 + len(word) <= width:
+            current += " " + word
+        elif not _starts_a_block(word):
             lines.append(current)
             current = " " * hang + word
-        else:
-            current += " " + word
+        else:  # the word cannot open a line: break before the word in front of it
+            head, _, last = current.rpartition(" ")
+            if head.strip() and not _starts_a_block(last):
+                lines.append(head)
+                current = " " * hang + last + " " + word
+            else:
+                current += " " + word
     return [*lines, current]
 
 
