@@ -302,6 +302,12 @@ PIPELINES = {
     # This tree's default (third round, branch h40a): the Newton pursuit start and the
     # features' resolution in the held-out MSP (clustering._moments.resolution_variance).
     "default-ho4": _mspc(),
+    # The fifth round's default (this tree): ``init="heldout"`` also climbs at ``lam / 4`` and
+    # ``lam / 20`` (clustering._multistart.lam_path).
+    "default-path": _mspc(),
+    # The default before the fifth round (153d549), from ``MSPC_BEFORE_PATH``
+    # (``git archive 153d549 clustering | tar -x -C DIR``).
+    "before-path": _exported("MSPC_BEFORE_PATH", "/tmp/s5/before"),
 }
 
 

@@ -145,10 +145,10 @@ HELDOUT_SUBSAMPLE = 2000
 
 def subsample_start(
     estimator, X: np.ndarray, rng, seed: int, size: int = HELDOUT_SUBSAMPLE
-) -> tuple[np.ndarray, list]:
+) -> tuple[np.ndarray, list, float]:
     """The held-out multi-start on ``size`` random samples of ``X``: the
-    labels of every sample by the side of the hyperplane fitted there, and the subsample
-    fit's ``starts_``.
+    labels of every sample by the side of the hyperplane fitted there, the subsample
+    fit's ``starts_`` and the ``lam`` of its climb (``search_lam_``).
 
     The subsample depends only on ``rng``, and the fit on it is invariant to rescaling
     features when the estimator's is, so the labels are too.
@@ -159,7 +159,7 @@ def subsample_start(
     sub = clone(estimator).set_params(random_state=seed).fit(X[idx])
     labels = (X @ sub.w_ - sub.b_ >= 0).astype(np.intp)
     starts = [dict(entry, subsample=size) for entry in sub.starts_]
-    return labels, starts
+    return labels, starts, sub.search_lam_
 
 
 #: Newton steps of :func:`pursuit` from each start, and how many of the best candidate
