@@ -36,13 +36,30 @@ from .mpm import kappa_to_alpha
 from .msp_heldout import heldout_msp_z
 from .mspc_multiclass import heldout_once
 
-__all__ = ["LAM_PATH", "PATH_MARGIN", "lam_path", "multi_start"]
+__all__ = ["LAM_PATH", "PATH_MARGIN", "lam_path", "multi_start", "smaller_lams", "subsample_path"]
 
 #: The smaller ``lam`` the default also climbs at, as factors of ``lam`` (0.05 and 0.01 at
 #: the default 0.2); the last is the ``lam`` of the held-out MSP that compares them.
 LAM_PATH = (0.25, 0.05)
 #: How much larger that held-out MSP must be for a smaller ``lam``'s labeling to be kept.
 PATH_MARGIN = 0.05
+
+
+def smaller_lams(est, lam: float) -> list[float]:
+    """The smaller ``lam`` the fit also climbs at: those of :data:`LAM_PATH` for the default
+    ``search="paper"`` and ``lam > 0`` (the other searches promise a rise of the MSP at
+    ``lam`` itself), none otherwise or in a fit of one ``lam`` (:func:`subsample_path`)."""
+    if est.search != "paper" or lam <= 0 or getattr(est, "_one_lam", False):
+        return []
+    return [lam * f for f in LAM_PATH]
+
+
+def _kept(kept, other, labels, score, d):
+    """Whether a smaller ``lam``'s labeling (``labels``, held-out MSP ``score`` at the
+    smallest ``lam``) replaces ``kept`` = ``(labels, score)``."""
+    if not eligible(labels, d) and eligible(kept[0], d):
+        return False
+    return score > kept[1] + PATH_MARGIN
 
 
 def multi_start(est, names, X, std, Lambda, lam, random_state, seed, by_heldout, cache):
@@ -111,9 +128,9 @@ def lam_path(est, names, X, std, Lambda, lam, random_state, seed, cache):
     the rest as :func:`multi_start`, and the entries of every climb."""
     first = multi_start(est, names, X, std, Lambda, lam, random_state, seed, True, cache)
     entries = list(first[4])
-    if lam <= 0:
+    lams = smaller_lams(est, lam)
+    if not lams:
         return (lam,) + first
-    lams = [lam * f for f in LAM_PATH]
     reg_ref = heldout_reg(std, est.regularizer, lams[-1])
     d = std.Z.shape[1]
 
@@ -124,11 +141,55 @@ def lam_path(est, names, X, std, Lambda, lam, random_state, seed, cache):
     for other in lams:
         found = multi_start(est, names, X, std, Lambda, other, random_state, seed, True, cache)
         entries.extend(found[4])
-        labels = found[1].labels
-        if not eligible(labels, d) and eligible(kept[1][1].labels, d):
-            continue
-        score = ref_score(labels)
-        if score > kept[2] + PATH_MARGIN:
+        score = ref_score(found[1].labels)
+        if _kept((kept[1][1].labels, kept[2]), other, found[1].labels, score, d):
             kept = (other, found, score)
     search_lam, (score, result, kappa, labels0, _), _ = kept
     return search_lam, score, result, kappa, labels0, entries
+
+
+def subsample_path(est, X, std, Lambda, lam, random_state, seed, size):
+    """Above ``size`` samples: at ``lam`` and each of :func:`smaller_lams`, the held-out
+    multi-start of that ``lam`` alone on one random subsample of ``size`` points (the same
+    for every ``lam``), one climb on every sample from the side of its hyperplane, and the
+    one kept as :func:`lam_path` keeps it (held-out MSPs of one split on every sample).
+
+    The subsample depends only on ``random_state`` and the fits on it are invariant to
+    rescaling features when the estimator's are, so the labels are too. Returns
+    ``(search_lam, result, kappa, labels0, entries)``: ``entries`` are each subsample fit's
+    ``starts_`` (marked ``subsample``) followed by its climb on every sample
+    (``init="subsample"``).
+    """
+    from sklearn.base import clone
+
+    idx = np.sort(random_state.choice(X.shape[0], size, replace=False))
+    lams = smaller_lams(est, lam)
+    reg_ref = heldout_reg(std, est.regularizer, lams[-1]) if lams else None
+    kept, entries, d = None, [], std.Z.shape[1]
+    for one in [lam] + lams:
+        sub = clone(est).set_params(random_state=seed, lam=one)
+        sub._one_lam = sub._skip_reference = True  # internal: this lam only, no reference
+        sub.fit(X[idx])
+        labels0 = (X @ sub.w_ - sub.b_ >= 0).astype(np.intp)
+        if np.unique(labels0).shape[0] < 2:
+            if one != lam:
+                continue
+            raise DegenerateDataError(
+                "The hyperplane chosen on a subsample puts every sample on one side; "
+                "pass init='kmeans-range' (or another single start)."
+            )
+        result, kappa = est._climb(std, Lambda, one, labels0)
+        entries.extend(dict(entry, subsample=size) for entry in sub.starts_)
+        entries.append(
+            {"init": "subsample", "msp": kappa_to_alpha(kappa), "n_iter": result.n_iter, "lam": one}
+        )
+        score = 0.0
+        if lams:
+            score = heldout_msp_z(
+                std.Z, result.labels, 2, reg_ref, n_repeats=1, random_state=seed, too_small="zero"
+            )
+        found = (one, result, kappa, labels0, score)
+        if kept is None or _kept((kept[1].labels, kept[4]), one, result.labels, score, d):
+            kept = found
+    search_lam, result, kappa, labels0, _ = kept
+    return search_lam, result, kappa, labels0, entries

@@ -25,7 +25,6 @@ __all__ = [
     "range_scaled",
     "restarts_per_start",
     "split_1d",
-    "subsample_start",
     "whiten",
 ]
 
@@ -141,25 +140,6 @@ def restarts_per_start(init, names, n_init: int) -> int:
 #: (:func:`subsample_start`), so that choosing among the starts costs about what it costs
 #: on this many points, whatever ``N`` (measured in ``bench/RESULTS.md``).
 HELDOUT_SUBSAMPLE = 2000
-
-
-def subsample_start(
-    estimator, X: np.ndarray, rng, seed: int, size: int = HELDOUT_SUBSAMPLE
-) -> tuple[np.ndarray, list, float]:
-    """The held-out multi-start on ``size`` random samples of ``X``: the
-    labels of every sample by the side of the hyperplane fitted there, the subsample
-    fit's ``starts_`` and the ``lam`` of its climb (``search_lam_``).
-
-    The subsample depends only on ``rng``, and the fit on it is invariant to rescaling
-    features when the estimator's is, so the labels are too.
-    """
-    from sklearn.base import clone
-
-    idx = np.sort(rng.choice(X.shape[0], size, replace=False))
-    sub = clone(estimator).set_params(random_state=seed).fit(X[idx])
-    labels = (X @ sub.w_ - sub.b_ >= 0).astype(np.intp)
-    starts = [dict(entry, subsample=size) for entry in sub.starts_]
-    return labels, starts, sub.search_lam_
 
 
 #: Newton steps of :func:`pursuit` from each start, and how many of the best candidate

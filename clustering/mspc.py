@@ -20,7 +20,7 @@ from ._compat import (
 )
 from ._lam import DEFAULT_LAM, effective_lam
 from ._moments import REGULARIZERS, cluster_moments, heldout_reg, regularizer_matrix, standardize
-from ._multistart import lam_path, multi_start
+from ._multistart import lam_path, multi_start, subsample_path
 from ._reference import set_structure
 from ._starts import (
     HELDOUT_STARTS,
@@ -29,11 +29,9 @@ from ._starts import (
     pursuit_direction,
     range_scaled,
     split_1d,
-    subsample_start,
     whiten,
 )
 from ._validation import validated_ranges
-from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha, mpm_of
 from .msp_heldout import DEFAULT_N_REPEATS, heldout_msp_z, heldout_seed
 from .mspc_multiclass import fit_general, warn_unconverged
@@ -484,32 +482,23 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
                 half_range = np.ptp(X[:, std.keep], axis=0) / 2
                 weights = (std.scale[std.keep] / half_range) ** 2
             result = SOLVERS["eig"](std.Z, Lambda, lam, feature_weights=weights)
-            kappa = result.kappa
             self.init_labels_ = result.labels.copy()
         elif by_heldout and X.shape[0] > HELDOUT_SUBSAMPLE:
             # Choose the start on a subsample, then one search on every sample from it.
-            labels0, self.starts_, search_lam = subsample_start(
-                self, X, random_state, seed, HELDOUT_SUBSAMPLE
+            search_lam, result, _, labels0, self.starts_ = subsample_path(
+                self, X, std, Lambda, lam, random_state, seed, HELDOUT_SUBSAMPLE
             )
-            if np.unique(labels0).shape[0] < 2:
-                raise DegenerateDataError(
-                    "The hyperplane chosen on a subsample puts every sample on one side; "
-                    "pass init='kmeans-range' (or another single start)."
-                )
-            result, kappa = self._climb(std, Lambda, search_lam, labels0)
-            entry = {"init": "subsample", "msp": kappa_to_alpha(kappa), "n_iter": result.n_iter}
-            self.starts_.append(dict(entry, lam=search_lam))
             self.init_labels_ = labels0.copy()
             by_heldout, repeats = False, 1  # msp_heldout_ on every sample below, one split
         else:
             init = self.init
             names = MULTI_STARTS.get(init, (init,)) if isinstance(init, str) else (init,)
-            if by_heldout and self.search == "paper":  # the others climb the MSP at lam
-                search_lam, best_score, result, kappa, labels0, self.starts_ = lam_path(
+            if by_heldout:
+                search_lam, best_score, result, _, labels0, self.starts_ = lam_path(
                     self, names, X, std, Lambda, lam, random_state, seed, {}
                 )
             else:
-                best_score, result, kappa, labels0, self.starts_ = multi_start(
+                best_score, result, _, labels0, self.starts_ = multi_start(
                     self, names, X, std, Lambda, lam, random_state, seed, by_heldout, {}
                 )
             self.init_labels_ = labels0.copy()

@@ -14,8 +14,9 @@ from sklearn.preprocessing import StandardScaler
 
 import datasets
 from clustering import MSPC
+from clustering._multistart import LAM_PATH
 from clustering.exceptions import DegenerateDataError
-from clustering.metrics import msp_score
+from clustering.metrics import msp_heldout_score, msp_score
 from clustering.mspc import DEFAULT_LAM
 
 _LAMS = st.floats(min_value=-4, max_value=4).map(lambda e: 10.0**e)
@@ -95,8 +96,11 @@ def test_default_search_finds_the_anisotropic_blobs(lam, method):
     X, y = _anisotropic()
     model = _fit(X, method=method, lam=lam, random_state=0)
     assert adjusted_rand_score(y, model.labels_) >= 0.95
-    # ... and it is the labeling of highest held-out MSP among the starts.
-    assert model.msp_heldout_ == pytest.approx(max(s["msp_heldout"] for s in model.starts_))
+    # ... and it is the labeling of highest held-out MSP among the starts climbed at the
+    # lam it was kept at.
+    kept = msp_heldout_score(X, model.labels_, lam=model.search_lam_, random_state=0)
+    at = [s["msp_heldout"] for s in model.starts_ if s["lam"] == model.search_lam_]
+    assert kept == pytest.approx(max(at))
     assert len(model.starts_) >= 2
     # "auto" (monotone search, largest in-sample MSP) finds them too, above the k-means one.
     auto = _fit(X, method=method, lam=lam, init="auto", search="monotone", random_state=0)
@@ -230,13 +234,20 @@ def test_above_the_subsample_size_the_start_is_the_subsample_fits_hyperplane(mon
     model = _fit(X, random_state=0)
     # The subsample the fit drew, and the default fitted on it alone.
     idx = np.sort(check_random_state(0).choice(X.shape[0], 300, replace=False))
-    sub = clone(model).fit(X[idx])
+    # At each lam (the default's and the smaller ones it also climbs at), the default of that
+    # lam alone on the subsample, then one climb on every sample; the climb kept starts from
+    # its lam's subsample hyperplane.
+    lams = [model.lam] + [model.lam * f for f in LAM_PATH]
+    assert [s["lam"] for s in model.starts_ if s["init"] == "subsample"] == lams
+    sub = clone(model).set_params(lam=model.search_lam_)
+    sub._one_lam = True
+    sub.fit(X[idx])
     assert np.array_equal(model.init_labels_, (X @ sub.w_ - sub.b_ >= 0).astype(int))
-    assert [s["init"] for s in model.starts_] == [s["init"] for s in sub.starts_] + ["subsample"]
-    assert all(s["subsample"] == 300 for s in model.starts_[:-1])
+    inits = [s["init"] for s in sub.starts_] + ["subsample"]
+    assert [s["init"] for s in model.starts_] == inits * len(lams)
+    assert all(s["subsample"] == 300 for s in model.starts_ if s["init"] != "subsample")
     assert np.mean(model.labels_ == y) > 0.95 or np.mean(model.labels_ != y) > 0.95
     # msp_heldout_ is that of the labels on every sample, with one random split.
-    from clustering.metrics import msp_heldout_score
 
     assert model.msp_heldout_ == pytest.approx(
         msp_heldout_score(X, model.labels_, lam=model.lam, n_repeats=1, random_state=0)
