@@ -6,9 +6,10 @@
 :func:`clustering._starts.eligible` labelings), by the in-sample MSP otherwise.
 
 :func:`lam_path` is what ``init="heldout"`` adds: the same multi-start at ``lam`` times each
-factor of :data:`LAM_PATH`, a smaller-``lam`` labeling replacing the one kept so far when
-its held-out MSP at the smallest of these ``lam`` is larger by more than
-:data:`PATH_MARGIN` (and it is eligible, or the one kept is not).
+factor of :data:`LAM_PATH`, a smaller-``lam`` labeling replacing the ``lam`` one when
+its held-out MSP at the smallest of these ``lam`` is the largest of them and larger than the
+``lam`` one's by more than :data:`PATH_MARGIN` (among eligible labelings, if the ``lam`` one
+is).
 
 Why: the regulariser ``lam * diag(Sigma)`` adds ``lam`` (in z-scored units) to every
 direction's variance, so groups that differ along a direction of little variance (the
@@ -54,12 +55,18 @@ def smaller_lams(est, lam: float) -> list[float]:
     return [lam * f for f in LAM_PATH]
 
 
-def _kept(kept, other, labels, score, d):
-    """Whether a smaller ``lam``'s labeling (``labels``, held-out MSP ``score`` at the
-    smallest ``lam``) replaces ``kept`` = ``(labels, score)``."""
-    if not eligible(labels, d) and eligible(kept[0], d):
-        return False
-    return score > kept[1] + PATH_MARGIN
+def _choose(candidates: list, d: int) -> int:
+    """Which of ``candidates`` (``(labels, score)``, the first at ``lam``, the others at
+    the smaller ``lam``; ``score`` the held-out MSP at the smallest) is kept: the smaller
+    ``lam``'s of largest score when it beats the first's by more than :data:`PATH_MARGIN`,
+    among those :func:`clustering._starts.eligible` (all of them if the first is not)."""
+    first_labels, first_score = candidates[0]
+    floor = eligible(first_labels, d)
+    others = [i for i in range(1, len(candidates)) if eligible(candidates[i][0], d) or not floor]
+    if not others:
+        return 0
+    best = max(others, key=lambda i: candidates[i][1])  # the larger lam on a tie
+    return best if candidates[best][1] > first_score + PATH_MARGIN else 0
 
 
 def multi_start(est, names, X, std, Lambda, lam, random_state, seed, by_heldout, cache):
@@ -127,25 +134,23 @@ def lam_path(est, names, X, std, Lambda, lam, random_state, seed, cache):
     labels0, entries)``: the ``lam`` whose climb is kept, its held-out MSP at that ``lam``,
     the rest as :func:`multi_start`, and the entries of every climb."""
     first = multi_start(est, names, X, std, Lambda, lam, random_state, seed, True, cache)
-    entries = list(first[4])
     lams = smaller_lams(est, lam)
     if not lams:
         return (lam,) + first
     reg_ref = heldout_reg(std, est.regularizer, lams[-1])
-    d = std.Z.shape[1]
-
-    def ref_score(labels):
-        return heldout_msp_z(std.Z, labels, 2, reg_ref, random_state=seed, too_small="zero")
-
-    kept = (lam, first, ref_score(first[1].labels))
-    for other in lams:
-        found = multi_start(est, names, X, std, Lambda, other, random_state, seed, True, cache)
-        entries.extend(found[4])
-        score = ref_score(found[1].labels)
-        if _kept((kept[1][1].labels, kept[2]), other, found[1].labels, score, d):
-            kept = (other, found, score)
-    search_lam, (score, result, kappa, labels0, _), _ = kept
-    return search_lam, score, result, kappa, labels0, entries
+    found = [first] + [
+        multi_start(est, names, X, std, Lambda, one, random_state, seed, True, cache)
+        for one in lams
+    ]
+    scores = [
+        heldout_msp_z(std.Z, f[1].labels, 2, reg_ref, random_state=seed, too_small="zero")
+        for f in found
+    ]
+    i = _choose(
+        [(f[1].labels, score) for f, score in zip(found, scores, strict=True)], std.Z.shape[1]
+    )
+    entries = [entry for f in found for entry in f[4]]
+    return ([lam] + lams)[i], *found[i][:4], entries
 
 
 def subsample_path(est, X, std, Lambda, lam, random_state, seed, size):
@@ -165,7 +170,7 @@ def subsample_path(est, X, std, Lambda, lam, random_state, seed, size):
     idx = np.sort(random_state.choice(X.shape[0], size, replace=False))
     lams = smaller_lams(est, lam)
     reg_ref = heldout_reg(std, est.regularizer, lams[-1]) if lams else None
-    kept, entries, d = None, [], std.Z.shape[1]
+    found, entries = [], []
     for one in [lam] + lams:
         sub = clone(est).set_params(random_state=seed, lam=one)
         sub._one_lam = sub._skip_reference = True  # internal: this lam only, no reference
@@ -188,8 +193,6 @@ def subsample_path(est, X, std, Lambda, lam, random_state, seed, size):
             score = heldout_msp_z(
                 std.Z, result.labels, 2, reg_ref, n_repeats=1, random_state=seed, too_small="zero"
             )
-        found = (one, result, kappa, labels0, score)
-        if kept is None or _kept((kept[1].labels, kept[4]), one, result.labels, score, d):
-            kept = found
-    search_lam, result, kappa, labels0, _ = kept
-    return search_lam, result, kappa, labels0, entries
+        found.append((one, result, kappa, labels0, score))
+    i = _choose([(f[1].labels, f[4]) for f in found], std.Z.shape[1])
+    return *found[i][:4], entries
