@@ -21,8 +21,9 @@ The tables are split into a tuning half (:data:`RD_TUNING`, ``--rd``) and a held
 (:data:`RD_ASIDE`, ``--rd-aside``) by :func:`split`: within each family the tables are
 shuffled by ``numpy.random.default_rng(4)`` and the first ceil(n/2) are held aside. The
 held-aside half is evaluated once, at the end of the round (done: ``bench/RESULTS.md``,
-"Real families, fourth round"). :data:`RD5` (``--rd5``, 40 pairs) is held aside whole for
-the next round.
+"Real families, fourth round"). :data:`RD5` (``--rd5``, 40 pairs) was held aside whole for
+the next round and evaluated once at the end of the fifth (``bench/RESULTS.md``, "Real
+families, fifth round"): spent.
 """
 
 from __future__ import annotations

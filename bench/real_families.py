@@ -75,6 +75,10 @@ fixed before any fit): ``--rd`` its tuning half, ``--rd-aside`` its held-aside h
 once, so spent); ``--rd5`` a fifth group, fixed before any fit and held aside for the next
 round.
 
+Fifth round (2026-11-28): the default also climbs at smaller ``lam``
+(:mod:`clustering._multistart`), chosen on every group above (``default-path``, against the
+tree before it, ``before-path``); then ``--rd5`` was evaluated once (spent).
+
 Every fit is cached under ``/tmp/real_families/`` (labels per pipeline and data set), so a
 rerun prints the tables without fitting again. Baselines run on z-scored features as
 scikit-learn users would: ``KMeans(n_init=10)`` and ``GaussianMixture`` (full covariances).
