@@ -72,7 +72,10 @@ def test_the_held_out_tooltip_quotes_the_counts_reproduction_records():
     from ui.widgets import msp_help
 
     text = (ROOT / "REPRODUCTION.md").read_text(encoding="utf-8")
-    m = re.search(r"over all (\d+) pairs of the four\s+rounds (\d+) of (\d+), r = ([\d.]+)", text)
+    m = re.search(
+        r"over\s+all\s+(\d+)\s+pairs\s+of\s+the\s+five\s+rounds\s+(\d+)\s+of\s+(\d+),\s+r\s+=\s+([\d.]+)",
+        text,
+    )
     assert m, "REPRODUCTION.md no longer records the agreement over all real-data pairs"
     total, above, differ, r = int(m[1]), int(m[2]), int(m[3]), m[4]
     tip = " ".join(msp_help("msp_heldout").split())
