@@ -277,6 +277,9 @@ class MSPCStep:
         The MSP of ``labels`` (same ``lam`` and ``regularizer`` as the fit).
     n_changed : int
         Samples whose label changed since the previous step.
+    climb_lam : float or None
+        The ``lam`` the climb ran at when it is not the fit's (the default's labels kept at a
+        smaller ``lam``, :attr:`clustering.MSPC.search_lam_`); None when it is.
     """
 
     iteration: int
@@ -285,6 +288,7 @@ class MSPCStep:
     b: float
     objective: float
     n_changed: int
+    climb_lam: float | None = None
 
 
 def mspc_iterations(X, params: Mapping[str, Any] | None = None, *, random_state=0):
@@ -298,7 +302,10 @@ def mspc_iterations(X, params: Mapping[str, Any] | None = None, *, random_state=
     same labels as the step before (the solver returns the labeling its last MPM was fitted
     to, so ``max_iter=1`` gives the start back) adds no step. This costs ``n_iter_ + 1``
     fits; the solver is deterministic from a fixed start, so the last step equals the full
-    fit (a test checks it), and the objectives are the fit's ``history_``.
+    fit (a test checks it), and the objectives are the fit's ``history_``. When the default
+    kept labels climbed at a smaller ``lam`` (``search_lam_``), the refits climb at that
+    ``lam`` (so the last step is still the fit) and every objective is the MSP at the fit's
+    ``lam``, the one every other view shows for the same labels; ``climb_lam`` says so.
 
     Parameters
     ----------
@@ -318,12 +325,16 @@ def mspc_iterations(X, params: Mapping[str, Any] | None = None, *, random_state=
         raise ValueError("MSPC-EIG has no iterations to step through; choose method='mpm'.")
     full = MSPC(**params, random_state=random_state).fit(X)
     lam, reg = full.lam, full.regularizer
+    climb_lam = None if full.search_lam_ == lam else float(full.search_lam_)
+    climb = {} if climb_lam is None else {"lam": climb_lam}
     start = np.asarray(full.init_labels_, dtype=int)
-    _, w0, b0 = fit_mpm_to_labels(X, start, lam, reg)
-    steps = [MSPCStep(0, start, np.asarray(w0), float(b0), msp_score(X, start, lam, reg), 0)]
+    _, w0, b0 = fit_mpm_to_labels(X, start, climb.get("lam", lam), reg)
+    objective0 = msp_score(X, start, lam, reg)
+    steps = [MSPCStep(0, start, np.asarray(w0), float(b0), objective0, 0, climb_lam)]
     previous = start
     for t in range(1, int(full.n_iter_) + 1):
-        model = MSPC(**{**params, "init": start, "max_iter": t}, random_state=random_state)
+        refit = {**params, **climb, "init": start, "max_iter": t}
+        model = MSPC(**refit, random_state=random_state)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             model.fit(X)
@@ -337,7 +348,8 @@ def mspc_iterations(X, params: Mapping[str, Any] | None = None, *, random_state=
         n_changed = int(np.sum(labels != previous))
         if n_changed == 0:
             continue
-        steps.append(MSPCStep(len(steps), labels, w_t, b_t, float(model.msp_), n_changed))
+        objective = float(model.msp_) if climb_lam is None else msp_score(X, labels, lam, reg)
+        steps.append(MSPCStep(len(steps), labels, w_t, b_t, objective, n_changed, climb_lam))
         previous = labels
     return steps
 

@@ -152,3 +152,27 @@ def test_numeric_frame_colours_map_to_the_palette():
         # The band containing t: the last stop at or below t whose next stop is above it.
         band = [c for (a, c), (b, _) in zip(scale[::2], scale[1::2], strict=True) if a < t < b]
         assert band == [colour], (code, t)
+
+
+def test_step_through_of_labels_kept_at_a_smaller_lam_ends_at_the_fit():
+    """The default kept labels climbed at lam/20 (groups along a low-variance direction):
+    the replay climbs at that lam, ends at the fit, shows every MSP at the fit's lam (what
+    every other view shows for the same labels), and its note says where the climb ran."""
+    from ui.cluster import steps_note
+
+    rng = np.random.default_rng(0)
+    y = np.repeat([0, 1], 100)
+    shape = np.where(y == 1, 1.0, -1.0)[:, None] * np.array([0.5, -0.5, 0, 0, 0])
+    X = rng.normal(size=(200, 1)) * 3.0 * np.ones((1, 5)) + shape
+    X = X + rng.normal(scale=0.25, size=X.shape)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        full = MSPC(random_state=0).fit(X)
+    assert full.search_lam_ < full.lam
+    steps = mspc_iterations(X, {})
+    assert np.mean(steps[-1].labels == full.labels_) in (0.0, 1.0)
+    assert all(s.climb_lam == full.search_lam_ for s in steps)
+    for s in steps:
+        assert s.objective == pytest.approx(msp_score(X, s.labels, full.lam, "diag"), rel=1e-9)
+    assert steps[-1].objective == pytest.approx(full.msp_, rel=1e-9)
+    assert f"The climb ran at λ = {full.search_lam_:.3g}" in steps_note("MSPC", steps)

@@ -236,17 +236,27 @@ def steps_note(name: str, steps: Sequence[Any]) -> str:
     """What the step-through shows, from its steps: the start, the end and the changes."""
     if not steps:
         return ""
+    climb = getattr(steps[0], "climb_lam", None)
+    at = (
+        ""
+        if climb is None
+        else (
+            f" The climb ran at λ = {climb:.3g}: the default also climbs at λ/4 and λ/20 and "
+            "kept these labels, clearly more separable on held-out points there; the MSP "
+            "shown is at the fit's own λ."
+        )
+    )
     if len(steps) == 1:
         return (
             f"{name} converged at its start: no iteration changed a label (MSP "
-            f"{_fmt(steps[0].objective)})."
+            f"{_fmt(steps[0].objective)}).{at}"
         )
     changed = sum(s.n_changed for s in steps[1:])
     first, last = _pair(steps[0].objective, steps[-1].objective)
     return (
         f"{name}: MSP {first} at the start, {last} after "
         f"{_count(len(steps) - 1, 'iteration')} that changed labels "
-        f"({_count(changed, 'label change')} in all). Move the slider to step through."
+        f"({_count(changed, 'label change')} in all). Move the slider to step through.{at}"
     )
 
 
