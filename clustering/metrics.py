@@ -107,8 +107,10 @@ def heldout_structure(
     noise with ``X``'s size (at most 2000 points), dimension and correlations
     (:mod:`clustering._reference`); the labeling shows structure when its held-out MSP
     exceeds the reference by more than 0.05. For a model fitted with defaults and an int
-    ``random_state``, ``heldout_structure(X, m.labels_, random_state=m.random_state)``
-    gives ``m.msp_heldout_reference_`` and ``m.structure_found_``.
+    ``random_state`` whose labels were kept at its ``lam`` (``m.search_lam_ == m.lam``),
+    ``heldout_structure(X, m.labels_, random_state=m.random_state)`` gives
+    ``m.msp_heldout_reference_`` and ``m.structure_found_`` (labels kept at a smaller ``lam``
+    are judged at that ``lam`` against the search at that ``lam`` alone).
 
     Returns
     -------
