@@ -35,7 +35,7 @@ from ._starts import HELDOUT_MARGIN, better, eligible
 from .exceptions import DegenerateDataError
 from .mpm import kappa_to_alpha
 from .msp_heldout import heldout_msp_z
-from .mspc_multiclass import heldout_once
+from .mspc_multiclass import heldout_key
 
 __all__ = ["LAM_PATH", "PATH_MARGIN", "lam_path", "multi_start", "smaller_lams", "subsample_path"]
 
@@ -113,14 +113,7 @@ def multi_start(est, names, X, std, Lambda, lam, random_state, seed, by_heldout,
         entry.update(n_iter=result.n_iter, lam=lam)
         key = (True, msp)
         if by_heldout:
-            entry["msp_heldout"] = heldout_once(
-                climbed,
-                result.labels,
-                lambda labels: heldout_msp_z(
-                    std.Z, labels, 2, reg_ho, random_state=seed, too_small="zero"
-                ),
-            )
-            key = (eligible(result.labels, d), entry["msp_heldout"])
+            entry["msp_heldout"], key = heldout_key(climbed, result.labels, std.Z, 2, reg_ho, seed)
         entries.append(entry)
         if best is None or better(key, best[0], HELDOUT_MARGIN if by_heldout else 0.0):
             best = (key, result, kappa, labels0)

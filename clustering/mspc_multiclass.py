@@ -286,6 +286,18 @@ def warn_unconverged(status: str, max_iter: int, k: int, *, stacklevel: int) -> 
     warnings.warn(message, ConvergenceWarning, stacklevel=stacklevel)
 
 
+def heldout_key(climbed: list, labels: np.ndarray, Z: np.ndarray, k: int, reg, seed: int):
+    """``(msp_heldout, key)`` of a climbed labeling for the held-out multi-start: its held-out
+    MSP on ``Z`` (:func:`heldout_once`) and the key :func:`clustering._starts.better` compares,
+    ``(eligible, msp_heldout)``."""
+    value = heldout_once(
+        climbed,
+        labels,
+        lambda lab: heldout_msp_z(Z, lab, k, reg, random_state=seed, too_small="zero"),
+    )
+    return value, (eligible(labels, Z.shape[1]), value)
+
+
 def heldout_once(climbed: list, labels: np.ndarray, score) -> float:
     """The held-out MSP of ``labels``, ``score(labels)``, computed once per partition: different
     starts often climb to the same one, and ``climbed`` keeps the ``(labels, score)`` pairs
@@ -361,14 +373,7 @@ def _multi_start(params, X, fmap, Lambda, reg, k, random_state, seed):
         entry = {"init": label, "msp": msp, "n_iter": result.n_iter}
         key = (True, msp)
         if by_heldout:
-            entry["msp_heldout"] = heldout_once(
-                climbed,
-                result.labels,
-                lambda labels: heldout_msp_z(
-                    fmap.Z, labels, k, reg, random_state=seed, too_small="zero"
-                ),
-            )
-            key = (eligible(result.labels, fmap.Z.shape[1]), entry["msp_heldout"])
+            entry["msp_heldout"], key = heldout_key(climbed, result.labels, fmap.Z, k, reg, seed)
         starts.append(entry)
         if best is None or better(key, best[0], HELDOUT_MARGIN if by_heldout else 0.0):
             best = (key, result, model, labels0)
