@@ -476,7 +476,6 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         std = standardize(X, ptp=col_max - col_min)
         lam = effective_lam(self.lam, self.regularizer)
         Lambda = regularizer_matrix(std, self.regularizer)  # the climbs' and in-sample MSP's
-        reg_ho = heldout_reg(std, self.regularizer, lam)  # the held-out MSP's (resolution)
 
         self.starts_ = []
         search_lam = lam  # the lam of the climb kept (init="heldout" also climbs at smaller)
@@ -523,21 +522,17 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         if self.method != "eig" and not np.array_equal(self.init_labels_, self.labels_):
             start = cluster_moments(std.Z, self.init_labels_)
             self.start_msp_ = kappa_to_alpha(mpm_of(start, lam * Lambda).kappa)
-        self.search_lam_ = search_lam
-        if self.method != "eig" and by_heldout and search_lam == lam:
-            self.msp_heldout_ = best_score  # the same labels, splits and seed
-        else:
-            self.msp_heldout_ = heldout_msp_z(
-                std.Z, self.labels_, 2, reg_ho, n_repeats=repeats, random_state=seed,
-                too_small="zero",
+        # In the user's lam (its effective value is 0 with regularizer="none").
+        self.search_lam_ = self.lam if search_lam == lam else search_lam
+        # Held-out MSPs of the final labels at lam and at search_lam (with the features'
+        # resolution); the multi-start has the one at search_lam already (same splits, seed).
+        heldout = {search_lam: best_score} if self.method != "eig" and by_heldout else {}
+        for at in {lam, search_lam} - heldout.keys():
+            heldout[at] = heldout_msp_z(
+                std.Z, self.labels_, 2, heldout_reg(std, self.regularizer, at),
+                n_repeats=repeats, random_state=seed, too_small="zero",
             )  # fmt: skip
-        self.search_msp_heldout_ = self.msp_heldout_
-        if search_lam != lam:
-            reg_search = heldout_reg(std, self.regularizer, search_lam)
-            self.search_msp_heldout_ = heldout_msp_z(
-                std.Z, self.labels_, 2, reg_search, n_repeats=repeats, random_state=seed,
-                too_small="zero",
-            )  # fmt: skip
+        self.msp_heldout_, self.search_msp_heldout_ = heldout[lam], heldout[search_lam]
         self.n_iter_ = result.n_iter
         self.history_ = np.asarray(result.history, dtype=float)
         self.converged_ = result.status in ("converged", "closed-form", "local-max")

@@ -326,14 +326,13 @@ def mspc_iterations(X, params: Mapping[str, Any] | None = None, *, random_state=
     full = MSPC(**params, random_state=random_state).fit(X)
     lam, reg = full.lam, full.regularizer
     climb_lam = None if full.search_lam_ == lam else float(full.search_lam_)
-    climb = {} if climb_lam is None else {"lam": climb_lam}
     start = np.asarray(full.init_labels_, dtype=int)
-    _, w0, b0 = fit_mpm_to_labels(X, start, climb.get("lam", lam), reg)
+    _, w0, b0 = fit_mpm_to_labels(X, start, full.search_lam_, reg)
     objective0 = msp_score(X, start, lam, reg)
     steps = [MSPCStep(0, start, np.asarray(w0), float(b0), objective0, 0, climb_lam)]
     previous = start
     for t in range(1, int(full.n_iter_) + 1):
-        refit = {**params, **climb, "init": start, "max_iter": t}
+        refit = {**params, "lam": full.search_lam_, "init": start, "max_iter": t}
         model = MSPC(**refit, random_state=random_state)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -348,7 +347,7 @@ def mspc_iterations(X, params: Mapping[str, Any] | None = None, *, random_state=
         n_changed = int(np.sum(labels != previous))
         if n_changed == 0:
             continue
-        objective = float(model.msp_) if climb_lam is None else msp_score(X, labels, lam, reg)
+        objective = msp_score(X, labels, lam, reg)  # model.msp_ when the climb ran at lam
         steps.append(MSPCStep(len(steps), labels, w_t, b_t, objective, n_changed, climb_lam))
         previous = labels
     return steps

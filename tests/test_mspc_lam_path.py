@@ -118,3 +118,12 @@ def test_choice_among_lams_matches_its_definition(scores, flags):
         if beats_others and scores[i] > scores[0] + PATH_MARGIN:
             expected = i
     assert _choose(candidates, d) == expected
+
+
+def test_without_a_regulariser_the_labels_are_kept_at_lam():
+    """regularizer="none" uses no lam (its effective value is 0): no smaller lam to climb at,
+    and search_lam_ is the lam the user gave, so nothing reports a climb at another lam."""
+    X, _ = _shape_groups(0)
+    model = _fit(X, regularizer="none")
+    assert model.search_lam_ == model.lam
+    assert {entry["lam"] for entry in model.starts_} == {0.0}
