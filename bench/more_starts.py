@@ -1,5 +1,5 @@
 """Would more starts, or another criterion, help MSPC's default choose its labeling? Measured
-and not shipped: starts cut along one feature, a consensus choice, and (``--own``) two other
+and not shipped: starts cut along one feature, a consensus choice, and (``--own``) three other
 criteria among the default's own starts.
 
 Usage: ``python bench/more_starts.py [--groups G,...] [--own]`` (``--rd*`` groups need
@@ -31,8 +31,10 @@ features, so it can be a start of an invariant default.
   that differs on many features stays separable on most halves, a split along one feature
   on half of them), beats the default's by more than ``margin``; or whose fraction of
   held-out points near the boundary (:func:`_band_fraction`: a cut through a valley of the
-  density, as maximum margin clustering seeks) is smaller by more than ``margin``. On the
-  real pairs and a fixed draw of 120 bundled tasks (``numpy.random.default_rng(1)``).
+  density, as maximum margin clustering seeks) is smaller by more than ``margin``; or whose
+  stability (:func:`_stability`: the same fit on random halves of the samples agrees with
+  it) is larger. On the real pairs and a fixed draw of 120 bundled tasks
+  (``numpy.random.default_rng(1)``).
 
 Data: the real class pairs of ``bench/real_families.py`` (every group, the default's labels
 from its cache or fitted) and the lab's 400 bundled two-class tasks (``datasets.list_datasets
@@ -46,6 +48,7 @@ import itertools
 import pickle
 import sys
 import warnings
+from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -180,7 +183,8 @@ def candidates(job) -> dict:
 def own_candidates(job) -> dict:
     """``--own``: the default's starts, each climbed alone at 0.2, 0.05 and 0.01, with the
     default's labels; each labeling's accuracy, eligibility, held-out MSP at 0.2 and 0.01,
-    its mean over 5 random halves of the features and :func:`_band_fraction` (cached)."""
+    its mean over 5 random halves of the features, :func:`_band_fraction` and
+    :func:`_stability` (cached)."""
     from clustering import MSPC
     from clustering._starts import MULTI_STARTS, eligible
     from clustering.metrics import clustering_accuracy
@@ -195,6 +199,7 @@ def own_candidates(job) -> dict:
     rng = np.random.default_rng(0)
     halves = [np.sort(rng.choice(d, max(1, (d + 1) // 2), replace=False)) for _ in range(5)]
     found = {"default": rec["c"]["default"]["labels"]}
+    params = {"default": {}}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for start in MULTI_STARTS["heldout"]:
@@ -208,10 +213,12 @@ def own_candidates(job) -> dict:
                     for v in found.values()
                 ):
                     found[f"{start}@{lam}"] = labels
+                    params[f"{start}@{lam}"] = {"init": start, "lam": lam}
         out = {"group": group, "name": name, "c": {}}
         for key, labels in found.items():
             small = np.bincount(labels, minlength=2).min() < 2
             one = {"acc": clustering_accuracy(y, labels), "eligible": eligible(labels, d)}
+            one["stability"] = _stability(X, labels, params[key])
             for ref in (0.2, 0.01):
                 one["ho", ref] = 0.0 if small else _heldout(X, labels, ref)
                 one["halves", ref] = (
@@ -224,6 +231,27 @@ def own_candidates(job) -> dict:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(out))
     return out
+
+
+def _stability(X, labels, params, repeats: int = 4) -> float:
+    """How stable the fit that gave ``labels`` is: ``MSPC(**params)`` refitted on ``repeats``
+    random halves of the samples, every sample labelled by that fit's hyperplane, the mean
+    adjusted Rand index with ``labels`` (Ben-Hur et al. 2002; Lange et al. 2004)."""
+    from sklearn.metrics import adjusted_rand_score
+
+    from clustering import MSPC
+    from clustering.exceptions import SolverFailedError
+
+    n, agreement = X.shape[0], []
+    for b in range(repeats):
+        half = np.sort(np.random.default_rng(100 + b).choice(n, n // 2, replace=False))
+        try:
+            fit = MSPC(random_state=b, **params).fit(X[half])
+        except (ValueError, SolverFailedError):  # a degenerate half: no agreement
+            agreement.append(0.0)
+            continue
+        agreement.append(adjusted_rand_score(labels, (X @ fit.w_ - fit.b_ >= 0).astype(int)))
+    return float(np.mean(agreement))
 
 
 def _heldout(X, labels, ref) -> float:
@@ -263,15 +291,24 @@ def _band_fraction(X, labels, lam, band: float = 0.1) -> float:
     return float(np.mean(fractions))
 
 
-def own_choice(rec, crit, ref, margin) -> float:
+def own_choice(rec, crit, ref, margin, guard=None) -> float:
     """``--own``: accuracy of the eligible labeling whose ``crit`` (``"ho"``, ``"halves"`` or
-    ``"valley"``, the negated :func:`_band_fraction`) at ``ref`` beats the default's by more
-    than ``margin`` the most (the default's otherwise)."""
+    ``"valley"``, the negated :func:`_band_fraction`, at ``ref``; or ``"stability"``,
+    :func:`_stability`) beats the default's by more than ``margin`` the most (the default's
+    otherwise); with ``guard``, only among labelings whose held-out MSP at 0.01 is at most
+    ``guard`` below the default's."""
     c = rec["c"]
-    best, score = "default", c["default"][crit, ref] + margin
+
+    def value(one):
+        return one["stability"] if crit == "stability" else one[crit, ref]
+
+    best, score = "default", value(c["default"]) + margin
     for key, one in c.items():
-        if key != "default" and one["eligible"] and one[crit, ref] > score:
-            best, score = key, one[crit, ref]
+        if key == "default" or not one["eligible"] or value(one) <= score:
+            continue
+        if guard is not None and one["ho", 0.01] < c["default"]["ho", 0.01] - guard:
+            continue
+        best, score = key, value(one)
     return c[best]["acc"]
 
 
@@ -306,6 +343,12 @@ def _own_table(jobs, with_bundled: bool) -> None:
         }[crit]
         label = f"{what} at {ref}, margin {margin}"
         print(f"| {label} | {cells(lambda r, a=(crit, ref, margin): own_choice(r, *a))} |")
+    for guard, margin in itertools.product((None, 0.05), (0.0, 0.1, 0.3)):
+        label = f"stability, margin {margin}" + (
+            "" if guard is None else f", held-out MSP at 0.01 at most {guard} below the default's"
+        )
+        choice = partial(own_choice, crit="stability", ref=None, margin=margin, guard=guard)
+        print(f"| {label} | {cells(choice)} |")
     print(f"| oracle | {cells(oracle)} |")
 
 
