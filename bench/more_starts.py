@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import pickle
 import sys
 import warnings
@@ -80,22 +81,19 @@ def _groups() -> dict:
 
 def split_1d(x: np.ndarray, floor: float = 1 / 8):
     """The 2-means split of one feature with at least ``floor`` of the points on each side
-    and the variance it explains, or ``(None, 0)``."""
-    order = np.argsort(x, kind="stable")
-    xs, n = x[order], x.shape[0]
-    c, c2 = np.cumsum(xs), np.cumsum(xs * xs)
-    total = c2[-1] - c[-1] ** 2 / n
+    (:func:`clustering._starts.split_1d`) and the variance it explains, or ``(None, 0)``."""
+    from clustering._starts import split_1d as exact_split
+
+    n = x.shape[0]
+    total = float(((x - x.mean()) ** 2).sum())
     if total <= 1e-300:
         return None, 0.0
-    k = np.arange(1, n)
-    within = c2[:-1] - c[:-1] ** 2 / k + (c2[-1] - c2[:-1]) - (c[-1] - c[:-1]) ** 2 / (n - k)
-    ok = (k >= n * floor) & (n - k >= n * floor) & (xs[1:] > xs[:-1])
-    if not ok.any():
-        return None, 0.0
-    i = int(np.argmin(np.where(ok, within, np.inf)))
-    labels = np.zeros(n, dtype=np.intp)
-    labels[order[i + 1 :]] = 1
-    return labels, 1.0 - within[i] / total
+    labels = exact_split(x, min_size=math.ceil(n * floor))
+    parts = [x[labels == c] for c in (0, 1)]
+    if min(p.shape[0] for p in parts) < n * floor or parts[0].max() >= parts[1].min():
+        return None, 0.0  # no cut between distinct values leaves the floor a side
+    within = sum(float(((p - p.mean()) ** 2).sum()) for p in parts)
+    return labels, 1.0 - within / total
 
 
 def _load(group: str, name: str):

@@ -241,10 +241,11 @@ def pursuit_direction(W: np.ndarray) -> np.ndarray:
     return pursuit(W).direction
 
 
-def split_1d(t: np.ndarray) -> np.ndarray:
+def split_1d(t: np.ndarray, min_size: int = 1) -> np.ndarray:
     """0/1 labels of the split of ``t`` into two intervals of least within-group sum of
     squares (one-dimensional 2-means, solved exactly by trying every cut of the sorted
-    values)."""
+    values), among the cuts that leave at least ``min_size`` points on each side (when no
+    cut between distinct values does, the first cut)."""
     order = np.argsort(t, kind="stable")
     s = t[order]
     n = s.shape[0]
@@ -254,6 +255,7 @@ def split_1d(t: np.ndarray) -> np.ndarray:
     total, total2 = s.sum(), (s**2).sum()
     within = (c2 - c1**2 / m) + ((total2 - c2) - (total - c1) ** 2 / (n - m))
     within[s[1:] <= s[:-1]] = np.inf  # never between equal values
+    within[(m < min_size) | (n - m < min_size)] = np.inf
     cut = int(np.argmin(within)) + 1
     labels = np.zeros(n, dtype=np.intp)
     labels[order[cut:]] = 1

@@ -50,6 +50,26 @@ def test_split_1d_is_the_exact_one_dimensional_2_means():
         assert t[labels == 0].max() < t[labels == 1].min()  # an interval each, ties together
 
 
+def test_split_1d_with_a_floor_is_the_best_cut_leaving_min_size_a_side():
+    """With ``min_size``, against brute force over the cuts leaving that many points a side."""
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        t = np.round(rng.standard_t(2, size=int(rng.integers(12, 40))) * 3) / 3
+        n, floor = t.shape[0], int(rng.integers(2, 5))
+        s = np.unique(t)
+
+        def within(cut, t=t):
+            a, b = t[t < cut], t[t >= cut]
+            return ((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum()
+
+        allowed = [c for c in s[1:] if floor <= (t < c).sum() <= n - floor]
+        if not allowed:
+            continue
+        labels = split_1d(t, min_size=floor)
+        assert min(np.bincount(labels)) >= floor
+        assert within(t[labels == 1].min()) == pytest.approx(min(within(c) for c in allowed))
+
+
 def test_pursuit_finds_the_bimodal_direction_of_whitened_data():
     """A balanced mixture of two groups at +-delta with spread s has kurtosis
     3 - 2 delta^4 / (delta^2 + s^2)^2 along the line joining them, below a Gaussian's 3 in
