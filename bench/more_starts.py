@@ -37,10 +37,11 @@ features, so it can be a start of an invariant default.
   (``numpy.random.default_rng(1)``).
 - ``--ceiling``: **how good a choice must be.** Per group of real pairs, the default, the
   baselines of issue 36's targets (k-means, the mixture, the paper's protocol, from
-  ``bench/real_families.py``'s cache), the target (the best baseline + 0.02), and oracles:
-  the best of the default, k-means and the mixture per pair, the best of the default's own
-  starts (``--own``), of the one-feature starts, of both; and the share of the last oracle's
-  gain the target needs.
+  ``bench/real_families.py``'s cache), the target (the best baseline + 0.02), four other
+  scikit-learn clusterings on standardized features (:data:`OTHERS`), and oracles: the best
+  of the seven invariant methods per pair, the best of the default's own starts
+  (``--own``), of the one-feature starts, of both; and the share of the last oracle's gain
+  the target needs.
 
 Data: the real class pairs of ``bench/real_families.py`` (every group, the default's labels
 from its cache or fitted) and the lab's 400 bundled two-class tasks (``datasets.list_datasets
@@ -386,20 +387,46 @@ def oracle(rec) -> float:
 
 #: The baselines of ``bench/real_families.py`` the targets of issue 36 name.
 BASELINES = ("kmeans", "gmm", "paper")
+#: Other clusterings of scikit-learn on standardized features (so invariant to rescaling
+#: features, as the default is), fitted here: the routes to another library.
+OTHERS = ("ward", "average", "spectral", "gmm-diag")
+
+
+def _others(X) -> dict:
+    from sklearn.cluster import AgglomerativeClustering, SpectralClustering
+    from sklearn.mixture import GaussianMixture
+
+    from bench.real_families import _standardized
+
+    Z = _standardized(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a disconnected k-NN graph
+        spectral = SpectralClustering(
+            2, affinity="nearest_neighbors", n_neighbors=10, random_state=0
+        ).fit_predict(Z)
+    return {
+        "ward": AgglomerativeClustering(2, linkage="ward").fit_predict(Z),
+        "average": AgglomerativeClustering(2, linkage="average").fit_predict(Z),
+        "spectral": spectral,
+        "gmm-diag": GaussianMixture(
+            2, covariance_type="diag", n_init=5, random_state=0
+        ).fit_predict(Z),
+    }
 
 
 def _ceiling_row(job) -> dict:
-    """``--ceiling``: one real pair's accuracies: the default, the baselines, and the most
-    accurate (eligible) labeling of each candidate set."""
+    """``--ceiling``: one real pair's accuracies: the default, the baselines, the other
+    clusterings, and the most accurate (eligible) labeling of each candidate set."""
     from bench import real_families as rf
     from clustering.metrics import clustering_accuracy
 
     group, name = job
-    _, y, load = _load(group, name)
+    X, y, load = _load(group, name)
     axis, own = candidates(job), own_candidates(job)
     acc = {p: clustering_accuracy(y, rf.labels_of(p, name, load)[0]) for p in BASELINES}
+    acc |= {p: clustering_accuracy(y, labels) for p, labels in _others(X).items()}
     acc["default"] = axis["c"]["default"]["acc"]
-    acc["methods"] = max(acc["default"], acc["kmeans"], acc["gmm"])
+    acc["methods"] = max(acc[p] for p in ("default", "kmeans", "gmm", *OTHERS))
     acc["own"], acc["axis"] = oracle(own), oracle(axis)
     acc["union"] = max(acc["own"], acc["axis"])
     return {"group": group, **acc}
@@ -407,16 +434,18 @@ def _ceiling_row(job) -> dict:
 
 def _ceiling_table(jobs) -> None:
     """How much of the best label-free choice's possible gain the targets need: per group and
-    pooled, the default, the baselines, the target (the best baseline + 0.02), and oracles."""
+    pooled, the default, the baselines, the target (the best baseline + 0.02), other
+    clusterings, and oracles."""
     with Pool(2) as pool:
         rows = pool.map(_ceiling_row, jobs, chunksize=2)
-    cols = ("default", *BASELINES, "methods", "own", "axis", "union")
+    cols = ("default", *BASELINES, *OTHERS, "methods", "own", "axis", "union")
     print(
-        "| pairs | the default | k-means | mixture | paper | target | best of default, "
-        "k-means, mixture | oracle: own starts | oracle: one-feature starts | oracle: both "
-        "| share of the oracle's gain the target needs |"
+        "| pairs | the default | k-means | mixture | paper | target | Ward | average linkage "
+        "| spectral k-NN | diagonal mixture | best of the 7 invariant methods | oracle: own "
+        "starts | oracle: one-feature starts | oracle: both | share of the oracle's gain "
+        "the target needs |"
     )
-    print("|---|" + "---|" * 10)
+    print("|---|" + "---|" * 14)
     groups = sorted({r["group"] for r in rows}, key=[j[0] for j in jobs].index)
     pools = [(g, (g,)) for g in groups] + [
         ("rd5 + rd6 (the last two held-aside groups)", ("rd5", "rd6")),
