@@ -251,7 +251,9 @@ def apply(source: str, mutant: Mutant) -> str:
 def _pytest(copy_root: Path, tests: tuple[str, ...], timeout: float) -> tuple[bool, float]:
     """``(passed, seconds)``; a run past ``timeout`` counts as failed."""
     start = time.perf_counter()
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    # One process (-n 0): a mutant's few test files gain nothing from the suite's two workers.
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider"]
+    command += tests
     try:
         done = subprocess.run(command, cwd=copy_root, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
