@@ -9,6 +9,8 @@ The server tests start ``streamlit run app.py`` with the repository's
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -180,31 +182,55 @@ def _is_spawned_child(p: psutil.Process) -> bool:
 
 
 # ------------------------------------------------------------------ the Compare pool
+#: Runs a Compare grid in a process of its own (no worker pools left by earlier tests in
+#: the same process, as a test runner's process may have), prints its cells' statuses, then
+#: idles until told to exit (a line on its standard input), so that its workers' idle timeout
+#: can be watched.
+_GRID_CHILD = """
+import sys
+sys.path.insert(0, {root!r})
+from lab import compare
+rows = compare.standard_rows(n_samples=120)[:4]
+cells = compare.compare_grid(rows, ["kmeans", "mspc-eig"], n_jobs=8)
+print(" ".join(c.status for row in cells for c in row), flush=True)
+sys.stdin.readline()
+"""
+
+
 def test_compares_worker_pool_is_bounded_and_shut_down_when_idle():
     from lab import compare
 
-    rows = compare.standard_rows(n_samples=120)[:4]
+    child = subprocess.Popen(
+        [sys.executable, "-c", _GRID_CHILD.format(root=str(ROOT))],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     seen: set[int] = set()
     running = True
 
     def watch():
         while running:
-            seen.update(c.pid for c in _children() if _is_loky_worker(c))
+            seen.update(c.pid for c in _children(child.pid) if _is_loky_worker(c))
             time.sleep(0.05)
 
     watcher = threading.Thread(target=watch)
     watcher.start()
     try:
-        cells = compare.compare_grid(rows, ["kmeans", "mspc-eig"], n_jobs=8)
+        statuses = child.stdout.readline().split()  # the grid is done
+        running = False
+        watcher.join()
+        assert statuses and all(s == "ok" for s in statuses), statuses
+        assert 1 <= len(seen) <= compare.MAX_JOBS
+        assert _until(
+            lambda: not [c for c in _children(child.pid) if _is_loky_worker(c)],
+            compare.IDLE_WORKER_SECONDS + 20,
+        ), "the workers are still running after the idle timeout"
     finally:
         running = False
         watcher.join()
-    assert all(c.status == "ok" for row in cells for c in row)
-    assert 1 <= len(seen) <= compare.MAX_JOBS
-    assert _until(
-        lambda: not [c for c in _children() if _is_loky_worker(c)],
-        compare.IDLE_WORKER_SECONDS + 20,
-    ), "the workers are still running after the idle timeout"
+        child.communicate("\n", timeout=60)  # exit, so that joblib cleans up after itself
 
 
 def _is_loky_worker(p: psutil.Process) -> bool:
