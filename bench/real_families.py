@@ -83,9 +83,10 @@ Sixth round (2026-11-28): no rule beat the fifth round's default on the groups a
 (``bench/more_starts.py``: starts cut along one feature, a consensus choice), so the default
 was not changed, and ``--rd6`` was evaluated once with it (spent).
 
-Seventh round (2026-11-28): no rule beat the default either (``bench/more_starts.py
---internal``, ``--ceiling``). ``--rd7``: a seventh group (``bench/_rdata.py``), fixed before
-any fit and held aside, untouched, for the round that next proposes a default.
+Seventh round (2026-11-28): no rule clearly beat the default either (``bench/more_starts.py
+--internal``, ``--distinct``, ``--ceiling``). ``--rd7``: a seventh group
+(``bench/_rdata.py``), fixed before any fit and evaluated once, with the default unchanged
+(spent). No group is held aside now.
 
 Every fit is cached under ``/tmp/real_families/`` (labels per pipeline and data set), so a
 rerun prints the tables without fitting again. Baselines run on z-scored features as
@@ -517,7 +518,7 @@ def main() -> None:
     ap.add_argument("--rd-aside", action="store_true", help="the fourth round's held-aside ones")
     ap.add_argument("--rd5", action="store_true", help="the fifth round's held-aside group")
     ap.add_argument("--rd6", action="store_true", help="the sixth group (spent)")
-    ap.add_argument("--rd7", action="store_true", help="the seventh group (held aside)")
+    ap.add_argument("--rd7", action="store_true", help="the seventh group (spent)")
     ap.add_argument("--families", default="")
     ap.add_argument("--pipelines", default=",".join(PIPELINES))
     ap.add_argument("--rescaling", action="store_true")
