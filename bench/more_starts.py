@@ -585,7 +585,7 @@ def _ceiling_table(jobs) -> None:
     print("|---|" + "---|" * 15)
     groups = sorted({r["group"] for r in rows}, key=[j[0] for j in jobs].index)
     pools = [(g, (g,)) for g in groups] + [
-        ("rd5 + rd6 (the last two held-aside groups)", ("rd5", "rd6")),
+        ("rd5 + rd6 (two groups held aside whole)", ("rd5", "rd6")),
         ("every real pair", tuple(groups)),
     ]
     for label, members in pools:
