@@ -156,8 +156,7 @@ class MSPC(LinearTwoClusterMixin, ClusterMixin, CachedParamNamesMixin, BaseEstim
         ``bench/RESULTS.md``, "Real families, fifth round"); on 27 held aside after it, 13
         both (0.666 to 0.670; k-means 0.673 / 11: "sixth round"); on 11 more, 1 to 2 (0.864
         to 0.881; k-means 0.842 / 3, the paper's protocol 0.896 / 1: "seventh round"). None of
-        this makes the MSP
-        agree with the classes where the data hold another separable split
+        this makes the MSP agree with the classes where the data hold another separable split
         (``digits:1v8``: the MSP prefers a split of the 1s; accuracy 0.652, seed 0).
 
         ``"auto"``: climb from ``"kmeans-standardized"``, ``"kmeans-whitened"``, ``"eig"``,
